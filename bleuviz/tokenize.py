@@ -1,0 +1,91 @@
+"""Tokenizers by name, taken from sacrebleu (never reimplemented).
+
+bleuviz scores exactly what sacrebleu scores, so tokenization is sacrebleu's
+own ``BLEU._preprocess_segment``: optional ``str.lower()``, then the tokenizer
+on the right-stripped line (sacrebleu/metrics/bleu.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module
+
+from bleuviz.errors import ConfigError
+
+#: Tokenizer names offered by bleuviz, in the order the UI lists them.
+TOKENIZERS: tuple[str, ...] = (
+    "13a",
+    "intl",
+    "zh",
+    "char",
+    "none",
+    "ja-mecab",
+    "ko-mecab",
+    "flores101",
+    "flores200",
+)
+
+# Tokenizers that need an optional dependency, and the pip extra that provides it.
+_EXTRAS: dict[str, str] = {
+    "ja-mecab": "sacrebleu[ja]",
+    "ko-mecab": "sacrebleu[ko]",
+    "flores101": "sacrebleu[spm]",
+    "flores200": "sacrebleu[spm]",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizeConfig:
+    """How text becomes tokens: a sacrebleu tokenizer name and lowercasing."""
+
+    name: str = "13a"
+    lowercase: bool = False
+
+    def __post_init__(self) -> None:
+        if self.name not in TOKENIZERS:
+            raise ConfigError(
+                f"tokenize: unknown tokenizer {self.name!r}; choose one of {', '.join(TOKENIZERS)}"
+            )
+
+
+@cache
+def get_tokenizer(name: str) -> Callable[[str], str]:
+    """Return sacrebleu's tokenizer object for ``name``, with a clear error for missing extras."""
+    TokenizeConfig(name)  # validates the name
+    from sacrebleu.metrics.bleu import _TOKENIZERS
+
+    module_name, class_name = _TOKENIZERS[name].rsplit(".", 1)
+    try:
+        module = import_module(f"sacrebleu.tokenizers.{module_name}")
+        tokenizer: Callable[[str], str] = getattr(module, class_name)()
+    except (ImportError, RuntimeError, OSError) as exc:
+        extra = _EXTRAS.get(name, "sacrebleu")
+        detail = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise ConfigError(
+            f"tokenize: tokenizer {name!r} could not be loaded ({detail}); "
+            f"it needs the optional extra: pip install '{extra}'"
+        ) from exc
+    return tokenizer
+
+
+def tokenizer_signature(name: str) -> str:
+    """Return the ``tok:`` value sacrebleu writes into its signature for ``name``."""
+    signature: Callable[[], str] = get_tokenizer(name).signature  # type: ignore[attr-defined]
+    return signature()
+
+
+def preprocess(line: str, config: TokenizeConfig) -> str:
+    """Tokenize one line exactly as sacrebleu's BLEU does; return space-joined tokens."""
+    if config.lowercase:
+        line = line.lower()
+    return get_tokenizer(config.name)(line.rstrip())
+
+
+def tokenize_lines(lines: Sequence[str], config: TokenizeConfig) -> list[str]:
+    """Tokenize every line; return the space-joined token strings."""
+    tokenizer = get_tokenizer(config.name)
+    if config.lowercase:
+        return [tokenizer(line.lower().rstrip()) for line in lines]
+    return [tokenizer(line.rstrip()) for line in lines]
