@@ -221,3 +221,18 @@ def _impl_version(config: BleuConfig) -> str:
     if config.flavor == "nltk":
         return f"version:nltk-{NLTK_VERSION}"
     return f"version:tf-nmt-{TF_NMT_COMMIT}"
+
+
+def group_scores(
+    stats: SegmentStats, config: BleuConfig, groups: Index, n_groups: int
+) -> BleuArrays:
+    """Return corpus BLEU of each group (document, bucket) from its summed statistics.
+
+    ``groups`` labels every segment with 0..n_groups-1. nltk's last-segment
+    context is each group's last segment.
+    """
+    labels = np.asarray(groups, dtype=np.int64)
+    totals = stats.group_totals(labels, n_groups)
+    last_index = np.zeros(n_groups, dtype=np.int64)
+    last_index[labels] = np.arange(len(labels))  # later positions overwrite earlier ones
+    return score_rows(totals, config, last=stats.select(last_index))

@@ -1,0 +1,130 @@
+"""bleuviz: look inside BLEU scores. The frame shared by every page.
+
+Run ``streamlit run app.py`` for the bundled sample, or
+``streamlit run app.py -- --ref R1 [R2 ...] --hyp H1 [H2 ...] [--src S] [--docids D]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import streamlit as st
+
+from bleuviz.bleu import DEFAULT_SMOOTHING, FLAVORS, SMOOTHING
+from bleuviz.io import NamedBytes
+from bleuviz.tokenize import TOKENIZERS
+from pages.common import PathSet
+
+st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
+
+
+def cli_paths(argv: list[str]) -> PathSet | None:
+    """Parse the files given after ``--`` on the streamlit command line."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--ref", nargs="+")
+    parser.add_argument("--hyp", nargs="+")
+    parser.add_argument("--src")
+    parser.add_argument("--docids")
+    args, _ = parser.parse_known_args(argv)
+    if not args.ref or not args.hyp:
+        return None
+    return PathSet(tuple(args.hyp), tuple(args.ref), args.src, args.docids)
+
+
+def init_state() -> None:
+    """Shared defaults, set once per session."""
+    paths = cli_paths(sys.argv[1:])
+    st.session_state.setdefault("cli_paths", paths)
+    st.session_state.setdefault("data_source", "cli" if paths else "sample")
+    st.session_state.setdefault("tokenize", "13a")
+    st.session_state.setdefault("lowercase", False)
+    st.session_state.setdefault("flavor", "sacrebleu")
+    for flavor in FLAVORS:
+        st.session_state.setdefault(f"smooth_{flavor}", DEFAULT_SMOOTHING[flavor])
+    st.session_state.setdefault("smooth_value", 0.1)
+    st.session_state.setdefault("max_order", 4)
+    st.session_state.setdefault("weights_text", "")
+    st.session_state.setdefault("effective_order", False)
+    st.session_state.setdefault("auto_reweigh", False)
+
+
+def data_sidebar() -> None:
+    """Where the test set comes from: the sample, command-line files or uploads."""
+    sources = {"sample": "Bundled sample", "upload": "Upload files"}
+    if st.session_state["cli_paths"] is not None:
+        sources = {"cli": "Command-line files", **sources}
+    st.sidebar.radio("Test set", list(sources), format_func=sources.__getitem__, key="data_source")
+    if st.session_state["data_source"] == "upload":
+        upload_widgets()
+
+
+def upload_widgets() -> None:
+    """Uploaders for hypotheses, references, source and document ids."""
+    bar = st.sidebar
+    hyp = bar.file_uploader(
+        "Hypotheses: one file per system, or one TSV/CSV/JSONL/XML holding everything",
+        accept_multiple_files=True,
+        key="up_hyp",
+    )
+    ref = bar.file_uploader(
+        "References: one file per reference", accept_multiple_files=True, key="up_ref"
+    )
+    src = bar.file_uploader("Source (optional)", key="up_src")
+    docids = bar.file_uploader("Document ids, one per line (optional)", key="up_docids")
+    if not hyp:
+        st.session_state["uploads"] = None
+        return
+    files = [*hyp, *(ref or []), *(f for f in (src, docids) if f is not None)]
+    st.session_state["uploads"] = {
+        "key": tuple(f.file_id for f in files),
+        "hyp": tuple(NamedBytes(f.name, f.getvalue()) for f in hyp),
+        "ref": tuple(NamedBytes(f.name, f.getvalue()) for f in ref or []),
+        "src": NamedBytes(src.name, src.getvalue()) if src else None,
+        "docids": NamedBytes(docids.name, docids.getvalue()) if docids else None,
+    }
+
+
+def settings_sidebar() -> None:
+    """Tokenizer, flavour, smoothing, order and weights: one place for every page."""
+    bar = st.sidebar
+    bar.subheader("BLEU settings")
+    bar.selectbox("Tokenizer", TOKENIZERS, key="tokenize", help="sacrebleu's tokenizers")
+    bar.checkbox("Lowercase", key="lowercase")
+    flavor = bar.selectbox(
+        "Flavour", FLAVORS, key="flavor", help="which implementation to replicate"
+    )
+    smooth = bar.selectbox("Smoothing", SMOOTHING[flavor], key=f"smooth_{flavor}")
+    if smooth in ("floor", "add-k"):
+        bar.number_input("Smoothing value", min_value=0.0, step=0.1, key="smooth_value")
+    bar.number_input("Max n-gram order", min_value=1, max_value=9, step=1, key="max_order")
+    bar.text_input("Weights (blank: uniform)", key="weights_text", placeholder="e.g. 0.5 0.5")
+    if flavor == "sacrebleu":
+        bar.checkbox("Effective order", key="effective_order")
+    if flavor == "nltk":
+        bar.checkbox("auto_reweigh", key="auto_reweigh")
+
+
+init_state()
+pages = [
+    st.Page(
+        "pages/overview.py",
+        title="Overview",
+        icon=":material/bar_chart:",
+        url_path="overview",
+        default=True,
+    ),
+    st.Page(
+        "pages/sentences.py",
+        title="Sentences",
+        icon=":material/manage_search:",
+        url_path="sentences",
+    ),
+    st.Page(
+        "pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"
+    ),
+    st.Page("pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),
+]
+data_sidebar()
+settings_sidebar()
+st.navigation(pages).run()

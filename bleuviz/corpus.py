@@ -1,0 +1,42 @@
+"""A test set's statistics for every system, computed once per tokenization."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bleuviz.references import ReferenceIndex, build_reference_index
+from bleuviz.stats import SegmentStats, compute_stats
+from bleuviz.testset import TestSet
+from bleuviz.tokenize import TokenizeConfig
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CorpusStats:
+    """Per-system statistics against one reference index.
+
+    The reference index is shared: references are tokenized and counted once,
+    then every system is counted against it.
+    """
+
+    testset: TestSet
+    refs: ReferenceIndex
+    systems: dict[str, SegmentStats]
+
+    @property
+    def tokenize(self) -> TokenizeConfig:
+        """The tokenization all statistics share."""
+        return self.refs.tokenize
+
+    @property
+    def n_refs(self) -> int:
+        """Number of reference streams."""
+        return self.refs.n_refs
+
+
+def compute_corpus_stats(
+    testset: TestSet, tokenize: TokenizeConfig, max_order: int = 4
+) -> CorpusStats:
+    """Tokenize and count the references once and every system against them."""
+    refs = build_reference_index(testset.references, tokenize, max_order)
+    systems = {name: compute_stats(lines, refs) for name, lines in testset.systems.items()}
+    return CorpusStats(testset, refs, systems)

@@ -1,0 +1,1 @@
+"""Streamlit pages of bleuviz, routed explicitly by app.py through st.navigation."""

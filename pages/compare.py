@@ -1,0 +1,5 @@
+"""Compare two systems (being built)."""
+
+import streamlit as st
+
+st.title("Compare")

@@ -1,0 +1,5 @@
+"""Learn BLEU step by step (being built)."""
+
+import streamlit as st
+
+st.title("Learn")
