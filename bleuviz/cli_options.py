@@ -7,7 +7,7 @@ import argparse
 from bleuviz.bleu import FLAVORS, BleuConfig
 from bleuviz.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.io import DEFAULT_MAX_BYTES, NamedBytes, load_files, read_path
-from bleuviz.tokenize import TOKENIZERS, TokenizeConfig
+from bleuviz.tokenize import TOKENIZERS, TokenizeConfig, default_workers
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -81,4 +81,4 @@ def load_corpus(args: argparse.Namespace, config: BleuConfig) -> tuple[CorpusSta
     )
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
-    return compute_corpus_stats(testset, tokenize, config.stats_order), paths
+    return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers()), paths

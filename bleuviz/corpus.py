@@ -34,9 +34,12 @@ class CorpusStats:
 
 
 def compute_corpus_stats(
-    testset: TestSet, tokenize: TokenizeConfig, max_order: int = 4
+    testset: TestSet, tokenize: TokenizeConfig, max_order: int = 4, workers: int = 1
 ) -> CorpusStats:
-    """Tokenize and count the references once and every system against them."""
-    refs = build_reference_index(testset.references, tokenize, max_order)
-    systems = {name: compute_stats(lines, refs) for name, lines in testset.systems.items()}
+    """Tokenize and count the references once and every system against them.
+
+    ``workers`` > 1 tokenizes in forked processes: for the command line only.
+    """
+    refs = build_reference_index(testset.references, tokenize, max_order, workers)
+    systems = {name: compute_stats(lines, refs, workers) for name, lines in testset.systems.items()}
     return CorpusStats(testset, refs, systems)

@@ -61,9 +61,15 @@ class ReferenceIndex:
 
 
 def build_reference_index(
-    references: Sequence[Sequence[str]], tokenize: TokenizeConfig, max_order: int = 4
+    references: Sequence[Sequence[str]],
+    tokenize: TokenizeConfig,
+    max_order: int = 4,
+    workers: int = 1,
 ) -> ReferenceIndex:
-    """Tokenize and count reference streams (each a sequence of N lines) once."""
+    """Tokenize and count reference streams (each a sequence of N lines) once.
+
+    ``workers`` > 1 tokenizes in forked processes (see ``tokenize_lines``).
+    """
     if not 1 <= max_order <= MAX_SUPPORTED_ORDER:
         raise ConfigError(
             f"max_order: must be between 1 and {MAX_SUPPORTED_ORDER}, got {max_order}"
@@ -79,7 +85,7 @@ def build_reference_index(
     tokens: list[str] = []
     offsets: list[IntArray] = []
     for stream in references:
-        stream_tokens, stream_offsets = split_tokens(tokenize_lines(stream, tokenize))
+        stream_tokens, stream_offsets = split_tokens(tokenize_lines(stream, tokenize, workers))
         offsets.append(stream_offsets + len(tokens))
         tokens.extend(stream_tokens)
     token_ids, vocab = pd.factorize(np.asarray(tokens, dtype=object))

@@ -10,11 +10,15 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleuviz.errors import InputError
 from bleuviz.io import decode_lines, read_path, system_name_from_filename
-from bleuviz.rouge import CorpusRouge, RougeConfig, RougeScore, score_corpus
+
+if TYPE_CHECKING:  # bleuviz.rouge imports rouge-score and nltk: about a second at start-up
+    from bleuviz.rouge import CorpusRouge, RougeScore
+
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 SENTENCE_BREAK = "\\n"  # the two characters backslash and n
 
@@ -54,7 +58,7 @@ def add_rouge_parser(
     parser.add_argument(
         "--rouge-types",
         nargs="+",
-        default=list(RougeConfig().rouge_types),
+        default=list(DEFAULT_ROUGE_TYPES),
         metavar="TYPE",
         help="rouge1 .. rouge9, rougeL, rougeLsum (default: %(default)s)",
     )
@@ -79,6 +83,8 @@ def run_rouge(args: argparse.Namespace) -> int:
         ConfigError: an unknown or duplicate ROUGE type.
         InputError: a file is refused, or the files' line counts differ.
     """
+    from bleuviz.rouge import RougeConfig, score_corpus
+
     config = RougeConfig(tuple(args.rouge_types), use_stemmer=args.stemmer)
     refs = [(path, _read_segments(path)) for path in args.ref]
     hyps = [(path, _read_segments(path)) for path in args.hyp]

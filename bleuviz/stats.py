@@ -16,7 +16,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from bleuviz.errors import InputError
-from bleuviz.ngrams import IntArray, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.ngrams import UNSEEN, IntArray, factorize, gram_starts, pair_keys, split_tokens
 from bleuviz.references import OrderIndex, ReferenceIndex
 from bleuviz.tokenize import tokenize_lines
 
@@ -102,14 +102,14 @@ class SegmentStats:
         )
 
 
-def compute_stats(hypotheses: Sequence[str], refs: ReferenceIndex) -> SegmentStats:
+def compute_stats(hypotheses: Sequence[str], refs: ReferenceIndex, workers: int = 1) -> SegmentStats:
     """Tokenize one system's hypotheses and count them against the reference index."""
     if len(hypotheses) != refs.n_segments:
         raise InputError(
             f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
         )
-    tokens, offsets = split_tokens(tokenize_lines(hypotheses, refs.tokenize))
-    ids = refs.vocabulary.get_indexer(np.asarray(tokens, dtype=object)).astype(np.int64)
+    tokens, offsets = split_tokens(tokenize_lines(hypotheses, refs.tokenize, workers))
+    ids = _token_ids(tokens, refs)
     hyp_len = np.diff(offsets)
     segment = np.repeat(np.arange(refs.n_segments, dtype=np.int64), hyp_len)
     matches = np.zeros((refs.n_segments, refs.max_order), dtype=np.int64)
@@ -124,6 +124,20 @@ def compute_stats(hypotheses: Sequence[str], refs: ReferenceIndex) -> SegmentSta
     totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
     closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
     return SegmentStats(hyp_len, closest, shortest, matches, totals, np.maximum(totals, 1))
+
+
+def _token_ids(tokens: list[str], refs: ReferenceIndex) -> IntArray:
+    """Return each token's reference vocabulary id, or UNSEEN.
+
+    Factorizing the vocabulary followed by the tokens numbers the vocabulary
+    0..V-1 in order (it is unique), so any code >= V is a token the references
+    never use; one hash pass is several times faster than ``Index.get_indexer``.
+    """
+    vocab = refs.vocabulary.to_numpy(dtype=object)
+    codes, _ = pd.factorize(np.concatenate([vocab, np.asarray(tokens, dtype=object)]))
+    ids = codes[len(vocab) :].astype(np.int64)
+    ids[ids >= len(vocab)] = UNSEEN
+    return ids
 
 
 def _clipped_matches(

@@ -7,7 +7,10 @@ on the right-stripped line (sacrebleu/metrics/bleu.py).
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -51,6 +54,11 @@ class TokenizeConfig:
 
 
 @cache
+def default_workers() -> int:
+    """Worker processes the command line uses for tokenizing: one per core."""
+    return os.cpu_count() or 1
+
+
 def get_tokenizer(name: str) -> Callable[[str], str]:
     """Return sacrebleu's tokenizer object for ``name``, with a clear error for missing extras."""
     TokenizeConfig(name)  # validates the name
@@ -83,8 +91,31 @@ def preprocess(line: str, config: TokenizeConfig) -> str:
     return get_tokenizer(config.name)(line.rstrip())
 
 
-def tokenize_lines(lines: Sequence[str], config: TokenizeConfig) -> list[str]:
-    """Tokenize every line; return the space-joined token strings."""
+#: Below this many lines, tokenizing in worker processes costs more than it saves.
+PARALLEL_MIN_LINES = 20_000
+
+
+def tokenize_lines(lines: Sequence[str], config: TokenizeConfig, workers: int = 1) -> list[str]:
+    """Tokenize every line; return the space-joined token strings.
+
+    sacrebleu's regex tokenizers take about half of its running time. With
+    ``workers`` > 1, large inputs are split among forked worker processes, each
+    running the same sacrebleu tokenizer, and the results are joined in order.
+    Forking is only safe in a single-threaded process (the command line), so
+    the default is 1; the app never forks.
+    """
+    if workers < 2 or len(lines) < PARALLEL_MIN_LINES:
+        return _tokenize_chunk(list(lines), config)
+    size = -(-len(lines) // workers)
+    chunks = [list(lines[i : i + size]) for i in range(0, len(lines), size)]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        parts = pool.map(_tokenize_chunk, chunks, [config] * len(chunks))
+        return [line for part in parts for line in part]
+
+
+def _tokenize_chunk(lines: list[str], config: TokenizeConfig) -> list[str]:
+    """Tokenize a list of lines in this process."""
     tokenizer = get_tokenizer(config.name)
     if config.lowercase:
         return [tokenizer(line.lower().rstrip()) for line in lines]
