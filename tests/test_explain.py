@@ -1,4 +1,4 @@
-"""One segment's explanation: statuses, clip counts, coverage, spans, and agreement with the statistics."""
+"""One segment's explanation: statuses, clip counts, coverage, spans; agreement with statistics."""
 
 from __future__ import annotations
 
