@@ -21,6 +21,7 @@ import math
 import sys
 
 import numpy as np
+from numpy.typing import NDArray
 
 from bleuviz.ngrams import IntArray
 from bleuviz.scores import BleuArrays, FloatArray
@@ -94,14 +95,16 @@ def _smooth(
     return _method5(_method4(p, zero, den, hyp_len, last), last)  # method7
 
 
-def _geometric(p: FloatArray, zero: FloatArray, den: FloatArray, scale: FloatArray) -> FloatArray:
+def _geometric(
+    p: FloatArray, zero: NDArray[np.bool_], den: FloatArray, scale: FloatArray
+) -> FloatArray:
     """Replace the k-th zero precision of a row by scale / (2**k * den) (NIST, method3)."""
     k = np.cumsum(zero, axis=1)
     return np.where(zero, scale[:, None] / (2.0**k * den), p)
 
 
 def _method4(
-    p: FloatArray, zero: FloatArray, den: FloatArray, hyp_len: IntArray, last: SegmentStats
+    p: FloatArray, zero: NDArray[np.bool_], den: FloatArray, hyp_len: IntArray, last: SegmentStats
 ) -> FloatArray:
     """Chen and Cherry's method 4: numerator 1 / (2**k * K / ln(len)) for zero counts."""
     length = np.where(hyp_len > 0, hyp_len, last.hyp_len).astype(np.float64)

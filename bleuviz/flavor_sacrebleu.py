@@ -52,9 +52,10 @@ def sacrebleu_rows(
         scale = weights.sum() / np.maximum(used_weight.sum(axis=1), 1e-300)
         mean_log = (used_weight * logs).sum(axis=1) * scale
     score = bp * np.exp(mean_log)
-    no_match = ~matches[:, :k].any(axis=1)  # "Early stop if there are no matches (#141)"
+    # "Early stop if there are no matches (#141)"
+    no_match = np.asarray(matches[:, :k] == 0).all(axis=1)
     score = np.where(no_match, 0.0, score)
-    precisions = np.where(no_match[:, None], 0.0, precisions)
+    precisions = np.where(np.reshape(no_match, (-1, 1)), 0.0, precisions)
     ratio = np.divide(hyp_len, ref_len, out=np.zeros(len(hyp_len)), where=ref_len > 0)
     return BleuArrays(score, precisions, bp, ratio)
 

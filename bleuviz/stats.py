@@ -102,7 +102,9 @@ class SegmentStats:
         )
 
 
-def compute_stats(hypotheses: Sequence[str], refs: ReferenceIndex, workers: int = 1) -> SegmentStats:
+def compute_stats(
+    hypotheses: Sequence[str], refs: ReferenceIndex, workers: int = 1
+) -> SegmentStats:
     """Tokenize one system's hypotheses and count them against the reference index."""
     if len(hypotheses) != refs.n_segments:
         raise InputError(
@@ -119,7 +121,7 @@ def compute_stats(hypotheses: Sequence[str], refs: ReferenceIndex, workers: int 
             keys = pair_keys(gram_ids, ids, order, len(refs.vocabulary))
             gram_ids = np.full(len(ids), -2, dtype=np.int64)
             known = gram_starts(offsets, order) & (keys >= 0)
-            gram_ids[known] = index.pair_index.get_indexer(keys[known])
+            gram_ids[known] = index.pair_index.get_indexer(pd.Index(keys[known]))
         matches[:, order - 1] = _clipped_matches(gram_ids, segment, refs.n_segments, index)
     totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
     closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
@@ -147,7 +149,7 @@ def _clipped_matches(
     seen = gram_ids >= 0
     codes, keys = factorize(segment[seen] * index.n_grams + gram_ids[seen])
     hyp_counts = np.bincount(codes, minlength=len(keys))
-    where = index.clip_index.get_indexer(keys)
+    where = index.clip_index.get_indexer(pd.Index(keys))
     clipped = np.minimum(hyp_counts, np.where(where >= 0, index.clip_counts[where], 0))
     per_segment = np.bincount(keys // index.n_grams, weights=clipped, minlength=n_segments)
     return per_segment.astype(np.int64)
