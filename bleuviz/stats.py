@@ -57,6 +57,8 @@ class SegmentStats:
     def select(self, index: Index) -> SegmentStats:
         """Return the rows at ``index`` (positions, a boolean mask or a slice)."""
         idx = index if isinstance(index, slice) else np.asarray(index)
+        if not isinstance(idx, slice) and idx.size == 0:
+            idx = idx.astype(np.int64)  # np.asarray([]) is float64, which cannot index
         return SegmentStats(
             self.hyp_len[idx],
             self.closest_ref_len[idx],

@@ -53,12 +53,12 @@ class TokenizeConfig:
             )
 
 
-@cache
 def default_workers() -> int:
     """Worker processes the command line uses for tokenizing: one per core."""
     return os.cpu_count() or 1
 
 
+@cache
 def get_tokenizer(name: str) -> Callable[[str], str]:
     """Return sacrebleu's tokenizer object for ``name``, with a clear error for missing extras."""
     TokenizeConfig(name)  # validates the name
