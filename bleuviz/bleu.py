@@ -173,8 +173,10 @@ def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:
     """Return the reproducibility signature; identical to sacrebleu's for its own settings.
 
     sacrebleu's own ``BLEUSignature`` builds the string, so field order and
-    formatting are its own. Settings sacrebleu cannot express are appended
-    before ``version``: the flavour (nltk, tf-nmt) and non-uniform weights.
+    formatting are its own. Settings sacrebleu cannot express are added: a
+    ``flavor:`` prefix for nltk and tf-nmt (whose ``version`` names the
+    implementation replicated), and before ``version`` the order (other
+    flavours), non-uniform weights and nltk's auto_reweigh.
     """
     from sacrebleu.metrics.bleu import BLEUSignature
 
@@ -191,7 +193,7 @@ def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:
     text = sig.format()
     extra = _extra_fields(config)
     if config.flavor != "sacrebleu":
-        text = text.replace("|eff:no", "").replace("|smooth:none", f"|smooth:{config.smoothing}")
+        text = text.replace("|eff:no", "").replace("|eff:yes", "").replace("|smooth:none", f"|smooth:{config.smoothing}")
     if extra:
         text = text.replace(
             f"|version:{sacrebleu.__version__}", f"|{extra}|version:{sacrebleu.__version__}"

@@ -4,6 +4,9 @@ Vectorized over rows of statistics; every quirk of the scalar original is kept:
 no score at all without a unigram-or-higher match (sacrebleu issue #141), the
 loop over orders stops at the first order with no hypothesis n-grams, ``add-k``
 only smooths orders 2 and up, and ``my_log(0)`` is -9999999999.
+One deliberate difference: sacrebleu's ``BLEUScore.counts``/``totals`` include
+the k that ``add-k`` adds; bleuviz reports the raw counts (its precisions do
+include the smoothing, exactly as sacrebleu's).
 """
 
 from __future__ import annotations

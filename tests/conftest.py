@@ -1,0 +1,61 @@
+"""Shared fixtures for the test suite.
+
+Keep this file small and generic: fixtures here are used by several test modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+import pytest
+from hypothesis import strategies as st
+
+from bleuviz.references import build_reference_index
+from bleuviz.stats import SegmentStats, compute_stats
+from bleuviz.tokenize import TokenizeConfig
+
+#: A tiny vocabulary, so that matches, clipping and case differences are frequent.
+TINY_VOCABULARY = ("a", "b", "c", "the", ",", ".", "A")
+
+
+class Corpus(NamedTuple):
+    """A hypothesis stream and its reference streams (each as long as ``hyps``)."""
+
+    hyps: list[str]
+    refs: list[list[str]]
+
+
+@st.composite
+def _corpora(draw: st.DrawFn, min_segments: int = 1, max_segments: int = 8) -> Corpus:
+    n = draw(st.integers(min_segments, max_segments))
+    n_refs = draw(st.integers(1, 3))
+    line = st.lists(st.sampled_from(TINY_VOCABULARY), max_size=15).map(" ".join)
+    hyps = draw(st.lists(line, min_size=n, max_size=n))
+    refs = [draw(st.lists(line, min_size=n, max_size=n)) for _ in range(n_refs)]
+    return Corpus(hyps, refs)
+
+
+@pytest.fixture(scope="session")
+def corpora() -> st.SearchStrategy[Corpus]:
+    """Strategy for random corpora: 1-8 segments, 1-3 reference streams, 0-15 tokens a line.
+
+    Use it inside ``@given(data=st.data())`` as ``data.draw(corpora)``.
+    """
+    return _corpora()
+
+
+@pytest.fixture(scope="session")
+def make_stats() -> Callable[..., SegmentStats]:
+    """Return a function that runs the bleuviz pipeline: reference index, then statistics."""
+
+    def make(
+        hyps: Sequence[str],
+        refs: Sequence[Sequence[str]],
+        tokenize: TokenizeConfig | None = None,
+        max_order: int = 4,
+    ) -> SegmentStats:
+        index = build_reference_index(refs, tokenize or TokenizeConfig(), max_order)
+        return compute_stats(hyps, index)
+
+    return make
