@@ -49,11 +49,14 @@ def sacrebleu_rows(
     if uniform:
         mean_log = np.where(used, logs, 0.0).sum(axis=1) / np.maximum(eff_order, 1)
     else:
-        # Custom weights (a bleuviz extension): with effective order, the weights of
-        # the orders used are rescaled to keep their original total.
+        # Custom weights (a bleuviz extension), over the orders in use.
+        # sacrebleu's logs are of percentages, so the weights are normalized to sum 1
+        # (otherwise the score scales by a power of 100).
         used_weight = np.where(used, weights[None, :], 0.0)
-        scale = weights.sum() / np.maximum(used_weight.sum(axis=1), 1e-300)
-        mean_log = (used_weight * logs).sum(axis=1) * scale
+        used_total = used_weight.sum(axis=1)
+        mean_log = (used_weight * logs).sum(axis=1) / np.where(used_total > 0, used_total, 1.0)
+        # All the weight on orders effective order left out: no evidence, score 0.
+        mean_log = np.where(used_total > 0, mean_log, -np.inf)
     score = bp * np.exp(mean_log)
     # "Early stop if there are no matches (#141)"
     no_match = np.asarray(matches[:, :k] == 0).all(axis=1)
