@@ -193,7 +193,11 @@ def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:
     text = sig.format()
     extra = _extra_fields(config)
     if config.flavor != "sacrebleu":
-        text = text.replace("|eff:no", "").replace("|eff:yes", "").replace("|smooth:none", f"|smooth:{config.smoothing}")
+        text = (
+            text.replace("|eff:no", "")
+            .replace("|eff:yes", "")
+            .replace("|smooth:none", f"|smooth:{config.smoothing}")
+        )
     if extra:
         text = text.replace(
             f"|version:{sacrebleu.__version__}", f"|{extra}|version:{sacrebleu.__version__}"
