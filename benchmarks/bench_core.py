@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +63,11 @@ def bleuviz_run(hyp: list[str], refs: list[list[str]], workers: int) -> float:
     return corpus_score(stats, BleuConfig(), tok, len(refs)).score
 
 
+def sacrebleu_score(hyp: list[str], refs: list[list[str]]) -> float:
+    """sacrebleu's corpus BLEU (corpus score only)."""
+    return float(sacrebleu.corpus_bleu(hyp, refs).score)
+
+
 def timed(fn, repeat: int):  # type: ignore[no-untyped-def]
     """Return (best seconds, result)."""
     best, result = float("inf"), None
@@ -88,8 +94,19 @@ def whole_commands(hyp: list[str], refs: list[list[str]]) -> tuple[float, float]
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             paths.append(str(path))
         sacre = [sys.executable, "-m", "sacrebleu", *paths[1:], "-i", paths[0]]
-        ours = [sys.executable, "-m", "bleuviz", "score", "--ref", *paths[1:], "--hyp", paths[0],
-                "--sentence-level", "--format", "json"]
+        ours = [
+            sys.executable,
+            "-m",
+            "bleuviz",
+            "score",
+            "--ref",
+            *paths[1:],
+            "--hyp",
+            paths[0],
+            "--sentence-level",
+            "--format",
+            "json",
+        ]
         times = []
         for cmd in (sacre, ours):
             start = time.perf_counter()
@@ -115,22 +132,28 @@ def main() -> None:
         for n_refs in args.refs:
             hyp, refs = corpus(n, 1), [corpus(n, 2 + r) for r in range(n_refs)]
             label = f"n={n} refs={n_refs}"
-            t_sacre, ref_score = timed(lambda: sacrebleu.corpus_bleu(hyp, refs).score, args.repeat)
-            t_one, score_one = timed(lambda: bleuviz_run(hyp, refs, 1), args.repeat)
-            t_par, score_par = timed(lambda: bleuviz_run(hyp, refs, workers), args.repeat)
+            t_sacre, ref_score = timed(partial(sacrebleu_score, hyp, refs), args.repeat)
+            t_one, score_one = timed(partial(bleuviz_run, hyp, refs, 1), args.repeat)
+            t_par, score_par = timed(partial(bleuviz_run, hyp, refs, workers), args.repeat)
             same = score_one == score_par == ref_score
             print(f"{label}: sacrebleu corpus_bleu {t_sacre:.2f}s (BLEU {ref_score:.4f})")
-            print(f"{label}: bleuviz stats+sentence BLEU, 1 worker {t_one:.2f}s "
-                  f"-> {t_sacre / t_one:.2f}x; {workers} workers {t_par:.2f}s "
-                  f"-> {t_sacre / t_par:.2f}x; identical scores: {same}")
+            print(
+                f"{label}: bleuviz stats+sentence BLEU, 1 worker {t_one:.2f}s "
+                f"-> {t_sacre / t_one:.2f}x; {workers} workers {t_par:.2f}s "
+                f"-> {t_sacre / t_par:.2f}x; identical scores: {same}"
+            )
             peak = subprocess.run(
                 [sys.executable, __file__, "--child", str(n), str(n_refs)],
-                check=True, capture_output=True, text=True,
+                check=True,
+                capture_output=True,
+                text=True,
             ).stdout.strip()
             print(f"{label}: bleuviz peak RSS {float(peak):.0f} MiB (1 worker, child process)")
             t_cmd_sacre, t_cmd_ours = whole_commands(hyp, refs)
-            print(f"{label}: command sacrebleu {t_cmd_sacre:.2f}s, bleuviz score --sentence-level "
-                  f"{t_cmd_ours:.2f}s -> {t_cmd_sacre / t_cmd_ours:.2f}x")
+            print(
+                f"{label}: command sacrebleu {t_cmd_sacre:.2f}s, bleuviz score --sentence-level "
+                f"{t_cmd_ours:.2f}s -> {t_cmd_sacre / t_cmd_ours:.2f}x"
+            )
 
 
 if __name__ == "__main__":
