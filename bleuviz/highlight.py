@@ -9,6 +9,7 @@ and LaTeX in a segment display literally and no script runs.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 from bleuviz.explain import NgramRow, SegmentExplanation
@@ -117,3 +118,26 @@ def _title(row: NgramRow, status: str) -> str:
         f"reference{where}; {row.matched} matched, {row.clipped} clipped. "
         f"This token: {STATUS_LABELS[status]}"
     )
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape every ASCII punctuation character, for Markdown-rendering elements.
+
+    CommonMark lets any ASCII punctuation be escaped, and Streamlit honours
+    ``\\$`` for its LaTeX, so names and ids from the data (system names from file
+    names, document ids) display literally in labels, tables and messages.
+    """
+    return "".join("\\" + ch if ch in _MARKDOWN_PUNCTUATION else ch for ch in text)
+
+
+_MARKDOWN_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def code_span(text: str) -> str:
+    """Wrap text in a Markdown code span, shown literally (no emphasis, links, LaTeX or autolinks).
+
+    The fence is one backtick longer than the longest run inside (CommonMark 6.1).
+    """
+    runs = [len(run) for run in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    return f"{fence} {text} {fence}"

@@ -8,6 +8,7 @@ import streamlit as st
 from bleuviz.analysis import document_scores, mean_sentence_bleu, system_scores
 from bleuviz.bleu import sentence_scores
 from bleuviz.charts import document_bars, precision_by_order, sentence_bleu_histogram
+from bleuviz.highlight import escape_markdown as md
 from pages.common import current_corpus, fmt_bleu, fmt_bp
 
 st.title("Overview")
@@ -25,11 +26,11 @@ st.caption(
 st.subheader("Corpus BLEU")
 columns = st.columns(min(len(scores), 4))
 for i, (name, score) in enumerate(scores.items()):
-    columns[i % len(columns)].metric(name, fmt_bleu(score.score), help=score.signature)
+    columns[i % len(columns)].metric(md(name), fmt_bleu(score.score), help=score.signature)
 
 table = pd.DataFrame(
     {
-        "system": list(scores),
+        "system": [md(name) for name in scores],
         "BLEU": [fmt_bleu(s.score) for s in scores.values()],
         **{
             f"p{n + 1}": [f"{s.precisions[n]:.1f}" for s in scores.values()]
@@ -80,7 +81,7 @@ if testset.doc_ids is not None:
     system = st.selectbox("System", list(corpus.systems), key="ov_doc_system")
     st.page_link(
         "pages/sentences.py",
-        label=f"Show the segments of {doc} for {system}",
+        label=f"Show the segments of {md(str(doc))} for {md(system)}",
         query_params={"sys": system, "doc": str(doc)},
         icon=":material/manage_search:",
     )

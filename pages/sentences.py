@@ -9,6 +9,7 @@ import numpy as np
 import streamlit as st
 
 from bleuviz.analysis import SegmentFilter, filter_mask, segment_table
+from bleuviz.highlight import code_span as code
 from pages.common import current_corpus
 from pages.segment_view import show_segment
 
@@ -28,7 +29,7 @@ if st.session_state.get("sent_applied_link") != link:
     if link[0] in systems:
         st.session_state["sent_system"] = link[0]
     elif link[0] is not None:
-        st.warning(f"No system named {link[0]!r} is loaded; showing {systems[0]!r}.")
+        st.warning(f"No system named {code(link[0])} is loaded; showing {code(systems[0])}.")
     if link[1] is not None and link[1].isdigit() and 1 <= int(link[1]) <= testset.n_segments:
         st.session_state["sent_seg"] = int(link[1])
     if link[2] is not None:

@@ -1,0 +1,327 @@
+"""Time the app in a real browser: first render, settings changes, segment selection.
+
+Generates a seeded synthetic test set (default: 3,000 segments, 2 references,
+4 systems, about 25 tokens a line), starts ``streamlit run app.py -- --ref ...
+--hyp ...`` on a free port and drives Debian's chromium with Playwright. Then
+does the same with 100,000 segments and 1 system (first render, and that the
+sentences page responds). Each figure is printed on one line with its target.
+
+What is measured (all in-page clocks, so Playwright's own overhead is excluded
+where it can be):
+
+- first render: navigation start (``performance.timeOrigin``) until every
+  system's BLEU metric is on screen and not stale. "cold" is the first
+  session after the server started (files read, tokenized, counted);
+  "warm" is a new session afterwards (Streamlit's caches hit).
+- settings change: click on the new option until the signature shows the new
+  setting and every metric is fresh; "page done" waits for the whole script run.
+- segment selection: Enter in the Segment box (or navigation start, for a deep
+  link) until the heading names the segment and its highlight shows its text.
+
+Usage::
+
+    python benchmarks/bench_app.py [--segments 3000] [--systems 4] [--big 100000]
+                                   [--no-big] [--seed 13] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+RENDER_TARGET = 3.0
+CHANGE_TARGET = 0.5
+TIMEOUT_MS = 60_000
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+# --- synthetic data -------------------------------------------------------------------------
+
+
+def vocabulary(rng: random.Random, size: int = 6000) -> tuple[list[str], list[float]]:
+    """Pseudo-words with Zipfian weights, plus punctuation, so n-grams repeat as in text."""
+    letters = "etaoinshrdlucmfwypvbgkjqxz"
+    words = {"".join(rng.choices(letters, k=rng.randint(2, 9))) for _ in range(size)}
+    vocab = [*sorted(words), ",", ".", '"', "(", ")", "-", "'s"]
+    rng.shuffle(vocab)
+    weights = [1.0 / (rank + 1) for rank in range(len(vocab))]
+    return vocab, weights
+
+
+def perturb(tokens: list[str], rng: random.Random, noise: float, vocab: list[str]) -> list[str]:
+    """Replace, drop, repeat and swap tokens, each with probability about ``noise``."""
+    out: list[str] = []
+    for token in tokens:
+        roll = rng.random()
+        if roll < noise * 0.5:
+            out.append(rng.choice(vocab))
+        elif roll < noise * 0.7:
+            continue
+        elif roll < noise * 0.8:
+            out += [token, token]
+        else:
+            out.append(token)
+    for _ in range(int(len(out) * noise * 0.2)):
+        i = rng.randrange(max(len(out) - 1, 1))
+        out[i : i + 2] = out[i : i + 2][::-1]
+    return out or tokens[:1]
+
+
+def write_testset(folder: Path, segments: int, systems: int, seed: int) -> dict[str, list[str]]:
+    """Write ref.A.txt, ref.B.txt and hyp.sys1.txt ... into ``folder``; return the lines."""
+    rng = random.Random(seed)
+    vocab, weights = vocabulary(rng)
+    cumulative = []
+    total = 0.0
+    for w in weights:
+        total += w
+        cumulative.append(total)
+    ref_a = [
+        rng.choices(vocab, cum_weights=cumulative, k=max(3, int(rng.gauss(25, 7))))
+        for _ in range(segments)
+    ]
+    files = {"ref.A": ref_a, "ref.B": [perturb(t, rng, 0.45, vocab) for t in ref_a]}
+    for k in range(systems):
+        noise = 0.15 + 0.1 * k
+        files[f"hyp.sys{k + 1}"] = [perturb(t, rng, noise, vocab) for t in ref_a]
+    out = {}
+    for name, rows in files.items():
+        out[name] = [" ".join(row) for row in rows]
+        (folder / f"{name}.txt").write_text("\n".join(out[name]) + "\n", encoding="utf-8")
+    return out
+
+
+# --- server and browser ---------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """Return a TCP port that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def streamlit(folder: Path, systems: int) -> Iterator[str]:
+    """Run the app on the files in ``folder``; yield its base URL; kill its process group."""
+    port = free_port()
+    refs = [str(folder / "ref.A.txt"), str(folder / "ref.B.txt")]
+    hyps = [str(folder / f"hyp.sys{k + 1}.txt") for k in range(systems)]
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
+    command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
+    command += ["--", "--ref", *refs, "--hyp", *hyps]
+    log = (folder / "server.log").open("wb")
+    proc = subprocess.Popen(
+        command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    url = f"http://localhost:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"streamlit did not start; see {folder / 'server.log'}")
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.read().strip() == b"ok":
+                        break
+            except OSError:
+                time.sleep(0.25)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+
+
+def new_page(browser: Browser) -> Page:
+    """A page in a fresh context: a new Streamlit session."""
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+# --- measurements ---------------------------------------------------------------------------
+
+METRICS_FRESH = """([n, want]) => {
+  const boxes = [...document.querySelectorAll('[data-testid="stElementContainer"]')]
+    .filter(e => e.querySelector('[data-testid="stMetricValue"]'));
+  const code = [...document.querySelectorAll('[data-testid="stCode"]')]
+    .map(e => e.textContent).join(" ");
+  const fresh = boxes.length >= n && boxes.every(e => e.dataset.stale !== "true");
+  return fresh && code.includes(want) ? performance.now() : false;
+}"""
+
+SEGMENT_SHOWN = """([seg, text]) => {
+  const heading = [...document.querySelectorAll("h3")]
+    .some(h => h.textContent.startsWith(`Segment ${seg} ·`));
+  const line = document.querySelector(".bv-line");
+  const box = line && line.closest('[data-testid="stElementContainer"]');
+  const fresh = box && box.dataset.stale !== "true";
+  return heading && fresh && line.textContent === text ? performance.now() : false;
+}"""
+
+
+def first_render(page: Page, url: str, systems: int) -> float:
+    """Seconds from navigation start until every system's BLEU metric is shown and fresh."""
+    page.goto(url, wait_until="commit")
+    handle = page.wait_for_function(METRICS_FRESH, arg=[systems, "nrefs:"], polling="raf")
+    return float(handle.json_value()) / 1000
+
+
+def idle_after(page: Page, start: float) -> float:
+    """Seconds from ``start`` (an in-page clock reading) until the script run has finished."""
+    page.wait_for_timeout(50)  # let the rerun start before waiting for it to end
+    page.wait_for_selector(IDLE)
+    return (float(page.evaluate("performance.now()")) - start) / 1000
+
+
+def change_option(
+    page: Page, label: str, option: str, want: str, systems: int
+) -> tuple[float, float]:
+    """Pick ``option`` in the selectbox ``label``; seconds to fresh metrics and to idle."""
+    page.wait_for_selector(IDLE)
+    page.locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
+    choice = page.get_by_role("option", name=option, exact=True)
+    choice.wait_for()
+    start = float(page.evaluate("performance.now()"))
+    choice.click()
+    handle = page.wait_for_function(METRICS_FRESH, arg=[systems, want], polling="raf")
+    shown = (float(handle.json_value()) - start) / 1000
+    return shown, idle_after(page, start)
+
+
+def select_segment(page: Page, seg: int, text: str) -> tuple[float, float]:
+    """Type ``seg`` into the Segment box; seconds until its highlight shows, and to idle."""
+    page.wait_for_selector(IDLE)
+    box = page.get_by_label("Segment", exact=True)
+    box.fill(str(seg))
+    start = float(page.evaluate("performance.now()"))
+    box.press("Enter")
+    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling="raf")
+    return (float(handle.json_value()) - start) / 1000, idle_after(page, start)
+
+
+def deep_link(page: Page, url: str, system: str, seg: int, text: str) -> float:
+    """Seconds from navigation start until /sentences?sys=&seg= shows the segment."""
+    page.goto(f"{url}/sentences?sys={system}&seg={seg}", wait_until="commit")
+    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling="raf")
+    return float(handle.json_value()) / 1000
+
+
+def report(what: str, seconds: float, target: float | None) -> None:
+    """Print one figure and its target on one line."""
+    if target is None:
+        print(f"{what:<66} {seconds:7.3f} s", flush=True)
+        return
+    verdict = "ok" if seconds <= target else "OVER TARGET"
+    print(f"{what:<66} {seconds:7.3f} s  (target <= {target:g} s: {verdict})", flush=True)
+
+
+# --- scenarios ------------------------------------------------------------------------------
+
+
+def bench_standard(browser: Browser, folder: Path, segments: int, systems: int, seed: int) -> None:
+    """First render, flavour and smoothing changes, segment selection."""
+    lines = write_testset(folder, segments, systems, seed)
+    tag = f"[{segments:,} segments x {systems} systems]"
+    with streamlit(folder, systems) as url:
+        page = new_page(browser)
+        report(f"{tag} first render, cold server", first_render(page, url, systems), RENDER_TARGET)
+        report(
+            f"{tag} first render, new session, warm cache",
+            first_render(new_page(browser), url, systems),
+            RENDER_TARGET,
+        )
+        shown, done = change_option(page, "Flavour", "nltk", "flavor:nltk", systems)
+        report(f"{tag} flavour sacrebleu -> nltk: metrics updated", shown, CHANGE_TARGET)
+        report(f"{tag} flavour sacrebleu -> nltk: page done", done, None)
+        shown, done = change_option(page, "Flavour", "sacrebleu", "version:2", systems)
+        report(f"{tag} flavour nltk -> sacrebleu: metrics updated", shown, CHANGE_TARGET)
+        shown, done = change_option(page, "Smoothing", "floor", "smooth:floor", systems)
+        report(f"{tag} smoothing exp -> floor: metrics updated", shown, CHANGE_TARGET)
+        report(f"{tag} smoothing exp -> floor: page done", done, None)
+
+        seg = segments * 2 // 3
+        text = lines["hyp.sys2"][seg - 1]
+        report(
+            f"{tag} sentences deep link (page load)",
+            deep_link(page, url, "sys2", seg, text),
+            RENDER_TARGET,
+        )
+        for target_seg in (seg + 1, 7):
+            text = lines["hyp.sys2"][target_seg - 1]
+            shown, done = select_segment(page, target_seg, text)
+            report(f"{tag} segment -> {target_seg}: highlight shown", shown, CHANGE_TARGET)
+            report(f"{tag} segment -> {target_seg}: page done", done, None)
+
+
+def bench_big(browser: Browser, folder: Path, segments: int, seed: int) -> None:
+    """First render of a large single-system set, and that the sentences page responds."""
+    lines = write_testset(folder, segments, 1, seed)
+    tag = f"[{segments:,} segments x 1 system]"
+    with streamlit(folder, 1) as url:
+        page = new_page(browser)
+        report(f"{tag} first render, cold server", first_render(page, url, 1), RENDER_TARGET)
+        seg = segments // 2
+        text = lines["hyp.sys1"][seg - 1]
+        report(
+            f"{tag} sentences deep link (page load)",
+            deep_link(page, url, "sys1", seg, text),
+            RENDER_TARGET,
+        )
+        shown, done = select_segment(page, seg + 1, lines["hyp.sys1"][seg])
+        report(f"{tag} segment -> {seg + 1}: highlight shown", shown, CHANGE_TARGET)
+        report(f"{tag} segment -> {seg + 1}: page done", done, None)
+
+
+def main() -> None:
+    """Parse the options, run both scenarios and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--segments", type=int, default=3000)
+    parser.add_argument("--systems", type=int, default=4)
+    parser.add_argument("--big", type=int, default=100_000, help="segments of the large set")
+    parser.add_argument("--no-big", action="store_true", help="skip the large set")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--keep", type=Path, help="write the test sets here and keep them")
+    args = parser.parse_args()
+    if not Path(CHROMIUM).exists():
+        sys.exit(f"{CHROMIUM} is missing: install Debian's chromium")
+    with tempfile.TemporaryDirectory(prefix="bleuviz-bench-") as tmp:
+        base = args.keep or Path(tmp)
+        (base / "standard").mkdir(parents=True, exist_ok=True)
+        (base / "big").mkdir(parents=True, exist_ok=True)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            bench_standard(browser, base / "standard", args.segments, args.systems, args.seed)
+            if not args.no_big:
+                bench_big(browser, base / "big", args.big, args.seed)
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+"""Fixtures for the browser tests: a real ``streamlit run`` server and Debian's chromium.
+
+The server is started from the repository root on a free port and is not
+warmed up: the first request it sees is the first test's, which matters for
+the legacy ``pages/`` routing (see ``fresh_server``).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STARTUP_TIMEOUT = 60.0
+TIMEOUT_MS = 30_000  # the machine is slow and shared
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+def free_port() -> int:
+    """Return a TCP port that is free right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def streamlit_server(*app_args: str, log: Path) -> Iterator[str]:
+    """Run ``streamlit run app.py [-- app_args]`` on a free port; yield its base URL.
+
+    The server runs in its own process group, which is killed on exit.
+    """
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.port",
+        str(port),
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+    ]
+    if app_args:
+        command += ["--", *app_args]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            url = f"http://localhost:{port}"
+            wait_healthy(url, proc, log)
+            yield url
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=15)
+
+
+def wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+    """Wait until ``/_stcore/health`` answers ``ok``; fail with the server's log otherwise."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.read().strip() == b"ok":
+                    return
+        except OSError:
+            pass
+        time.sleep(0.25)
+    pytest.fail(
+        f"streamlit did not answer {url}/_stcore/health in {STARTUP_TIMEOUT:.0f} s:\n"
+        + log.read_text()
+    )
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on the bundled sample, shared by the browser tests; yields its base URL."""
+    log = tmp_path_factory.mktemp("streamlit") / "server.log"
+    with streamlit_server(log=log) as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[str]:
+    """A server of its own, so that the test makes its very first request."""
+    with streamlit_server(log=tmp_path / "server.log") as url:
+        yield url
+
+
+@pytest.fixture
+def serve() -> Callable[..., AbstractContextManager[str]]:
+    """Return ``streamlit_server``, for a test that needs a server on files of its own."""
+    return streamlit_server
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium driven by Playwright (the CI installs /usr/bin/chromium)."""
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium); "
+            "the browser tests need it and are not skipped without it"
+        )
+    playwright = sync_playwright().start()
+    try:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A new page in its own context (its own Streamlit session), 1400×1000."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    yield page
+    context.close()

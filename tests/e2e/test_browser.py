@@ -1,0 +1,255 @@
+"""Browser tests: the app under ``streamlit run``, driven by Playwright and chromium.
+
+Expected numbers are computed here from the raw sample files with sacrebleu
+2.6 (``corpus_bleu`` / ``sentence_bleu``, its 13a tokenizer) and nltk 3.10
+(``corpus_bleu`` on the same tokens); nothing is hard-coded from the app.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections import Counter
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
+from playwright.sync_api import Locator, Page, expect
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data"
+SYSTEMS = ("literal", "terse", "repeat")
+STATUSES = {"match", "clip", "miss"}
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+
+def lines(name: str) -> list[str]:
+    """Read a sample file as plain lines (LF endings, final newline; see sample_data/README)."""
+    return (SAMPLE / name).read_text(encoding="utf-8").removesuffix("\n").split("\n")
+
+
+HYPS = {name: lines(f"hyp.{name}.en") for name in SYSTEMS}
+REFS = [lines("ref.A.en"), lines("ref.B.en")]
+SOURCE = lines("source.de")
+DOCIDS = lines("docids.txt")
+
+
+def tokens(text: str) -> list[str]:
+    """sacrebleu's 13a tokens of a line."""
+    return Tokenizer13a()(text.rstrip()).split()
+
+
+def clipped_unigrams(system: str, seg: int) -> int:
+    """Unigram occurrences found in a reference but beyond their max count in any one."""
+    hyp = Counter(tokens(HYPS[system][seg - 1]))
+    refs = [Counter(tokens(r[seg - 1])) for r in REFS]
+    clip = {w: max(r[w] for r in refs) for w in hyp}
+    return sum(n - clip[w] for w, n in hyp.items() if clip[w] and n > clip[w])
+
+
+def segment_containing(system: str, needle: str) -> int:
+    """The 1-based number of the first hypothesis line containing ``needle``."""
+    return next(i + 1 for i, line in enumerate(HYPS[system]) if needle in line)
+
+
+def wait_idle(page: Page) -> None:
+    """Wait until Streamlit has finished running the script."""
+    page.wait_for_selector(IDLE)
+
+
+def open_url(page: Page, url: str, text: str) -> None:
+    """Go to ``url`` and wait for ``text`` to appear and the script to finish."""
+    page.goto(url)
+    expect(page.get_by_text(text).first).to_be_visible()
+    wait_idle(page)
+
+
+def open_segment(page: Page, server: str, system: str, seg: int) -> None:
+    """Open the deep link /sentences?sys=&seg=."""
+    open_url(page, f"{server}/sentences?sys={system}&seg={seg}", f"Segment {seg} ·")
+    expect(page.get_by_role("heading", name=f"Segment {seg} ·")).to_contain_text(system)
+
+
+def metric_value(page: Page, label: str) -> Locator:
+    """The value element of the st.metric labelled ``label``."""
+    metric = page.locator('[data-testid="stMetric"]').filter(
+        has=page.locator('[data-testid="stMetricLabel"]', has_text=label)
+    )
+    return metric.locator('[data-testid="stMetricValue"]')
+
+
+def hypothesis_spans(page: Page) -> Locator:
+    """The highlight spans of the hypothesis (the first highlighted line after the legend)."""
+    return page.locator(".bv-line").first.locator("span.bv-tok")
+
+
+def statuses(spans: Locator) -> list[str]:
+    """The data-status of every span."""
+    return [str(s) for s in spans.evaluate_all("els => els.map(e => e.dataset.status)")]
+
+
+def test_deep_link_as_the_first_request_after_start(page: Page, fresh_server: str) -> None:
+    """The legacy pages/ routing: a deep link served before st.navigation ever ran."""
+    open_segment(page, fresh_server, "terse", 7)
+    expect(page.get_by_role("heading", name="Sentences", exact=True)).to_be_visible()
+    expected = sacrebleu.sentence_bleu(HYPS["terse"][6], [r[6] for r in REFS])
+    expect(metric_value(page, "Sentence BLEU")).to_have_text(f"{expected.score:.2f}")
+    # the frame ran: its sidebar is there, and the URL still points at the segment
+    expect(page.get_by_text("BLEU settings")).to_be_visible()
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+    assert page.url.split("?")[0].endswith("/sentences")
+    assert (query["sys"], query["seg"]) == (["terse"], ["7"])
+
+
+def test_overview_shows_sacrebleus_scores(page: Page, server: str) -> None:
+    open_url(page, server, "Corpus BLEU")
+    for name in SYSTEMS:
+        score = sacrebleu.corpus_bleu(HYPS[name], REFS)
+        expect(metric_value(page, name)).to_have_text(f"{score.score:.2f}")
+        expect(page.locator('[data-testid="stTable"]').first).to_contain_text(f"{score.bp:.3f}")
+    bleu = sacrebleu.BLEU()
+    bleu.corpus_score(HYPS["literal"], REFS)
+    expect(page.get_by_text(str(bleu.get_signature()), exact=True)).to_be_visible()
+
+
+def test_flavour_change_updates_the_metrics(page: Page, server: str) -> None:
+    open_url(page, server, "Corpus BLEU")
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Flavour").click()
+    page.get_by_role("option", name="nltk", exact=True).click()
+    expect(page.get_by_text("flavour nltk")).to_be_visible()
+    wait_idle(page)
+    refs = [[tokens(a), tokens(b)] for a, b in zip(*REFS, strict=True)]
+    for name in SYSTEMS:
+        score = 100 * nltk_corpus_bleu(refs, [tokens(h) for h in HYPS[name]])
+        expect(metric_value(page, name)).to_have_text(f"{score:.2f}")
+
+
+def test_deep_link_to_a_clipping_segment_shows_clip_spans(page: Page, server: str) -> None:
+    seg = next(s for s in range(1, 127) if clipped_unigrams("repeat", s) >= 2)
+    open_segment(page, server, "repeat", seg)
+    hyp = HYPS["repeat"][seg - 1]
+    expected = sacrebleu.sentence_bleu(hyp, [r[seg - 1] for r in REFS])
+    expect(metric_value(page, "Sentence BLEU")).to_have_text(f"{expected.score:.2f}")
+    spans = hypothesis_spans(page)
+    expect(spans).to_have_count(len(tokens(hyp)))
+    found = statuses(spans)
+    assert "clip" in found
+    assert Counter(found)["clip"] == clipped_unigrams("repeat", seg)
+    assert Counter(found)["match"] == expected.counts[0]
+    assert set(statuses(page.locator("span.bv-tok"))) <= STATUSES
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_script_in_the_data_stays_inert(page: Page, server: str, system: str) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    seg = segment_containing(system, "<script>")
+    open_segment(page, server, system, seg)
+    literal = "<script>alert('Tor!')</script>"
+    expect(page.locator(".bv-line").first).to_have_text(HYPS[system][seg - 1])
+    expect(page.locator(".bv-line").first).to_contain_text(literal)
+    expect(page.locator('[data-testid="stText"]').first).to_have_text(SOURCE[seg - 1])
+    assert page.locator('[data-testid="stHtml"] script').count() == 0
+    scripts = page.locator("script").evaluate_all("els => els.map(e => e.textContent)")
+    assert not [s for s in scripts if "Tor!" in s]
+    page.wait_for_timeout(1000)  # give a script that did get in the time to run
+    assert dialogs == []
+
+
+def test_markup_entities_dollars_and_stars_display_literally(page: Page, server: str) -> None:
+    """Segments 26, 37 and 59 (sample_data/README): no LaTeX, Markdown, HTML or entities."""
+    seg = segment_containing("repeat", "*expensive*")
+    open_segment(page, server, "repeat", seg)
+    data = page.locator('[data-testid="stHtml"], [data-testid="stText"]')
+    expect(page.locator(".bv-line").first).to_have_text(HYPS["repeat"][seg - 1])
+    expect(page.locator('[data-testid="stText"]').first).to_have_text(SOURCE[seg - 1])
+    for text in ("$5", "$10", "*expensive*"):
+        expect(page.locator(".bv-line").first).to_contain_text(text)
+    expect(page.locator('[data-testid="stText"]').first).to_contain_text("*teuer*")
+    assert page.locator('[data-testid="stMain"] .katex').count() == 0
+    assert data.locator("em, strong, b, i, a, img").count() == 0
+
+    for needle in ("&amp;", "<b>"):
+        seg = segment_containing("repeat", needle)
+        open_segment(page, server, "repeat", seg)
+        expect(page.locator('[data-testid="stText"]').first).to_have_text(SOURCE[seg - 1])
+        hyp = page.locator(".bv-line").first
+        # 13a rewrites entities, so the hypothesis shows its tokens (and says so)
+        expect(hyp).to_have_text(" ".join(tokens(HYPS["repeat"][seg - 1])))
+        assert data.locator("em, strong, b, i, a, img").count() == 0
+
+
+def test_system_name_from_the_link_stays_inert(page: Page, server: str) -> None:
+    """The ``sys`` parameter of a link someone sent is shown as text, not Markdown."""
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    name = "*x* [here](https://example.invalid/a) ![i](http://127.0.0.9/pixel.png) $x^2$"
+    url = f"{server}/sentences?sys={urllib.parse.quote(name)}&seg=3"
+    open_url(page, url, "Segment 3 ·")
+    warning = page.locator('[data-testid="stAlertContentWarning"]')
+    expect(warning).to_contain_text("No system named")
+    assert warning.locator("em, a, img, .katex").count() == 0, warning.inner_html()
+    expect(warning).to_contain_text(name)
+    assert not [
+        u for u in requests if u.startswith(("http://127.0.0.9", "https://example.invalid"))
+    ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known bug: system names and document ids still reach Markdown in some labels "
+    "(segment subheader, table headers); escaping them everywhere is open work",
+)
+def test_names_from_the_files_stay_inert(
+    page: Page, tmp_path: Path, serve: Callable[..., AbstractContextManager[str]]
+) -> None:
+    """System names (from file names) and document ids are data too: shown as text."""
+    names = {"*star*": "hyp.*star*.en", "$x^2$": "hyp.$x^2$.en"}
+    docs = ["**bold-doc**", "[doc](https://example.invalid/d)"]
+    (tmp_path / "ref.en").write_text("the cat sat\na dog ran\n", encoding="utf-8")
+    (tmp_path / "docids.txt").write_text("\n".join(docs) + "\n", encoding="utf-8")
+    for filename in names.values():
+        (tmp_path / filename).write_text("the cat sat\na dog\n", encoding="utf-8")
+    hyps = [str(tmp_path / f) for f in names.values()]
+    args = ["--ref", str(tmp_path / "ref.en"), "--hyp", *hyps]
+    args += ["--docids", str(tmp_path / "docids.txt")]
+    with serve(*args, log=tmp_path / "server.log") as url:
+        open_url(page, url, "Corpus BLEU")
+        main = page.locator('[data-testid="stMain"]')
+        for name in names:
+            expect(page.locator('[data-testid="stMetricLabel"]', has_text=name)).to_have_count(1)
+        for doc in docs:
+            expect(main.get_by_text(doc, exact=True).first).to_be_visible()
+        assert main.locator("em, strong, .katex, a[href*='example.invalid']").count() == 0
+
+        open_segment(page, url, "*star*", 2)
+        heading = page.get_by_role("heading", name="Segment 2 ·")
+        expect(heading).to_have_text(f"Segment 2 · document {docs[1]} · *star*")
+
+
+def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> None:
+    open_segment(page, server, "terse", 1)
+    page.get_by_label("Search hypothesis, references and source").fill("tram")
+    page.keyboard.press("Enter")
+    expected = [
+        i + 1
+        for i in range(126)
+        if any("tram" in s[i].lower() for s in (HYPS["terse"], *REFS, SOURCE))
+    ]
+    expect(page.get_by_text(f"{len(expected)} of 126 segments")).to_be_visible()
+    wait_idle(page)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    row, header, height = 2, 35, 35  # st.dataframe's default header and row heights
+    page.mouse.click(box["x"] + 17, box["y"] + header + row * height + height / 2)
+    target = expected[row]
+    expect(page.get_by_role("heading", name=f"Segment {target} ·")).to_be_visible()
+    wait_idle(page)
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seg"] == [str(target)]
