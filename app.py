@@ -10,11 +10,20 @@ import argparse
 import sys
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from bleuviz.bleu import DEFAULT_SMOOTHING, FLAVORS, SMOOTHING
 from bleuviz.io import NamedBytes
 from bleuviz.tokenize import TOKENIZERS
 from pages.common import PathSet
+
+# Streamlit routes the first run after start-up through its legacy router for a
+# folder named pages/ (until st.navigation has run once), which misassigns the
+# sidebar's widgets in that session. Clear the flag st.navigation itself clears
+# (streamlit/commands/navigation.py) and rerun through the router below.
+if PagesManager.uses_pages_directory:
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
 

@@ -6,15 +6,17 @@ Generates a seeded synthetic test set (default: 3,000 segments, 2 references,
 does the same with 100,000 segments and 1 system (first render, and that the
 sentences page responds). Each figure is printed on one line with its target.
 
-What is measured (all in-page clocks, so Playwright's own overhead is excluded
-where it can be):
+What is measured (in-page clocks polled every 10 ms, so Playwright's own
+overhead stays out where it can):
 
 - first render: navigation start (``performance.timeOrigin``) until every
-  system's BLEU metric is on screen and not stale. "cold" is the first
-  session after the server started (files read, tokenized, counted);
-  "warm" is a new session afterwards (Streamlit's caches hit).
-- settings change: click on the new option until the signature shows the new
-  setting and every metric is fresh; "page done" waits for the whole script run.
+  system's BLEU metric is on screen and not stale; the page title's time is
+  printed alongside as Streamlit's own start-up. "cold server" is the first
+  session after start-up (files read, tokenized, counted); "new session" is a
+  second one (Streamlit's caches hit).
+- settings change (in the second session): click on the new option until the
+  signature shows the new setting and every metric is fresh; "whole page done"
+  waits for the end of the script run (charts, document table).
 - segment selection: Enter in the Segment box (or navigation start, for a deep
   link) until the heading names the segment and its highlight shows its text.
 
@@ -54,7 +56,8 @@ CHROMIUM_ARGS = [
 ]
 RENDER_TARGET = 3.0
 CHANGE_TARGET = 0.5
-TIMEOUT_MS = 60_000
+TIMEOUT_MS = 600_000
+POLL_MS = 10  # requestAnimationFrame polling stalls in a page that is not in front
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 # --- synthetic data -------------------------------------------------------------------------
@@ -167,13 +170,16 @@ def new_page(browser: Browser) -> Page:
 
 # --- measurements ---------------------------------------------------------------------------
 
+TITLE_SHOWN = """() => [...document.querySelectorAll("h1")]
+  .some(h => h.textContent.startsWith("Overview")) ? performance.now() : false"""
+
 METRICS_FRESH = """([n, want]) => {
   const boxes = [...document.querySelectorAll('[data-testid="stElementContainer"]')]
     .filter(e => e.querySelector('[data-testid="stMetricValue"]'));
   const code = [...document.querySelectorAll('[data-testid="stCode"]')]
     .map(e => e.textContent).join(" ");
   const fresh = boxes.length >= n && boxes.every(e => e.dataset.stale !== "true");
-  return fresh && code.includes(want) ? performance.now() : false;
+  return fresh && (want === "" || code.includes(want)) ? performance.now() : false;
 }"""
 
 SEGMENT_SHOWN = """([seg, text]) => {
@@ -186,11 +192,13 @@ SEGMENT_SHOWN = """([seg, text]) => {
 }"""
 
 
-def first_render(page: Page, url: str, systems: int) -> float:
-    """Seconds from navigation start until every system's BLEU metric is shown and fresh."""
+def first_render(page: Page, url: str, systems: int) -> tuple[float, float]:
+    """Seconds from navigation start until the page title, and every BLEU metric, are shown."""
+    page.bring_to_front()
     page.goto(url, wait_until="commit")
-    handle = page.wait_for_function(METRICS_FRESH, arg=[systems, "nrefs:"], polling="raf")
-    return float(handle.json_value()) / 1000
+    title = page.wait_for_function(TITLE_SHOWN, polling=POLL_MS)
+    handle = page.wait_for_function(METRICS_FRESH, arg=[systems, ""], polling=POLL_MS)
+    return float(title.json_value()) / 1000, float(handle.json_value()) / 1000
 
 
 def idle_after(page: Page, start: float) -> float:
@@ -204,45 +212,54 @@ def change_option(
     page: Page, label: str, option: str, want: str, systems: int
 ) -> tuple[float, float]:
     """Pick ``option`` in the selectbox ``label``; seconds to fresh metrics and to idle."""
+    page.bring_to_front()
     page.wait_for_selector(IDLE)
     page.locator('[data-testid="stSelectbox"]').filter(has_text=label).click()
     choice = page.get_by_role("option", name=option, exact=True)
     choice.wait_for()
     start = float(page.evaluate("performance.now()"))
     choice.click()
-    handle = page.wait_for_function(METRICS_FRESH, arg=[systems, want], polling="raf")
+    handle = page.wait_for_function(METRICS_FRESH, arg=[systems, want], polling=POLL_MS)
     shown = (float(handle.json_value()) - start) / 1000
     return shown, idle_after(page, start)
 
 
 def select_segment(page: Page, seg: int, text: str) -> tuple[float, float]:
     """Type ``seg`` into the Segment box; seconds until its highlight shows, and to idle."""
+    page.bring_to_front()
     page.wait_for_selector(IDLE)
     box = page.get_by_label("Segment", exact=True)
     box.fill(str(seg))
     start = float(page.evaluate("performance.now()"))
     box.press("Enter")
-    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling="raf")
+    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling=POLL_MS)
     return (float(handle.json_value()) - start) / 1000, idle_after(page, start)
 
 
 def deep_link(page: Page, url: str, system: str, seg: int, text: str) -> float:
     """Seconds from navigation start until /sentences?sys=&seg= shows the segment."""
+    page.bring_to_front()
     page.goto(f"{url}/sentences?sys={system}&seg={seg}", wait_until="commit")
-    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling="raf")
+    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling=POLL_MS)
     return float(handle.json_value()) / 1000
 
 
 def report(what: str, seconds: float, target: float | None) -> None:
     """Print one figure and its target on one line."""
     if target is None:
-        print(f"{what:<66} {seconds:7.3f} s", flush=True)
+        print(f"{what:<70} {seconds:7.3f} s", flush=True)
         return
     verdict = "ok" if seconds <= target else "OVER TARGET"
-    print(f"{what:<66} {seconds:7.3f} s  (target <= {target:g} s: {verdict})", flush=True)
+    print(f"{what:<70} {seconds:7.3f} s  (target <= {target:g} s: {verdict})", flush=True)
 
 
 # --- scenarios ------------------------------------------------------------------------------
+
+
+def report_render(tag: str, what: str, times: tuple[float, float]) -> None:
+    """Print a first render: the page title (Streamlit's own start-up) and the metrics."""
+    report(f"{tag} {what}: page title shown (reference)", times[0], None)
+    report(f"{tag} {what}: BLEU metrics shown", times[1], RENDER_TARGET)
 
 
 def bench_standard(browser: Browser, folder: Path, segments: int, systems: int, seed: int) -> None:
@@ -250,34 +267,34 @@ def bench_standard(browser: Browser, folder: Path, segments: int, systems: int, 
     lines = write_testset(folder, segments, systems, seed)
     tag = f"[{segments:,} segments x {systems} systems]"
     with streamlit(folder, systems) as url:
+        cold = new_page(browser)
+        report_render(tag, "first render, cold server", first_render(cold, url, systems))
+        cold.context.close()
+        # The settings are changed in a second session: in the very first session after
+        # start-up, a sidebar change lands on the wrong widgets (legacy pages/ routing; see
+        # tests/e2e/test_browser.py), and the new metrics would never appear.
         page = new_page(browser)
-        report(f"{tag} first render, cold server", first_render(page, url, systems), RENDER_TARGET)
-        report(
-            f"{tag} first render, new session, warm cache",
-            first_render(new_page(browser), url, systems),
-            RENDER_TARGET,
-        )
-        shown, done = change_option(page, "Flavour", "nltk", "flavor:nltk", systems)
-        report(f"{tag} flavour sacrebleu -> nltk: metrics updated", shown, CHANGE_TARGET)
-        report(f"{tag} flavour sacrebleu -> nltk: page done", done, None)
-        shown, done = change_option(page, "Flavour", "sacrebleu", "version:2", systems)
-        report(f"{tag} flavour nltk -> sacrebleu: metrics updated", shown, CHANGE_TARGET)
-        shown, done = change_option(page, "Smoothing", "floor", "smooth:floor", systems)
-        report(f"{tag} smoothing exp -> floor: metrics updated", shown, CHANGE_TARGET)
-        report(f"{tag} smoothing exp -> floor: page done", done, None)
+        report_render(tag, "first render, new session", first_render(page, url, systems))
+        for label, option, want in (
+            ("Flavour", "nltk", "flavor:nltk"),
+            ("Flavour", "tf-nmt", "flavor:tf-nmt"),
+            ("Flavour", "sacrebleu", "version:2"),
+            ("Smoothing", "floor", "smooth:floor"),
+            ("Smoothing", "none", "smooth:none"),
+        ):
+            shown, done = change_option(page, label, option, want, systems)
+            report(f"{tag} {label.lower()} -> {option}: metrics updated", shown, CHANGE_TARGET)
+            report(f"{tag} {label.lower()} -> {option}: whole page done", done, None)
 
         seg = segments * 2 // 3
         text = lines["hyp.sys2"][seg - 1]
-        report(
-            f"{tag} sentences deep link (page load)",
-            deep_link(page, url, "sys2", seg, text),
-            RENDER_TARGET,
-        )
-        for target_seg in (seg + 1, 7):
+        shown = deep_link(page, url, "sys2", seg, text)
+        report(f"{tag} sentences deep link (page load)", shown, RENDER_TARGET)
+        for target_seg in (seg + 1, 7, segments):
             text = lines["hyp.sys2"][target_seg - 1]
             shown, done = select_segment(page, target_seg, text)
             report(f"{tag} segment -> {target_seg}: highlight shown", shown, CHANGE_TARGET)
-            report(f"{tag} segment -> {target_seg}: page done", done, None)
+            report(f"{tag} segment -> {target_seg}: whole page done", done, None)
 
 
 def bench_big(browser: Browser, folder: Path, segments: int, seed: int) -> None:
@@ -286,17 +303,14 @@ def bench_big(browser: Browser, folder: Path, segments: int, seed: int) -> None:
     tag = f"[{segments:,} segments x 1 system]"
     with streamlit(folder, 1) as url:
         page = new_page(browser)
-        report(f"{tag} first render, cold server", first_render(page, url, 1), RENDER_TARGET)
+        report_render(tag, "first render, cold server", first_render(page, url, 1))
         seg = segments // 2
         text = lines["hyp.sys1"][seg - 1]
-        report(
-            f"{tag} sentences deep link (page load)",
-            deep_link(page, url, "sys1", seg, text),
-            RENDER_TARGET,
-        )
+        shown = deep_link(page, url, "sys1", seg, text)
+        report(f"{tag} sentences deep link (page load)", shown, RENDER_TARGET)
         shown, done = select_segment(page, seg + 1, lines["hyp.sys1"][seg])
         report(f"{tag} segment -> {seg + 1}: highlight shown", shown, CHANGE_TARGET)
-        report(f"{tag} segment -> {seg + 1}: page done", done, None)
+        report(f"{tag} segment -> {seg + 1}: whole page done", done, None)
 
 
 def main() -> None:
@@ -309,6 +323,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--keep", type=Path, help="write the test sets here and keep them")
     args = parser.parse_args()
+    # On SIGTERM (e.g. from `timeout`), unwind so that the servers' process groups are killed.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: install Debian's chromium")
     with tempfile.TemporaryDirectory(prefix="bleuviz-bench-") as tmp:

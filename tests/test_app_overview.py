@@ -56,7 +56,8 @@ def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
     would then go through Streamlit's legacy (v1) router straight to the page
     file, skipping the frame (sidebar, defaults). A running server clears the
     flag for good the first time ``st.navigation`` runs, so pinning it to False
-    here models the server; the first-request case is the browser tests' job.
+    here models the server after its first request. The first session itself
+    is the browser tests' job (tests/e2e: deep link first, "/" first).
     """
     init = PagesManager.__init__
 

@@ -93,6 +93,12 @@ def statuses(spans: Locator) -> list[str]:
     return [str(s) for s in spans.evaluate_all("els => els.map(e => e.dataset.status)")]
 
 
+def pick(page: Page, label: str, option: str) -> None:
+    """Choose ``option`` in the selectbox labelled ``label``."""
+    page.get_by_role("combobox", name=label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
 def test_deep_link_as_the_first_request_after_start(page: Page, fresh_server: str) -> None:
     """The legacy pages/ routing: a deep link served before st.navigation ever ran."""
     open_segment(page, fresh_server, "terse", 7)
@@ -104,6 +110,21 @@ def test_deep_link_as_the_first_request_after_start(page: Page, fresh_server: st
     query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
     assert page.url.split("?")[0].endswith("/sentences")
     assert (query["sys"], query["seg"]) == (["terse"], ["7"])
+
+
+def test_first_session_after_start_applies_sidebar_changes(page: Page, fresh_server: str) -> None:
+    """The legacy pages/ routing: the very first session opens "/" and changes the flavour."""
+    open_url(page, fresh_server, "Corpus BLEU")
+    pick(page, "Flavour", "nltk")
+    page.wait_for_timeout(1000)  # let the rerun start
+    wait_idle(page)
+    settings = {
+        "flavour": page.get_by_role("combobox", name="Flavour").input_value(),
+        "smoothing": page.get_by_role("combobox", name="Smoothing").input_value(),
+        "max order": page.get_by_label("Max n-gram order").input_value(),
+    }
+    assert settings == {"flavour": "nltk", "smoothing": "method0", "max order": "4"}
+    expect(page.get_by_text("flavour nltk")).to_be_visible()
 
 
 def test_overview_shows_sacrebleus_scores(page: Page, server: str) -> None:
@@ -119,8 +140,7 @@ def test_overview_shows_sacrebleus_scores(page: Page, server: str) -> None:
 
 def test_flavour_change_updates_the_metrics(page: Page, server: str) -> None:
     open_url(page, server, "Corpus BLEU")
-    page.locator('[data-testid="stSelectbox"]').filter(has_text="Flavour").click()
-    page.get_by_role("option", name="nltk", exact=True).click()
+    pick(page, "Flavour", "nltk")
     expect(page.get_by_text("flavour nltk")).to_be_visible()
     wait_idle(page)
     refs = [[tokens(a), tokens(b)] for a, b in zip(*REFS, strict=True)]
