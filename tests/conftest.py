@@ -6,14 +6,20 @@ Keep this file small and generic: fixtures here are used by several test modules
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from pathlib import Path
+from typing import Any, NamedTuple
 
 import pytest
+import streamlit
 from hypothesis import strategies as st
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
 
 from bleuviz.references import build_reference_index
 from bleuviz.stats import SegmentStats, compute_stats
 from bleuviz.tokenize import TokenizeConfig
+
+ROOT = Path(__file__).resolve().parent.parent
 
 #: A tiny vocabulary, so that matches, clipping and case differences are frequent.
 TINY_VOCABULARY = ("a", "b", "c", "the", ",", ".", "A")
@@ -57,5 +63,34 @@ def make_stats() -> Callable[..., SegmentStats]:
     ) -> SegmentStats:
         index = build_reference_index(refs, tokenize or TokenizeConfig(), max_order)
         return compute_stats(hyps, index)
+
+    return make
+
+
+@pytest.fixture
+def new_app(monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
+    """Return a function building an AppTest of app.py (command-line files as ``argv``).
+
+    Caches are emptied once. AppTest resets ``PagesManager.uses_pages_directory``
+    before every run, and because the project has a ``pages/`` folder next to
+    app.py every rerun would then go through Streamlit's legacy (v1) router
+    straight to the page file, skipping the frame (sidebar, defaults). A running
+    server clears the flag for good on its first run (app.py does it), so pinning
+    it to False here models the server after that. The first session itself is
+    the browser tests' job (tests/e2e).
+    """
+    init = PagesManager.__init__
+
+    def init_without_legacy_pages(self: PagesManager, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_pages)
+    streamlit.cache_data.clear()
+    streamlit.cache_resource.clear()
+
+    def make(*argv: str) -> AppTest:
+        monkeypatch.setattr("sys.argv", ["app.py", *argv])
+        return AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
 
     return make

@@ -12,12 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import sacrebleu
-import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,25 +24,15 @@ HYP = ["The cat sat on a mat .", "It rained the whole day .", "We went home ."]
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Callable[..., AppTest]]:
+def app(new_app: Callable[..., AppTest]) -> Iterator[Callable[..., AppTest]]:
     """Return a function that builds an AppTest of app.py with files on its command line.
 
     See tests/test_app_overview.py: the legacy ``pages/`` flag is pinned to
     False, as a running server has it after its first ``st.navigation``.
     """
-    init = PagesManager.__init__
-
-    def init_without_legacy_pages(self: PagesManager, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_pages)
-    st.cache_data.clear()
-    st.cache_resource.clear()
 
     def make(*argv: str, page: str = "pages/overview.py") -> AppTest:
-        monkeypatch.setattr("sys.argv", ["app.py", *argv])
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        at = new_app(*argv)
         at.switch_page(page)
         at.run()
         assert not at.exception, [e.value for e in at.exception]

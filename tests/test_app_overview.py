@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-import streamlit as st
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.bleu import BleuConfig, corpus_score
@@ -48,7 +46,7 @@ DOCIDS = lines("docids.txt")
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+def app(new_app: Callable[..., AppTest]) -> AppTest:
     """A fresh AppTest of app.py on the bundled sample, with empty caches.
 
     AppTest resets ``PagesManager.uses_pages_directory`` before every run, and
@@ -59,17 +57,7 @@ def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
     here models the server after its first request. The first session itself
     is the browser tests' job (tests/e2e: deep link first, "/" first).
     """
-    init = PagesManager.__init__
-
-    def init_without_legacy_pages(self: PagesManager, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_pages)
-    monkeypatch.setattr("sys.argv", ["app.py"])
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    return new_app()
 
 
 def run_ok(at: AppTest) -> AppTest:

@@ -10,16 +10,14 @@ here from the tokens, by the definition in Papineni et al. (2002).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
-import streamlit as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,23 +61,13 @@ CLIP_SEGMENT = next(s for s in range(1, 127) if clipped_unigrams("repeat", s) >=
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
     """A fresh AppTest of the sentences page on the bundled sample, with empty caches.
 
     See tests/test_app_overview.py: the legacy ``pages/`` flag is pinned to
     False, as a running server has it after its first ``st.navigation``.
     """
-    init = PagesManager.__init__
-
-    def init_without_legacy_pages(self: PagesManager, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_pages)
-    monkeypatch.setattr("sys.argv", ["app.py"])
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at = new_app()
     at.switch_page("pages/sentences.py")
     yield at
 

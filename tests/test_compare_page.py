@@ -9,13 +9,10 @@ chart builders' traces are checked here too: what a click on them opens.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-import streamlit as st
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.bleu import BleuConfig, corpus_score
@@ -50,24 +47,14 @@ def corpus() -> CorpusStats:
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
     """A fresh app on the Compare page, with empty caches.
 
     As in tests/test_app_overview.py, the legacy ``pages/`` router is switched
     off as a running server does after its first ``st.navigation``, so every
     rerun goes through the frame (sidebar and defaults).
     """
-    init = PagesManager.__init__
-
-    def init_without_legacy_pages(self: PagesManager, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_pages)
-    monkeypatch.setattr("sys.argv", ["app.py"])
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    at = new_app()
     at.switch_page("pages/compare.py")
     yield at
 

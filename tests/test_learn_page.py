@@ -12,16 +12,14 @@ from __future__ import annotations
 import html
 import re
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sacrebleu
-import streamlit as st
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.bleu import BleuConfig
@@ -35,23 +33,13 @@ INJECTED = "<script>alert(1)</script> costs $x$ and **bold** words"
 
 
 @pytest.fixture
-def app(monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
+def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
     """A fresh AppTest of app.py, run once on its default page, with empty caches.
 
     As in tests/test_app_overview.py, ``PagesManager.uses_pages_directory`` is
     pinned to False so that every rerun goes through the frame, as on a server.
     """
-    init = PagesManager.__init__
-
-    def init_without_legacy_pages(self: PagesManager, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_pages)
-    monkeypatch.setattr("sys.argv", ["app.py"])
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at = new_app()
     at.run()
     at.switch_page("pages/learn.py")
     yield at
