@@ -15,12 +15,16 @@ Random draws, exactly as sacrebleu makes them:
   into pseudo-system A and the system's into B; false, the reverse.
 
 Draws are made in chunks of rows to bound memory; the stream is unchanged (see
-``_chunks``). Quirks of sacrebleu that are kept on purpose:
+``draw_chunks``). Quirks of sacrebleu that are kept on purpose:
 
 * p = (c + 1) / (n + 1), where c counts statistics *strictly* above the observed
   one, so a system compared with itself gets p = 1 / (n + 1), not 1.
 * The bootstrap sums float32 statistics, so under numpy 2 promotion rules its
   ``compute_bleu`` computes each precision in float32 (``_float32_scores``).
+
+The public helpers (``estimate_ci``, ``compute_p_value``, ``bootstrap_p_value``,
+``draw_chunks``, ``count_matrix``, ``paired_result``) are shared with
+``bleuviz.metric_significance``, which runs the same tests for chrF and TER.
 
 Deviations: sums are exact (sacrebleu's float32 sums are exact only while a
 column sum stays below 2**24); seed 0 is a seed like any other (``PairedTest``
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,6 +47,8 @@ from bleuviz.scores import BleuArrays, FloatArray
 from bleuviz.stats import SegmentStats
 
 DEFAULT_SEED = 12345  # sacrebleu's SACREBLEU_SEED default
+#: Resampled scores: float64 here, float32 where sacrebleu's own scores are (metric_significance).
+SampleArray = NDArray[np.floating[Any]]
 #: Cells of the largest (rows x segments) draw held in memory at once.
 MAX_CELLS = 1 << 21
 # numpy 2 (NEP 50) keeps float32 in ``100. * np.float32(c)``; numpy 1 promoted to float64.
@@ -74,7 +81,9 @@ def bootstrap_ci(
 ) -> BootstrapCI:
     """Estimate the 95% CI of corpus BLEU (sacrebleu ``corpus_score(..., n_bootstrap=n)``)."""
     _check_inputs([("stats", stats)], n_samples, "n_samples", seed)
-    return _ci(_corpus_score(stats, config), _bootstrap_scores([stats], config, n_samples, seed)[0])
+    return estimate_ci(
+        _corpus_score(stats, config), _bootstrap_scores([stats], config, n_samples, seed)[0]
+    )
 
 
 def paired_bootstrap(
@@ -88,8 +97,8 @@ def paired_bootstrap(
     _check_inputs([("baseline", baseline), ("system", system)], n_samples, "n_samples", seed)
     real = [_corpus_score(baseline, config), _corpus_score(system, config)]
     scores = _bootstrap_scores([baseline, system], config, n_samples, seed)
-    p_value = _bootstrap_p_value(scores[0], scores[1], abs(real[0] - real[1]))
-    return p_value, _ci(real[0], scores[0]), _ci(real[1], scores[1])
+    p_value = bootstrap_p_value(scores[0], scores[1], abs(real[0] - real[1]))
+    return p_value, estimate_ci(real[0], scores[0]), estimate_ci(real[1], scores[1])
 
 
 def paired_approximate_randomization(
@@ -143,14 +152,14 @@ def compare_systems(
     p_ar: list[float | None] = [None] * len(systems)
     if n_ar > 0 and systems:
         p_ar = list(_ar_p_values(baseline, stats[1:], config, n_ar, seed))
-    rows = [_paired_result(baseline_name, _ci(real[0], boot[0]), None, None)]
+    rows = [paired_result(baseline_name, estimate_ci(real[0], boot[0]), None, None)]
     for j, name in enumerate(systems, start=1):
-        p_bs = _bootstrap_p_value(boot[0], boot[j], abs(real[0] - real[j]))
-        rows.append(_paired_result(name, _ci(real[j], boot[j]), p_bs, p_ar[j - 1]))
+        p_bs = bootstrap_p_value(boot[0], boot[j], abs(real[0] - real[j]))
+        rows.append(paired_result(name, estimate_ci(real[j], boot[j]), p_bs, p_ar[j - 1]))
     return rows
 
 
-def _paired_result(
+def paired_result(
     name: str, ci: BootstrapCI, p_bs: float | None, p_ar: float | None
 ) -> PairedResult:
     """Flatten a CI and the p-values into one output row."""
@@ -178,7 +187,7 @@ def _corpus_score(stats: SegmentStats, config: BleuConfig) -> float:
     return float(score_rows(stats.total(), config, last=stats.select([len(stats) - 1])).score[0])
 
 
-def _ci(score: float, samples: FloatArray) -> BootstrapCI:
+def estimate_ci(score: float, samples: SampleArray) -> BootstrapCI:
     """Mean and half the 95% interval of the sorted samples (sacrebleu ``estimate_ci``)."""
     ordered = np.sort(samples)
     lower = len(ordered) // 40  # "95%, i.e. 1/40 from left"
@@ -187,7 +196,7 @@ def _ci(score: float, samples: FloatArray) -> BootstrapCI:
     return BootstrapCI(score, float(ordered.mean()), float(half_width))
 
 
-def _p_value(statistics: FloatArray, observed: float) -> float:
+def compute_p_value(statistics: SampleArray, observed: float) -> float:
     """Return (c + 1) / (n + 1), c counting statistics strictly above ``observed``.
 
     As sacrebleu ``_compute_p_value`` (after multeval): ``>``, not ``>=``.
@@ -195,10 +204,10 @@ def _p_value(statistics: FloatArray, observed: float) -> float:
     return (int(np.sum(statistics > observed)) + 1) / (len(statistics) + 1)
 
 
-def _bootstrap_p_value(baseline: FloatArray, system: FloatArray, observed: float) -> float:
+def bootstrap_p_value(baseline: SampleArray, system: SampleArray, observed: float) -> float:
     """Paired bootstrap p-value: sample differences shifted to mean 0 (``_paired_bs_test``)."""
     diffs = np.abs(system - baseline)
-    return _p_value(diffs - diffs.mean(), observed)
+    return compute_p_value(diffs - diffs.mean(), observed)
 
 
 def _bootstrap_scores(
@@ -209,9 +218,9 @@ def _bootstrap_scores(
     matrix = np.hstack([_stats_matrix(s) for s in systems])
     rng = np.random.default_rng(seed)
     scores = np.empty((len(systems), n_samples))
-    for start, stop in _chunks(n_samples, n, multiple=1):
+    for start, stop in draw_chunks(n_samples, n, multiple=1):
         idx = rng.choice(n, size=(stop - start, n), replace=True)
-        sums = _count_matrix(idx) @ matrix
+        sums = count_matrix(idx) @ matrix
         for j, system in enumerate(systems):
             rows = _from_matrix(sums[:, j * width : (j + 1) * width], system.max_order)
             arrays = score_rows(rows, config, last=system.select(idx[:, -1]))
@@ -231,7 +240,7 @@ def _ar_p_values(
     gaps = _ar_gaps(base, [_stats_matrix(s) for s in systems], config, n_trials, seed)
     real = _corpus_score(baseline, config)
     observed = [abs(real - _corpus_score(s, config)) for s in systems]
-    return [_p_value(gaps[j], observed[j]) for j in range(len(systems))]
+    return [compute_p_value(gaps[j], observed[j]) for j in range(len(systems))]
 
 
 def _ar_gaps(
@@ -251,7 +260,7 @@ def _ar_gaps(
     lasts = [_from_matrix(np.vstack([base[-1], own[-1]]), k) for own in owns]
     rng = np.random.default_rng(seed)
     gaps = np.empty((len(owns), n_trials))
-    for start, stop in _chunks(n_trials, n, multiple=32):
+    for start, stop in draw_chunks(n_trials, n, multiple=32):
         mask = rng.integers(2, size=(stop - start, n), dtype=bool)
         shifts = mask.astype(np.float64) @ diffs
         pick = mask[:, -1].astype(np.int64)  # nltk context: A ends with the baseline's if True
@@ -263,7 +272,7 @@ def _ar_gaps(
     return gaps
 
 
-def _chunks(n_rows: int, n_segments: int, multiple: int) -> Iterator[tuple[int, int]]:
+def draw_chunks(n_rows: int, n_segments: int, multiple: int) -> Iterator[tuple[int, int]]:
     """Split ``n_rows`` draws of ``n_segments`` cells into chunks of at most MAX_CELLS.
 
     Drawing in chunks leaves numpy's stream unchanged: ``Generator.choice``
@@ -276,7 +285,7 @@ def _chunks(n_rows: int, n_segments: int, multiple: int) -> Iterator[tuple[int, 
         yield start, min(start + rows, n_rows)
 
 
-def _count_matrix(idx: NDArray[np.int64]) -> FloatArray:
+def count_matrix(idx: NDArray[np.int64]) -> FloatArray:
     """Turn (M, N) sampled positions into (M, N) counts of each segment per sample."""
     m, n = idx.shape
     flat = (idx + np.arange(m, dtype=np.int64)[:, None] * n).ravel()
