@@ -14,6 +14,7 @@ from streamlit.runtime.pages_manager import PagesManager
 
 from bleuviz.bleu import DEFAULT_SMOOTHING, FLAVORS, SMOOTHING
 from bleuviz.io import NamedBytes
+from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.tokenize import TOKENIZERS
 from pages.common import PathSet
 
@@ -56,6 +57,8 @@ def init_state() -> None:
     st.session_state.setdefault("weights_text", "")
     st.session_state.setdefault("effective_order", False)
     st.session_state.setdefault("auto_reweigh", False)
+    st.session_state.setdefault("metrics", [])
+    st.session_state.setdefault("rouge_stemmer", False)
 
 
 def data_sidebar() -> None:
@@ -114,6 +117,22 @@ def settings_sidebar() -> None:
         bar.checkbox("auto_reweigh", key="auto_reweigh")
 
 
+def metrics_sidebar() -> None:
+    """Metrics shown beside BLEU in the tables and the drill-down."""
+    bar = st.sidebar
+    bar.subheader("Other metrics")
+    chosen = bar.multiselect(
+        "Add columns",
+        list(EXTRA_METRICS),
+        key="metrics",
+        placeholder="chrF, TER, ROUGE…",
+        help="chrF, chrF++ and TER are computed by sacrebleu; ROUGE (F-measure, 0–1) "
+        "replicates rouge-score. Each is computed once per test set, when first chosen.",
+    )
+    if any(EXTRA_METRICS[label].family == "rouge" for label in chosen):
+        bar.checkbox("ROUGE: Porter stemmer", key="rouge_stemmer")
+
+
 init_state()
 pages = [
     st.Page(
@@ -136,4 +155,5 @@ pages = [
 ]
 data_sidebar()
 settings_sidebar()
+metrics_sidebar()
 st.navigation(pages).run()

@@ -167,16 +167,30 @@ class WinTieLoss:
 def segment_comparison(
     baseline: SegmentStats, system: SegmentStats, config: BleuConfig
 ) -> pd.DataFrame:
-    """Return one row per segment: number (from 1), sentence BLEU of A and B, and B - A."""
+    """Return :func:`score_comparison` of sentence BLEU of A and B."""
     _check_pair(baseline, system)
-    bleu_a = sentence_scores(baseline, config).score
-    bleu_b = sentence_scores(system, config).score
+    return score_comparison(
+        sentence_scores(baseline, config).score, sentence_scores(system, config).score
+    )
+
+
+def score_comparison(
+    score_a: FloatArray, score_b: FloatArray, higher_is_better: bool = True
+) -> pd.DataFrame:
+    """Return one row per segment: number (from 1), the scores of A and B, and B's gain.
+
+    The gain ``diff`` is B - A, or A - B for an error rate such as TER, so a
+    positive difference always means B is better.
+    """
+    a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
+    if a.shape != b.shape:
+        raise InputError(f"score_b: {len(b)} segments but score_a has {len(a)}")
     return pd.DataFrame(
         {
-            "seg": np.arange(1, len(baseline) + 1),
-            "bleu_a": bleu_a,
-            "bleu_b": bleu_b,
-            "diff": bleu_b - bleu_a,
+            "seg": np.arange(1, len(a) + 1),
+            "score_a": a,
+            "score_b": b,
+            "diff": b - a if higher_is_better else a - b,
         }
     )
 

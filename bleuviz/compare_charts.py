@@ -8,6 +8,7 @@ the segment number (from 1) on the scatter and the bucket label on the bucket ba
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -22,23 +23,41 @@ COLOR_TIE = "#868e96"
 _MARGIN = {"t": 30, "b": 40, "l": 50, "r": 20}
 
 
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """What the sentence scores are: a label, their nominal maximum and their direction."""
+
+    label: str = "sentence BLEU"
+    scale: float = 100.0
+    higher_is_better: bool = True
+
+
+BLEU_AXIS = Axis()
+
+
 def sentence_scatter(
-    bleu_a: FloatArray, bleu_b: FloatArray, segments: Sequence[int], names: tuple[str, str]
+    score_a: FloatArray,
+    score_b: FloatArray,
+    segments: Sequence[int],
+    names: tuple[str, str],
+    axis: Axis = BLEU_AXIS,
 ) -> go.Figure:
-    """Scatter sentence BLEU of A (x) against B (y), one trace per outcome, y = x drawn.
+    """Scatter sentence scores of A (x) against B (y), one trace per outcome, y = x drawn.
 
     ``customdata`` of every point is its segment number, so a click can open it.
     """
-    a, b = np.asarray(bleu_a, dtype=np.float64), np.asarray(bleu_b, dtype=np.float64)
+    a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
     seg = np.asarray(segments)
-    diff = b - a
+    gain = b - a if axis.higher_is_better else a - b
     outcomes = (
-        (f"{names[1]} better", diff > TIE_TOLERANCE, COLOR_B),
-        ("tie", np.abs(diff) <= TIE_TOLERANCE, COLOR_TIE),
-        (f"{names[0]} better", diff < -TIE_TOLERANCE, COLOR_A),
+        (f"{names[1]} better", gain > TIE_TOLERANCE, COLOR_B),
+        ("tie", np.abs(gain) <= TIE_TOLERANCE, COLOR_TIE),
+        (f"{names[0]} better", gain < -TIE_TOLERANCE, COLOR_A),
     )
+    top = max(axis.scale, float(np.max(a, initial=0.0)), float(np.max(b, initial=0.0)))
+    digits = 2 if axis.scale >= 10 else 4
     fig = go.Figure()
-    fig.add_trace(_diagonal())
+    fig.add_trace(_diagonal(top))
     for label, mask, color in outcomes:
         fig.add_trace(
             go.Scatter(
@@ -49,23 +68,24 @@ def sentence_scatter(
                 marker={"color": color, "size": 8, "opacity": 0.75},
                 customdata=seg[mask],
                 hovertemplate="segment %{customdata}<br>"
-                + f"{names[0]}: %{{x:.2f}}<br>{names[1]}: %{{y:.2f}}<extra></extra>",
+                + f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>",
             )
         )
+    edge = [-0.03 * top, 1.03 * top]
     fig.update_layout(
-        xaxis={"title": f"sentence BLEU of {names[0]} (A)", "range": [-3, 103]},
-        yaxis={"title": f"sentence BLEU of {names[1]} (B)", "range": [-3, 103]},
+        xaxis={"title": f"{axis.label} of {names[0]} (A)", "range": edge},
+        yaxis={"title": f"{axis.label} of {names[1]} (B)", "range": edge},
         legend={"orientation": "h", "y": 1.12},
         margin=_MARGIN,
     )
     return fig
 
 
-def _diagonal() -> go.Scatter:
+def _diagonal(top: float) -> go.Scatter:
     """The y = x line: points above it are segments B scores higher."""
     return go.Scatter(
-        x=[0, 100],
-        y=[0, 100],
+        x=[0, top],
+        y=[0, top],
         mode="lines",
         line={"color": COLOR_TIE, "dash": "dot", "width": 1},
         hoverinfo="skip",
@@ -73,19 +93,26 @@ def _diagonal() -> go.Scatter:
     )
 
 
-def difference_histogram(diff: FloatArray, names: tuple[str, str]) -> go.Figure:
-    """Histogram of per-segment sentence BLEU differences B - A in 5-point bins."""
+def difference_histogram(
+    diff: FloatArray, names: tuple[str, str], axis: Axis = BLEU_AXIS
+) -> go.Figure:
+    """Histogram of per-segment gains of B over A, in bins of 5% of the scale."""
+    size = axis.scale / 20
+    values = np.asarray(diff, dtype=np.float64)
+    # TER differences may exceed the nominal scale: widen the bins' range, never drop a value.
+    bound = max(axis.scale, float(np.ceil(np.max(np.abs(values), initial=0.0) / size) * size))
+    order = f"{names[1]} − {names[0]}" if axis.higher_is_better else f"{names[0]} − {names[1]}"
     fig = go.Figure(
         go.Histogram(
-            x=np.asarray(diff, dtype=np.float64),
-            xbins={"start": -102.5, "end": 102.5, "size": 5},
+            x=values,
+            xbins={"start": -size / 2 - bound, "end": bound + size / 2, "size": size},
             marker={"color": COLOR_TIE},
-            hovertemplate="B − A in %{x}: %{y} segments<extra></extra>",
+            hovertemplate="gain of B in %{x}: %{y} segments<extra></extra>",
         )
     )
     fig.add_vline(x=0, line={"color": "black", "width": 1})
     fig.update_layout(
-        xaxis_title=f"sentence BLEU difference: {names[1]} − {names[0]}",
+        xaxis_title=f"{axis.label} difference: {order} (right: {names[1]} better)",
         yaxis_title="segments",
         bargap=0.05,
         height=300,

@@ -183,8 +183,8 @@ def score_rouge(
     if any(spec.family != "rouge" for spec in specs):
         raise ConfigError(f"labels: {list(labels)} must all be ROUGE metrics")
     config = RougeConfig(tuple(spec.key for spec in specs), use_stemmer=use_stemmer)
-    seg_refs = [tuple(map(_sentences, refs)) for refs in zip(*references, strict=True)]
-    corpus = score_corpus([_sentences(h) for h in hyps], seg_refs, config)
+    seg_refs = [tuple(map(rouge_text, refs)) for refs in zip(*references, strict=True)]
+    corpus = score_corpus([rouge_text(h) for h in hyps], seg_refs, config)
     return {
         spec.label: MetricScores(
             spec,
@@ -208,7 +208,7 @@ def rouge_signature(rouge_type: str, n_refs: int, use_stemmer: bool) -> str:
     )
 
 
-def _sentences(line: str) -> str:
+def rouge_text(line: str) -> str:
     """Turn the escape ``\\n`` into the newline that rouge-score's Lsum splits on."""
     return line.replace(SENTENCE_BREAK, "\n")
 

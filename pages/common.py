@@ -18,6 +18,7 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.errors import BleuvizError
 from bleuviz.io import NamedBytes, load_files, read_path
+from bleuviz.metrics import EXTRA_METRICS, MetricScores, score_rouge, score_sacrebleu
 from bleuviz.testset import TestSet
 from bleuviz.tokenize import TokenizeConfig
 
@@ -90,6 +91,45 @@ def corpus_stats(
 ) -> CorpusStats:
     """Tokenize and count the test set once per (data, tokenizer, lowercase, order)."""
     return compute_corpus_stats(_testset, tokenize, order)
+
+
+@st.cache_resource(max_entries=64, show_spinner="Scoring with another metric…")
+def system_metric(
+    key: tuple[object, ...],
+    _testset: TestSet,
+    system: str,
+    label: str,
+    lowercase: bool,
+    stemmer: bool,
+) -> MetricScores:
+    """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
+    hyps, refs = _testset.systems[system], _testset.references
+    if EXTRA_METRICS[label].family == "rouge":
+        return score_rouge([label], hyps, refs, stemmer)[label]
+    return score_sacrebleu(label, hyps, refs, lowercase)
+
+
+def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
+    """Return ``label``'s scores of ``system`` with the sidebar's options.
+
+    Only the options a metric reads enter its cache key: chrF reads the
+    lowercase switch, ROUGE the stemmer, TER neither.
+    """
+    state = st.session_state
+    _, key = _current_testset()
+    lowercase = bool(state.get("lowercase")) and label.startswith("chrF")
+    stemmer = bool(state.get("rouge_stemmer")) and EXTRA_METRICS[label].family == "rouge"
+    return system_metric(key, corpus.testset, system, label, lowercase, stemmer)
+
+
+def chosen_metrics() -> list[str]:
+    """The metrics beside BLEU chosen in the sidebar, in the sidebar's order."""
+    return [label for label in st.session_state.get("metrics", []) if label in EXTRA_METRICS]
+
+
+def fmt_metric(label: str, value: float) -> str:
+    """A metric as its library prints it: two decimals, or four for ROUGE's 0-1 scale."""
+    return f"{value:.4f}" if EXTRA_METRICS[label].scale <= 1 else f"{value:.2f}"
 
 
 def require_frame() -> None:

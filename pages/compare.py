@@ -6,7 +6,6 @@ counted from 1). The URL follows the selection, so it can be shared.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import partial
 from typing import Any
@@ -22,11 +21,13 @@ from bleuviz.buckets import (
     SORTS,
     bucket_segments,
     bucket_table,
+    score_comparison,
     segment_comparison,
     sort_comparison,
     win_tie_loss,
 )
 from bleuviz.compare_charts import (
+    Axis,
     bucket_bars,
     difference_histogram,
     sentence_scatter,
@@ -34,7 +35,10 @@ from bleuviz.compare_charts import (
 )
 from bleuviz.corpus import CorpusStats
 from bleuviz.explain import SegmentExplanation
-from bleuviz.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.highlight import STYLE, code_span, hypothesis_html, legend, reference_html
+from bleuviz.highlight import escape_markdown as md
+from bleuviz.metric_significance import compare_systems_metric
+from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS, sacrebleu_metric
 from bleuviz.ngrams import IntArray
 from bleuviz.salient import (
     Ngram,
@@ -48,10 +52,11 @@ from bleuviz.salient import (
     salient_ngrams,
 )
 from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
-from pages.common import current_corpus, fmt_bleu
+from pages.common import current_corpus, fmt_bleu, fmt_metric, metric_scores
 from pages.segment_view import explanation
 
 ALL, NONE = "(all)", "(none)"
+BLEU = "BLEU"
 SIGNIFICANT = 0.05
 
 
@@ -71,16 +76,25 @@ def corpus_identity(corpus: CorpusStats) -> tuple[object, ...]:
 def significance(
     identity: tuple[object, ...],
     baseline: str,
+    metric: str,
     config: BleuConfig,
-    n_bootstrap: int,
-    n_ar: int,
-    seed: int,
+    settings: tuple[int, int, int],
+    lowercase: bool,
     _corpus: CorpusStats,
 ) -> list[PairedResult]:
-    """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests."""
-    others = {name: stats for name, stats in _corpus.systems.items() if name != baseline}
-    stats = _corpus.systems[baseline]
-    return compare_systems(baseline, stats, others, config, n_bootstrap, n_ar, seed)
+    """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
+
+    BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
+    sacrebleu's own segment statistics of each system.
+    """
+    others = [name for name in _corpus.systems if name != baseline]
+    if metric == BLEU:
+        stats = {name: _corpus.systems[name] for name in others}
+        return compare_systems(baseline, _corpus.systems[baseline], stats, config, *settings)
+    matrices = {name: metric_scores(_corpus, name, metric).stats for name in [baseline, *others]}
+    base = matrices.pop(baseline)
+    scorer = sacrebleu_metric(metric, lowercase and metric.startswith("chrF"))
+    return compare_systems_metric(baseline, base, matrices, scorer, *settings)  # type: ignore[arg-type]
 
 
 @st.cache_resource(max_entries=4, show_spinner="Counting reference n-grams…")
@@ -110,11 +124,6 @@ def salient(
 # ---- small helpers -----------------------------------------------------------------------
 
 
-def md(text: str) -> str:
-    """Escape Markdown in a name from the data, so it shows literally."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", text)
-
-
 def fmt_p(value: float | None) -> str:
     """A p-value with four decimals, as sacrebleu prints it."""
     return "—" if value is None else f"{value:.4f}"
@@ -136,7 +145,7 @@ def apply_deep_link(systems: list[str], n_segments: int) -> None:
         if name in systems:
             st.session_state[key] = name
         elif name is not None:
-            st.warning(f"No system named {name!r} is loaded.")
+            st.warning(f"No system named {code_span(name)} is loaded.")
     if link[2] is not None and link[2].isdigit() and 1 <= int(link[2]) <= n_segments:
         st.session_state["cmp_seg"] = int(link[2])
 
@@ -175,12 +184,13 @@ def pick_salient(table_key: str, texts: list[str]) -> None:
         st.session_state["cmp_salient"] = texts[rows[0]]
 
 
-def all_systems_frame(results: list[PairedResult]) -> pd.DataFrame:
-    """sacrebleu's multi-system table: BLEU, mean ± 95% CI and both p-values."""
+def all_systems_frame(results: list[PairedResult], metric: str) -> pd.DataFrame:
+    """sacrebleu's multi-system table: the score, mean ± 95% CI and both p-values."""
     return pd.DataFrame(
         {
-            "system": [f"Baseline: {results[0].name}", *(r.name for r in results[1:])],
-            "BLEU": [fmt_bleu(r.score) for r in results],
+            # st.table renders Markdown: names from the data are escaped.
+            "system": [f"Baseline: {md(results[0].name)}", *(md(r.name) for r in results[1:])],
+            metric: [fmt_bleu(r.score) for r in results],
             "μ ± 95% CI": [f"{fmt_bleu(r.mean)} ± {fmt_bleu(r.ci)}" for r in results],
             "p (paired bootstrap)": [starred(r.p_value_bs) for r in results],
             "p (approximate randomization)": [starred(r.p_value_ar) for r in results],
@@ -188,10 +198,12 @@ def all_systems_frame(results: list[PairedResult]) -> pd.DataFrame:
     ).set_index("system")
 
 
-def verdict(a: str, b: str, base: PairedResult, pair: PairedResult) -> str:
+def verdict(a: str, b: str, base: PairedResult, pair: PairedResult, metric: str) -> str:
     """One sentence: how far B is from A, and which tests call it significant."""
     diff = pair.score - base.score
     direction = "above" if diff > 0 else "below" if diff < 0 else "level with"
+    if metric == "TER" and diff != 0:
+        direction += " (better)" if diff < 0 else " (worse)"
     tests = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
     passed = [test for test, p in tests.items() if p is not None and p < SIGNIFICANT]
     if len(passed) == len(tests):
@@ -201,7 +213,7 @@ def verdict(a: str, b: str, base: PairedResult, pair: PairedResult) -> str:
     else:
         finding = "not significant at p < 0.05 by either test"
     return (
-        f"**{md(b)}** scores {abs(diff):.2f} BLEU {direction} **{md(a)}**: "
+        f"**{md(b)}** scores {abs(diff):.2f} {metric} {direction} **{md(a)}**: "
         f"the difference is {finding}."
     )
 
@@ -221,6 +233,48 @@ def choose_pair(systems: list[str]) -> tuple[str, str]:
     return a, b
 
 
+def choose_metrics() -> tuple[str, str]:
+    """The metric of the corpus scores and tests, and the metric of the sentence scores."""
+    left, right = st.columns(2)
+    corpus_metric = left.selectbox(
+        "Corpus score and significance",
+        [BLEU, *SIGNIFICANCE_METRICS],
+        key="cmp_sig_metric",
+        help="sacrebleu's PairedTest runs BLEU, chrF, chrF++ and TER.",
+    )
+    sentence_metric = right.selectbox(
+        "Sentence scores and differences",
+        [BLEU, *EXTRA_METRICS],
+        key="cmp_metric",
+        help="Scatter, histogram, win/tie/loss, the segment table and its sort. "
+        "ROUGE is rouge-score's F-measure (0–1); for TER, lower is better.",
+    )
+    return corpus_metric, sentence_metric
+
+
+def sentence_comparison(
+    corpus: CorpusStats, config: BleuConfig, names: tuple[str, str], metric: str
+) -> pd.DataFrame:
+    """Per-segment scores of A and B by ``metric``, and B's gain."""
+    if metric == BLEU:
+        return segment_comparison(*(corpus.systems[name] for name in names), config)
+    a, b = (metric_scores(corpus, name, metric).sentence for name in names)
+    return score_comparison(a, b, EXTRA_METRICS[metric].higher_is_better)
+
+
+def sentence_axis(metric: str) -> Axis:
+    """How the charts read ``metric``'s sentence scores."""
+    if metric == BLEU:
+        return Axis()
+    spec = EXTRA_METRICS[metric]
+    return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better)
+
+
+def fmt_score(metric: str, value: float) -> str:
+    """A sentence score as its library prints it."""
+    return fmt_bleu(value) if metric == BLEU else fmt_metric(metric, value)
+
+
 def significance_settings() -> tuple[int, int, int]:
     """Number inputs for the bootstrap samples, the randomization trials and the seed."""
     with st.expander("Significance test settings"):
@@ -233,36 +287,39 @@ def significance_settings() -> tuple[int, int, int]:
     return int(n_bs), int(n_ar), int(seed)
 
 
-def corpus_level(names: tuple[str, str], base: PairedResult, pair: PairedResult) -> None:
-    """BLEU of A and B with their bootstrap CIs, the difference and both p-values."""
+def corpus_level(
+    names: tuple[str, str], base: PairedResult, pair: PairedResult, metric: str
+) -> None:
+    """The score of A and B with their bootstrap CIs, the difference and both p-values."""
     cols = st.columns(5)
     for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
-        col.metric(f"BLEU of {role} · {md(name)}", fmt_bleu(result.score))
+        col.metric(f"{metric} of {role} · {md(name)}", fmt_bleu(result.score))
         col.caption(f"95% CI: {fmt_bleu(result.mean)} ± {fmt_bleu(result.ci)}")
     cols[2].metric("Difference B − A", f"{pair.score - base.score:+.2f}")
     cols[3].metric("p-value, bootstrap", fmt_p(pair.p_value_bs), help="paired bootstrap")
     cols[4].metric(
         "p-value, randomization", fmt_p(pair.p_value_ar), help="paired approximate randomization"
     )
-    st.markdown(verdict(*names, base, pair))
+    st.markdown(verdict(*names, base, pair, metric))
 
 
-def plots(comparison: pd.DataFrame, names: tuple[str, str]) -> None:
-    """Scatter of sentence BLEU (a click opens the segment), differences, win/tie/loss."""
+def plots(comparison: pd.DataFrame, names: tuple[str, str], metric: str) -> None:
+    """Scatter of sentence scores (a click opens the segment), differences, win/tie/loss."""
     diff = comparison["diff"].to_numpy()
     counts = win_tie_loss(diff)
+    axis = sentence_axis(metric)
     st.markdown(
-        f"By sentence BLEU, **{md(names[1])}** (B) is better on **{counts.wins}** segments, "
+        f"By sentence {metric}, **{md(names[1])}** (B) is better on **{counts.wins}** segments, "
         f"ties on **{counts.ties}** and is worse on **{counts.losses}**."
     )
     left, right = st.columns([3, 2])
     with left:
-        bleu_a, bleu_b = comparison["bleu_a"].to_numpy(), comparison["bleu_b"].to_numpy()
-        fig = sentence_scatter(bleu_a, bleu_b, comparison["seg"].tolist(), names)
+        score_a, score_b = comparison["score_a"].to_numpy(), comparison["score_b"].to_numpy()
+        fig = sentence_scatter(score_a, score_b, comparison["seg"].tolist(), names, axis)
         st.plotly_chart(fig, key="cmp_scatter", on_select=open_point, selection_mode="points")
         st.caption("Click a point to open its segment below.")
     with right:
-        st.plotly_chart(difference_histogram(diff, names), key="cmp_hist")
+        st.plotly_chart(difference_histogram(diff, names, axis), key="cmp_hist")
         st.plotly_chart(win_tie_loss_bar(counts, names), key="cmp_wtl")
 
 
@@ -287,7 +344,7 @@ def buckets(corpus: CorpusStats, config: BleuConfig, names: tuple[str, str]) -> 
         st.plotly_chart(fig, key="cmp_bucket_chart", on_select=pick_bucket, selection_mode="points")
     shown = {"segments": table["segments"].tolist()}
     for name, column in zip(names, ("bleu_a", "bleu_b"), strict=True):
-        shown[name] = ["—" if pd.isna(v) else fmt_bleu(v) for v in table[column]]
+        shown[md(name)] = ["—" if pd.isna(v) else fmt_bleu(v) for v in table[column]]
     right.table(pd.DataFrame(shown, index=pd.Index(table["bucket"], name="bucket")))
     right.caption("Corpus BLEU of each bucket's segments. Click a bar to filter the segments.")
     return None if bucket == ALL else bucket_segments(kind, stats_a, config, bucket)
@@ -362,7 +419,11 @@ def salient_segments(item: SalientNgram, names: tuple[str, str]) -> tuple[int, .
 
 
 def segment_table(
-    corpus: CorpusStats, comparison: pd.DataFrame, names: tuple[str, str], filters: dict[str, Any]
+    corpus: CorpusStats,
+    comparison: pd.DataFrame,
+    names: tuple[str, str],
+    filters: dict[str, Any],
+    metric: str,
 ) -> pd.DataFrame:
     """The filtered, sorted table of segments; a click on a row opens it below."""
     testset = corpus.testset
@@ -379,6 +440,7 @@ def segment_table(
     st.session_state["cmp_visible"] = shown["seg"].tolist()
     active = " · ".join(filters) or "no filter"
     st.caption(f"{len(shown)} of {len(frame)} segments ({active}) · click a row to open it")
+    digits = "%.4f" if sentence_axis(metric).scale <= 1 else "%.2f"
     st.dataframe(
         shown,
         key="cmp_table",
@@ -388,9 +450,12 @@ def segment_table(
         selection_mode="single-row",
         column_config={
             "seg": st.column_config.NumberColumn("segment", width="small"),
-            "bleu_a": st.column_config.NumberColumn(f"BLEU {names[0]}", format="%.2f"),
-            "bleu_b": st.column_config.NumberColumn(f"BLEU {names[1]}", format="%.2f"),
-            "diff": st.column_config.NumberColumn("B − A", format="%+.2f"),
+            "score_a": st.column_config.NumberColumn(f"{metric} {names[0]}", format=digits),
+            "score_b": st.column_config.NumberColumn(f"{metric} {names[1]}", format=digits),
+            "diff": st.column_config.NumberColumn(
+                "B − A" if sentence_axis(metric).higher_is_better else "A − B (gain of B)",
+                format=digits.replace("%", "%+"),
+            ),
             "hyp_a": st.column_config.TextColumn(f"{names[0]} (A)", width="large"),
             "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),
         },
@@ -399,7 +464,12 @@ def segment_table(
 
 
 def drill_down(
-    corpus: CorpusStats, config: BleuConfig, row: pd.Series, names: tuple[str, str], index: int
+    corpus: CorpusStats,
+    config: BleuConfig,
+    row: pd.Series,
+    names: tuple[str, str],
+    index: int,
+    metric: str,
 ) -> None:
     """One segment: source, both hypotheses and references highlighted, and the match gaps."""
     testset = corpus.testset
@@ -411,9 +481,13 @@ def drill_down(
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
     st.markdown(f"#### Segment {md(testset.segment_label(index) + doc)}")
     cols = st.columns(3)
-    cols[0].metric(f"Sentence BLEU of A · {md(names[0])}", fmt_bleu(row["bleu_a"]))
-    cols[1].metric(f"Sentence BLEU of B · {md(names[1])}", fmt_bleu(row["bleu_b"]))
-    cols[2].metric("Sentence difference B − A", f"{row['diff']:+.2f}")
+    cols[0].metric(f"Sentence {metric} of A · {md(names[0])}", fmt_score(metric, row["score_a"]))
+    cols[1].metric(f"Sentence {metric} of B · {md(names[1])}", fmt_score(metric, row["score_b"]))
+    axis = sentence_axis(metric)
+    gain = f"{row['diff']:+.4f}" if axis.scale <= 1 else f"{row['diff']:+.2f}"
+    cols[2].metric(
+        "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
+    )
     if testset.source is not None:
         st.markdown("**Source**")
         st.text(testset.source[index])
@@ -457,7 +531,7 @@ def system_side(
     else:
         st.caption("None.")
     query = {"sys": name, "seg": str(index + 1)}
-    st.page_link("pages/sentences.py", label=f"Open in Sentences ({name})", query_params=query)
+    st.page_link("pages/sentences.py", label=f"Open in Sentences ({md(name)})", query_params=query)
 
 
 # ---- the page ----------------------------------------------------------------------------
@@ -471,7 +545,7 @@ testset = corpus.testset
 systems = list(corpus.systems)
 if len(systems) < 2:
     st.info(
-        f"Only one system ({systems[0]}) is loaded, and comparing needs two. "
+        f"Only one system ({md(systems[0])}) is loaded, and comparing needs two. "
         "Load another hypothesis file in the sidebar.",
         icon=":material/info:",
     )
@@ -481,23 +555,26 @@ apply_deep_link(systems, testset.n_segments)
 names = choose_pair(systems)
 identity = corpus_identity(corpus)
 
-st.subheader("Corpus BLEU")
+corpus_metric, sentence_metric = choose_metrics()
+st.subheader(f"Corpus {corpus_metric}")
 settings = significance_settings()
-results = significance(identity, names[0], config, *settings, corpus)
+lowercase = bool(st.session_state.get("lowercase"))
+results = significance(identity, names[0], corpus_metric, config, settings, lowercase, corpus)
 pair = next(r for r in results if r.name == names[1])
-corpus_level(names, results[0], pair)
+corpus_level(names, results[0], pair, corpus_metric)
 
 st.subheader(f"Every system against {md(names[0])}")
-st.table(all_systems_frame(results))
+st.table(all_systems_frame(results, corpus_metric))
 st.caption(
     f"\\* p < 0.05. Paired bootstrap ({settings[0]:,} samples) and approximate randomization "
     f"({settings[1]:,} trials), seed {settings[2]}, as sacrebleu's `--paired-bs` and "
-    "`--paired-ar`. BLEU is the corpus score; μ ± CI is its bootstrap mean and 95% interval."
+    f"`--paired-ar`. {corpus_metric} is the corpus score; μ ± CI is its bootstrap mean and "
+    "95% interval."
 )
 
 st.subheader("Sentence by sentence")
-comparison = segment_comparison(*(corpus.systems[name] for name in names), config)
-plots(comparison, names)
+comparison = sentence_comparison(corpus, config, names, sentence_metric)
+plots(comparison, names, sentence_metric)
 
 st.subheader("Buckets")
 filters: dict[str, Any] = {}
@@ -516,9 +593,9 @@ if with_ngram is not None:
     filters[f"matching “{st.session_state['cmp_salient']}”"] = with_ngram
 
 st.subheader("Segments")
-shown = segment_table(corpus, comparison, names, filters)
+shown = segment_table(corpus, comparison, names, filters, sentence_metric)
 st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = int(st.columns([1, 4])[0].number_input("Segment", 1, testset.n_segments, key="cmp_seg"))
 st.query_params.update({"a": names[0], "b": names[1], "seg": str(seg)})
 st.session_state["cmp_applied_link"] = (*names, str(seg))
-drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1)
+drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)

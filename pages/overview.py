@@ -9,7 +9,15 @@ from bleuviz.analysis import document_scores, mean_sentence_bleu, system_scores
 from bleuviz.bleu import sentence_scores
 from bleuviz.charts import document_bars, precision_by_order, sentence_bleu_histogram
 from bleuviz.highlight import escape_markdown as md
-from pages.common import current_corpus, fmt_bleu, fmt_bp
+from bleuviz.metrics import EXTRA_METRICS
+from pages.common import (
+    chosen_metrics,
+    current_corpus,
+    fmt_bleu,
+    fmt_bp,
+    fmt_metric,
+    metric_scores,
+)
 
 st.title("Overview")
 loaded = current_corpus()
@@ -43,9 +51,21 @@ table = pd.DataFrame(
         "mean sentence BLEU": [fmt_bleu(mean_sentence_bleu(corpus, n, config)) for n in scores],
     }
 )
+others = {label: {n: metric_scores(corpus, n, label) for n in scores} for label in chosen_metrics()}
+for label, by_system in others.items():
+    heading = f"mean {label} F" if EXTRA_METRICS[label].family == "rouge" else label
+    table[heading] = [fmt_metric(label, by_system[n].corpus) for n in scores]
 st.table(table.set_index("system"))
 st.markdown("**Signature**")
 st.code(next(iter(scores.values())).signature, language=None)
+for label, by_system in others.items():
+    st.markdown(f"**{label} signature**")
+    st.code(next(iter(by_system.values())).signature, language=None)
+if others:
+    st.caption(
+        "chrF, chrF++ and TER are sacrebleu's corpus scores (TER: lower is better). "
+        "ROUGE is rouge-score's F-measure on a 0–1 scale, averaged over segments."
+    )
 with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
     st.markdown(
         "Corpus BLEU sums every segment's matched and total n-grams and lengths *first*, "
@@ -76,7 +96,9 @@ if testset.doc_ids is not None:
     shown = docs.copy()
     for name in corpus.systems:
         shown[name] = shown[name].map(fmt_bleu)
-    st.table(shown.set_index("doc"))
+    # st.table renders Markdown in cells and headers: escape the ids and names from the data.
+    shown["doc"] = shown["doc"].map(lambda d: md(str(d)))
+    st.table(shown.set_index("doc").rename(columns=md))
     doc = st.selectbox("Open a document's segments", list(docs["doc"]), key="ov_doc")
     system = st.selectbox("System", list(corpus.systems), key="ov_doc_system")
     st.page_link(

@@ -9,8 +9,14 @@ from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.corpus import CorpusStats
 from bleuviz.explain import SegmentExplanation, explain_segment
 from bleuviz.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.highlight import escape_markdown as md
+from bleuviz.metrics import EXTRA_METRICS, rouge_text
+from bleuviz.rouge import RougeConfig
+from bleuviz.rouge_explain import TypeExplanation
+from bleuviz.rouge_explain import explain_segment as explain_rouge
+from bleuviz.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 from bleuviz.tokenize import TokenizeConfig
-from pages.common import fmt_bleu, fmt_bp
+from pages.common import chosen_metrics, fmt_bleu, fmt_bp, fmt_metric, metric_scores
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -19,6 +25,15 @@ def explanation(
 ) -> SegmentExplanation:
     """Explain one segment (cached: only the segments on screen are ever explained)."""
     return explain_segment(hyp, refs, tokenize, order)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def rouge_explanation(
+    hyp: str, refs: tuple[str, ...], rouge_type: str, stemmer: bool
+) -> TypeExplanation:
+    """Explain one ROUGE type of one segment (cached: only segments on screen)."""
+    config = RougeConfig((rouge_type,), use_stemmer=stemmer)
+    return explain_rouge(rouge_text(hyp), [rouge_text(r) for r in refs], config)[rouge_type]
 
 
 def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
@@ -46,7 +61,8 @@ def show_segment(
     score = sentence_scores(row, config)
     label = testset.segment_label(index)
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
-    st.subheader(f"Segment {label}{doc} · {system}")
+    # Segment ids, document ids and system names come from the data: shown literally.
+    st.subheader(md(f"Segment {label}{doc} · {system}"))
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
     expl = explanation(hyp, refs, corpus.tokenize, config.max_order)
@@ -54,6 +70,7 @@ def show_segment(
     a.metric("Sentence BLEU", fmt_bleu(float(score.score[0])))
     b.metric("Brevity penalty", fmt_bp(float(score.bp[0])))
     c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {int(row.closest_ref_len[0])}")
+    _other_metrics(corpus, system, index)
     if testset.source is not None:
         st.markdown("**Source**")
         st.text(testset.source[index])
@@ -75,6 +92,37 @@ def show_segment(
         st.html(reference_html(expl, order, r))
     _precision_lines(expl, config)
     st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
+    rouge = [label for label in chosen_metrics() if EXTRA_METRICS[label].family == "rouge"]
+    if rouge:
+        _rouge_section(hyp, refs, rouge, key_prefix)
+
+
+def _other_metrics(corpus: CorpusStats, system: str, index: int) -> None:
+    """Sentence scores of the metrics chosen beside BLEU."""
+    labels = chosen_metrics()
+    for col, label in zip(st.columns(max(len(labels), 1)), labels, strict=False):
+        value = metric_scores(corpus, system, label).sentence[index]
+        better = "" if EXTRA_METRICS[label].higher_is_better else " (lower is better)"
+        col.metric(f"Sentence {label}{better}", fmt_metric(label, float(value)))
+
+
+def _rouge_section(hyp: str, refs: tuple[str, ...], labels: list[str], key_prefix: str) -> None:
+    """The tokens that make one ROUGE type's score, in the hypothesis and the chosen reference."""
+    st.markdown("**ROUGE**: which tokens count")
+    label = st.radio("ROUGE type", labels, horizontal=True, key=f"{key_prefix}_rouge_type")
+    stemmer = bool(st.session_state.get("rouge_stemmer"))
+    expl = rouge_explanation(hyp, refs, EXTRA_METRICS[label].key, stemmer)
+    score = expl.score
+    st.caption(
+        f"{label}: precision {score.precision:.4f} · recall {score.recall:.4f} · "
+        f"F {score.fmeasure:.4f}, against reference {expl.ref_index + 1} (the best F). "
+        "Tokens are rouge-score's: lowercased, punctuation dropped"
+        + (", Porter-stemmed." if stemmer else ".")
+    )
+    st.markdown("Hypothesis")
+    st.html(STYLE + rouge_hypothesis_html(expl))
+    st.markdown(f"Reference {expl.ref_index + 1}")
+    st.html(STYLE + rouge_reference_html(expl))
 
 
 def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:

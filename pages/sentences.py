@@ -10,7 +10,8 @@ import streamlit as st
 
 from bleuviz.analysis import SegmentFilter, filter_mask, segment_table
 from bleuviz.highlight import code_span as code
-from pages.common import current_corpus
+from bleuviz.metrics import EXTRA_METRICS
+from pages.common import chosen_metrics, current_corpus, metric_scores
 from pages.segment_view import show_segment
 
 st.title("Sentences")
@@ -37,6 +38,10 @@ if st.session_state.get("sent_applied_link") != link:
 
 system = st.selectbox("System", systems, key="sent_system")
 table = segment_table(corpus, system, config)
+for label in chosen_metrics():
+    table.insert(
+        table.columns.get_loc("hyp_len"), label, metric_scores(corpus, system, label).sentence
+    )
 
 with st.container(border=True):
     search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])
@@ -80,6 +85,12 @@ st.dataframe(
         **{
             f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
             for n in range(config.max_order)
+        },
+        **{
+            label: st.column_config.NumberColumn(
+                label, format="%.4f" if EXTRA_METRICS[label].scale <= 1 else "%.2f"
+            )
+            for label in chosen_metrics()
         },
     },
 )

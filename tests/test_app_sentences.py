@@ -20,6 +20,8 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.highlight import escape_markdown
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_data"
 SYSTEMS = ("literal", "terse", "repeat")
@@ -139,7 +141,7 @@ def test_deep_link_opens_the_segment(app: AppTest) -> None:
     assert app.number_input(key="sent_seg").value == 5
     heading = app.subheader[0].value
     assert heading.startswith("Segment 5 ") and heading.endswith(" · repeat")
-    assert DOCIDS[4] in heading
+    assert escape_markdown(DOCIDS[4]) in heading  # ids from the data are escaped
     expected = sentence("repeat", 5)
     shown = {m.label: m.value for m in app.metric}
     assert shown["Sentence BLEU"] == f"{expected.score:.2f}"

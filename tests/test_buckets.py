@@ -178,8 +178,8 @@ def test_segment_comparison(corpus: CorpusStats) -> None:
     a, b = corpus.systems["literal"], corpus.systems["terse"]
     frame = segment_comparison(a, b, BleuConfig())
     assert frame["seg"].tolist() == list(range(1, len(a) + 1))
-    assert np.array_equal(frame["bleu_a"], sentence_scores(a, BleuConfig()).score)
-    assert np.allclose(frame["diff"], frame["bleu_b"] - frame["bleu_a"], rtol=0, atol=0)
+    assert np.array_equal(frame["score_a"], sentence_scores(a, BleuConfig()).score)
+    assert np.allclose(frame["diff"], frame["score_b"] - frame["score_a"], rtol=0, atol=0)
 
 
 def test_win_tie_loss() -> None:

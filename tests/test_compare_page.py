@@ -181,14 +181,14 @@ def test_chart_builders_carry_what_a_click_opens(corpus: CorpusStats) -> None:
     a, b = corpus.systems["literal"], corpus.systems["terse"]
     frame = segment_comparison(a, b, BleuConfig())
     names = ("literal", "terse")
-    scatter = sentence_scatter(frame["bleu_a"], frame["bleu_b"], frame["seg"].tolist(), names)
+    scatter = sentence_scatter(frame["score_a"], frame["score_b"], frame["seg"].tolist(), names)
     points = [trace for trace in scatter.data if trace.mode == "markers"]
     assert [t.name for t in points] == ["terse better", "tie", "literal better"]
     segs = sorted(int(s) for t in points for s in t.customdata)
     assert segs == list(range(1, corpus.testset.n_segments + 1))
     for trace in points:  # each point sits at its own segment's scores
         for x, y, s in zip(trace.x, trace.y, trace.customdata, strict=True):
-            assert (x, y) == (frame["bleu_a"].iloc[s - 1], frame["bleu_b"].iloc[s - 1])
+            assert (x, y) == (frame["score_a"].iloc[s - 1], frame["score_b"].iloc[s - 1])
     counts = win_tie_loss(frame["diff"].to_numpy())
     assert [len(t.x) for t in points] == [counts.wins, counts.ties, counts.losses]
     assert list(win_tie_loss_bar(counts, names).data[0].x) == [

@@ -7,6 +7,7 @@ Expected numbers are computed here from the raw sample files with sacrebleu
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable
@@ -17,7 +18,12 @@ import pytest
 import sacrebleu
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from playwright.sync_api import Locator, Page, expect
+from rouge_score import rouge_scorer
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+from bleuviz.highlight import WORD_JOINER
+from bleuviz.rouge import lcs_pairs
+from bleuviz.rouge import tokenize as rouge_tokenize
 
 pytestmark = pytest.mark.e2e
 
@@ -220,11 +226,6 @@ def test_system_name_from_the_link_stays_inert(page: Page, server: str) -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: system names and document ids still reach Markdown in some labels "
-    "(segment subheader, table headers); escaping them everywhere is open work",
-)
 def test_names_from_the_files_stay_inert(
     page: Page, tmp_path: Path, serve: Callable[..., AbstractContextManager[str]]
 ) -> None:
@@ -244,12 +245,20 @@ def test_names_from_the_files_stay_inert(
         for name in names:
             expect(page.locator('[data-testid="stMetricLabel"]', has_text=name)).to_have_count(1)
         for doc in docs:
-            expect(main.get_by_text(doc, exact=True).first).to_be_visible()
-        assert main.locator("em, strong, .katex, a[href*='example.invalid']").count() == 0
+            expect(main.get_by_text(shown_as(doc)).first).to_be_visible()
+        data_markup = main.locator("em, strong").filter(has_text=re.compile(r"star|bold-doc"))
+        assert data_markup.count() == 0
+        assert main.locator(".katex, a[href*='example.invalid']").count() == 0
 
         open_segment(page, url, "*star*", 2)
         heading = page.get_by_role("heading", name="Segment 2 ·")
-        expect(heading).to_have_text(f"Segment 2 · document {docs[1]} · *star*")
+        expect(heading).to_have_text(shown_as(f"Segment 2 · document {docs[1]} · *star*"))
+        assert main.locator("a[href*='example.invalid']").count() == 0
+
+
+def shown_as(text: str) -> re.Pattern[str]:
+    """Match ``text`` exactly, allowing the invisible word joiners that stop GFM autolinks."""
+    return re.compile("^" + f"{WORD_JOINER}?".join(map(re.escape, text)) + "$")
 
 
 def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> None:
@@ -273,3 +282,28 @@ def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> Non
     expect(page.get_by_role("heading", name=f"Segment {target} ·")).to_be_visible()
     wait_idle(page)
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seg"] == [str(target)]
+
+
+def test_rouge_l_marks_the_lcs_tokens_in_the_drill_down(page: Page, server: str) -> None:
+    """Choosing ROUGE-L in the sidebar adds its column and marks rouge-score's LCS tokens."""
+    seg = 9
+    open_segment(page, server, "literal", seg)
+    page.get_by_role("combobox", name="Add columns").click()
+    page.get_by_role("option", name="ROUGE-L", exact=True).click()
+    page.keyboard.press("Escape")
+    expect(page.get_by_text("which tokens count")).to_be_visible()
+    wait_idle(page)
+    hyp, refs = HYPS["literal"][seg - 1], [r[seg - 1] for r in REFS]
+    best = rouge_scorer.RougeScorer(["rougeL"]).score_multi(refs, hyp)["rougeL"]
+    expect(metric_value(page, "Sentence ROUGE-L")).to_have_text(f"{best.fmeasure:.4f}")
+    caption = page.get_by_text(re.compile(r"against reference \d")).inner_text()
+    ref = refs[int(re.search(r"against reference (\d)", caption)[1]) - 1]  # type: ignore[index]
+    pairs = lcs_pairs(rouge_tokenize(ref).tokens, rouge_tokenize(hyp).tokens)
+    hyp_tokens = rouge_tokenize(hyp).tokens
+    expected = ["match" if j in {q for _, q in pairs} else "miss" for j in range(len(hyp_tokens))]
+    lines = page.locator(".bv-line")
+    hyp_line = lines.nth(lines.count() - 2).locator("span.bv-tok")
+    assert statuses(hyp_line) == expected
+    assert hyp_line.all_inner_texts() == list(hyp_tokens)
+    ref_line = lines.last.locator("span.bv-tok")
+    assert statuses(ref_line).count("match") == len(pairs)

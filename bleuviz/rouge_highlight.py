@@ -1,0 +1,82 @@
+"""HTML for a ROUGE explanation: the hypothesis and chosen reference, token by token.
+
+Uses the markup of :mod:`bleuviz.highlight` (``<span class="bv-tok"
+data-status=...>``, every token escaped). Tokens are rouge-score's own
+(lowercased, non-alphanumerics dropped, optionally stemmed), so they are shown
+as tokens, not as spans of the original text.
+
+Statuses:
+    * ROUGE-L: ``match`` for a token of the LCS, ``miss`` otherwise.
+    * ROUGE-N: ``match`` for a token inside a matched n-gram occurrence.
+    * ROUGE-Lsum: per reference sentence, ``match`` for a counted union-LCS
+      token, ``clip`` for one refused by rouge-score's double-count guard,
+      ``miss`` otherwise; a hypothesis token is ``match`` if some counted
+      reference token is paired with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bleuviz.highlight import highlight
+from bleuviz.rouge_explain import (
+    LcsExplanation,
+    LsumExplanation,
+    NgramExplanation,
+    TypeExplanation,
+)
+
+_LSUM_STATUS = {"hit": "match", "clipped": "clip", "miss": "miss"}
+
+
+def rouge_hypothesis_html(explanation: TypeExplanation) -> str:
+    """Return the hypothesis tokens marked for ``explanation``'s ROUGE type."""
+    detail = explanation.detail
+    if isinstance(detail, LcsExplanation):
+        return _line(detail.hyp_tokens, detail.hyp_in_lcs, "in the longest common subsequence")
+    if isinstance(detail, NgramExplanation):
+        flags = [status == "match" for status in detail.hyp_status]
+        return _line(detail.hyp_tokens, flags, f"in a matched {detail.n}-gram")
+    return "".join(_lsum_hypothesis_lines(detail))
+
+
+def rouge_reference_html(explanation: TypeExplanation) -> str:
+    """Return the chosen reference's tokens marked for ``explanation``'s ROUGE type."""
+    detail = explanation.detail
+    if isinstance(detail, LcsExplanation):
+        return _line(detail.ref_tokens, detail.ref_in_lcs, "in the longest common subsequence")
+    if isinstance(detail, NgramExplanation):
+        flags = [status == "match" for status in detail.ref_status]
+        return _line(detail.ref_tokens, flags, f"in a matched {detail.n}-gram")
+    lines = []
+    for sentence in detail.ref_sentences:
+        statuses = [_LSUM_STATUS[s] for s in sentence.status]
+        titles = [_lsum_title(s) for s in sentence.status]
+        lines.append(highlight("", sentence.tokens, statuses, None, titles))
+    return "".join(lines)
+
+
+def _lsum_hypothesis_lines(detail: LsumExplanation) -> list[str]:
+    """One line per hypothesis sentence; a token matches if any reference sentence counted it."""
+    lines = []
+    for h, tokens in enumerate(detail.hyp_sentences):
+        flags = [
+            any(sentence.hyp_in_lcs[h][j] for sentence in detail.ref_sentences)
+            for j in range(len(tokens))
+        ]
+        lines.append(_line(tokens, flags, "paired with a counted union-LCS token"))
+    return lines
+
+
+def _line(tokens: Sequence[str], flags: Sequence[bool], why: str) -> str:
+    statuses = ["match" if flag else "miss" for flag in flags]
+    titles = [why if flag else f"not {why}" for flag in flags]
+    return highlight("", tokens, statuses, None, titles)
+
+
+def _lsum_title(status: str) -> str:
+    if status == "hit":
+        return "in the union LCS, counted"
+    if status == "clipped":
+        return "in the union LCS, not counted: the token's count is used up"
+    return "not in the union LCS"
