@@ -52,7 +52,9 @@ def init_state() -> None:
     st.session_state.setdefault("flavor", "sacrebleu")
     for flavor in FLAVORS:
         st.session_state.setdefault(f"smooth_{flavor}", DEFAULT_SMOOTHING[flavor])
-    st.session_state.setdefault("smooth_value", 0.1)
+    # sacrebleu's defaults: floor 0.1, add-k 1 (BLEU.SMOOTH_DEFAULTS).
+    st.session_state.setdefault("smooth_value_floor", 0.1)
+    st.session_state.setdefault("smooth_value_add-k", 1.0)
     st.session_state.setdefault("max_order", 4)
     st.session_state.setdefault("weights_text", "")
     st.session_state.setdefault("effective_order", False)
@@ -108,7 +110,7 @@ def settings_sidebar() -> None:
     )
     smooth = bar.selectbox("Smoothing", SMOOTHING[flavor], key=f"smooth_{flavor}")
     if smooth in ("floor", "add-k"):
-        bar.number_input("Smoothing value", min_value=0.0, step=0.1, key="smooth_value")
+        bar.number_input("Smoothing value", min_value=0.0, step=0.1, key=f"smooth_value_{smooth}")
     bar.number_input("Max n-gram order", min_value=1, max_value=9, step=1, key="max_order")
     bar.text_input("Weights (blank: uniform)", key="weights_text", placeholder="e.g. 0.5 0.5")
     if flavor == "sacrebleu":

@@ -86,6 +86,16 @@ class MetricScores:
     signature: str
     stats: FloatArray | None = None
 
+    def statistics(self) -> FloatArray:
+        """Return sacrebleu's segment statistics.
+
+        Raises:
+            ConfigError: a ROUGE metric, which has no corpus statistics.
+        """
+        if self.stats is None:
+            raise ConfigError(f"metric: {self.spec.label} has no statistics to sum")
+        return self.stats
+
 
 def get_spec(label: str) -> MetricSpec:
     """Return the spec of ``label``.
@@ -152,10 +162,8 @@ def subset_score(scores: MetricScores, indices: Sequence[int], lowercase: bool =
     Raises:
         ConfigError: ``scores`` is a ROUGE metric, which has no corpus statistic.
     """
-    if scores.stats is None:
-        raise ConfigError(f"metric: {scores.spec.label} has no statistics to sum")
+    selected = scores.statistics()[np.asarray(indices, dtype=np.int64)]
     metric = sacrebleu_metric(scores.spec.label, lowercase)
-    selected = scores.stats[np.asarray(indices, dtype=np.int64)]
     ints = selected.astype(np.int64)
     rows = ints if np.array_equal(ints, selected) else selected
     return float(metric._aggregate_and_compute(rows.tolist()).score)

@@ -187,7 +187,7 @@ def bleu_config_from_state() -> BleuConfig:
     weights = parse_weights(state.get("weights_text", ""))
     order = len(weights) if weights else int(state["max_order"])
     smooth = state.get(f"smooth_{flavor}")
-    value = state.get("smooth_value") if smooth in ("floor", "add-k") else None
+    value = state.get(f"smooth_value_{smooth}") if smooth in ("floor", "add-k") else None
     return BleuConfig(
         flavor=flavor,
         max_order=order,

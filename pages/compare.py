@@ -91,10 +91,10 @@ def significance(
     if metric == BLEU:
         stats = {name: _corpus.systems[name] for name in others}
         return compare_systems(baseline, _corpus.systems[baseline], stats, config, *settings)
-    matrices = {name: metric_scores(_corpus, name, metric).stats for name in [baseline, *others]}
-    base = matrices.pop(baseline)
+    stats = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
+    base = metric_scores(_corpus, baseline, metric).statistics()
     scorer = sacrebleu_metric(metric, lowercase and metric.startswith("chrF"))
-    return compare_systems_metric(baseline, base, matrices, scorer, *settings)  # type: ignore[arg-type]
+    return compare_systems_metric(baseline, base, stats, scorer, *settings)
 
 
 @st.cache_resource(max_entries=4, show_spinner="Counting reference n-grams…")

@@ -47,7 +47,8 @@ with st.container(border=True):
     search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])
     text = search.text_input("Search hypothesis, references and source", key="sent_search")
     bleu_range = bleu_col.slider("Sentence BLEU", 0.0, 100.0, (0.0, 100.0), key="sent_bleu")
-    longest = max(int(table["hyp_len"].max()), 1)
+    # One range for every system, so switching systems keeps the chosen lengths.
+    longest = max(max(int(s.hyp_len.max()) for s in corpus.systems.values()), 1)
     len_range = len_col.slider("Hypothesis length", 0, longest, (0, longest), key="sent_len")
     doc = None
     if testset.doc_ids is not None:
@@ -96,7 +97,8 @@ st.dataframe(
 )
 st.download_button(
     "Download this table as CSV",
-    shown.to_csv(index=False).encode("utf-8"),
+    # A callable: the CSV is built when the button is clicked, not on every rerun.
+    lambda: shown.to_csv(index=False).encode("utf-8"),
     file_name=f"bleuviz-{system}-segments.csv",
     mime="text/csv",
     key="sent_download",

@@ -121,8 +121,14 @@ CASES = {
         TokenizeConfig(),
         {"smooth_method": "floor", "smooth_value": 0.1},
     ),
+    "smooth add-k default": Case(
+        (("selectbox", "smooth_sacrebleu", "add-k"),),
+        BleuConfig(smooth="add-k", smooth_value=1.0),
+        TokenizeConfig(),
+        {"smooth_method": "add-k"},  # sacrebleu's default k is 1
+    ),
     "smooth add-k 0.5": Case(
-        (("selectbox", "smooth_sacrebleu", "add-k"), ("number_input", "smooth_value", 0.5)),
+        (("selectbox", "smooth_sacrebleu", "add-k"), ("number_input", "smooth_value_add-k", 0.5)),
         BleuConfig(smooth="add-k", smooth_value=0.5),
         TokenizeConfig(),
         {"smooth_method": "add-k", "smooth_value": 0.5},

@@ -238,6 +238,17 @@ def test_length_range_filters_the_table(app: AppTest) -> None:
     assert table_segments(app) == expected
 
 
+def test_length_range_survives_a_system_switch(app: AppTest) -> None:
+    open_link(app, sys="literal")
+    app.slider(key="sent_len").set_range(5, 12)
+    run_ok(app)
+    app.selectbox(key="sent_system").set_value("repeat")
+    run_ok(app)
+    assert app.slider(key="sent_len").value == (5, 12)
+    expected = [i + 1 for i, h in enumerate(HYPS["repeat"]) if 5 <= len(tokens(h)) <= 12]
+    assert table_segments(app) == expected
+
+
 def test_filters_combine(app: AppTest) -> None:
     open_link(app, sys="terse")
     app.text_input(key="sent_search").set_value("the")

@@ -7,6 +7,8 @@ Expected numbers are computed here from the raw sample files with sacrebleu
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import urllib.parse
 from collections import Counter
@@ -307,3 +309,25 @@ def test_rouge_l_marks_the_lcs_tokens_in_the_drill_down(page: Page, server: str)
     assert hyp_line.all_inner_texts() == list(hyp_tokens)
     ref_line = lines.last.locator("span.bv-tok")
     assert statuses(ref_line).count("match") == len(pairs)
+
+
+def test_download_gives_the_filtered_table_as_csv(page: Page, server: str) -> None:
+    """The CSV is built on click (a callable) and holds exactly the rows shown."""
+    open_segment(page, server, "terse", 1)
+    page.get_by_label("Search hypothesis, references and source").fill("tram")
+    page.keyboard.press("Enter")
+    expected = [
+        i + 1
+        for i in range(126)
+        if any("tram" in s[i].lower() for s in (HYPS["terse"], *REFS, SOURCE))
+    ]
+    expect(page.get_by_text(f"{len(expected)} of 126 segments")).to_be_visible()
+    wait_idle(page)
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download this table as CSV").click()
+    rows = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text("utf-8"))))
+    assert [int(row["seg"]) for row in rows] == expected
+    for row in rows:
+        i = int(row["seg"]) - 1
+        want = sacrebleu.sentence_bleu(HYPS["terse"][i], [r[i] for r in REFS]).score
+        assert float(row["bleu"]) == pytest.approx(want, abs=1e-9)
