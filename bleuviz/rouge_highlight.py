@@ -32,28 +32,33 @@ _LSUM_STATUS = {"hit": "match", "clipped": "clip", "miss": "miss"}
 def rouge_hypothesis_html(explanation: TypeExplanation) -> str:
     """Return the hypothesis tokens marked for ``explanation``'s ROUGE type."""
     detail = explanation.detail
-    if isinstance(detail, LcsExplanation):
-        return _line(detail.hyp_tokens, detail.hyp_in_lcs, "in the longest common subsequence")
-    if isinstance(detail, NgramExplanation):
-        flags = [status == "match" for status in detail.hyp_status]
-        return _line(detail.hyp_tokens, flags, f"in a matched {detail.n}-gram")
-    return "".join(_lsum_hypothesis_lines(detail))
+    if isinstance(detail, LsumExplanation):
+        return "".join(_lsum_hypothesis_lines(detail))
+    return _pair_line(detail, hypothesis=True)
 
 
 def rouge_reference_html(explanation: TypeExplanation) -> str:
     """Return the chosen reference's tokens marked for ``explanation``'s ROUGE type."""
     detail = explanation.detail
-    if isinstance(detail, LcsExplanation):
-        return _line(detail.ref_tokens, detail.ref_in_lcs, "in the longest common subsequence")
-    if isinstance(detail, NgramExplanation):
-        flags = [status == "match" for status in detail.ref_status]
-        return _line(detail.ref_tokens, flags, f"in a matched {detail.n}-gram")
+    if not isinstance(detail, LsumExplanation):
+        return _pair_line(detail, hypothesis=False)
     lines = []
     for sentence in detail.ref_sentences:
         statuses = [_LSUM_STATUS[s] for s in sentence.status]
         titles = [_lsum_title(s) for s in sentence.status]
         lines.append(highlight("", sentence.tokens, statuses, None, titles))
     return "".join(lines)
+
+
+def _pair_line(detail: LcsExplanation | NgramExplanation, hypothesis: bool) -> str:
+    """One side of a ROUGE-L or ROUGE-N explanation as a highlighted line."""
+    if isinstance(detail, LcsExplanation):
+        tokens = detail.hyp_tokens if hypothesis else detail.ref_tokens
+        flags = detail.hyp_in_lcs if hypothesis else detail.ref_in_lcs
+        return _line(tokens, flags, "in the longest common subsequence")
+    tokens = detail.hyp_tokens if hypothesis else detail.ref_tokens
+    status = detail.hyp_status if hypothesis else detail.ref_status
+    return _line(tokens, [s == "match" for s in status], f"in a matched {detail.n}-gram")
 
 
 def _lsum_hypothesis_lines(detail: LsumExplanation) -> list[str]:

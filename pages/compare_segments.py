@@ -31,7 +31,7 @@ from bleuviz.salient import (
     match_gaps,
 )
 from pages.compare_data import fmt_score, sentence_axis
-from pages.segment_view import explanation
+from pages.segment_view import explanation, source_and_order
 
 
 def open_point() -> None:
@@ -139,15 +139,7 @@ def drill_down(
     cols[2].metric(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
-    if testset.source is not None:
-        st.markdown("**Source**")
-        st.text(testset.source[index])
-    order = st.radio(
-        "Highlight n-grams of order",
-        list(range(1, config.max_order + 1)),
-        horizontal=True,
-        key="cmp_order",
-    )
+    order = source_and_order(corpus, config, index, key="cmp_order")
     st.html(STYLE + legend())
     for i, col in enumerate(st.columns(2)):
         with col:

@@ -71,15 +71,7 @@ def show_segment(
     b.metric("Brevity penalty", fmt_bp(float(score.bp[0])))
     c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {int(row.closest_ref_len[0])}")
     _other_metrics(corpus, system, index)
-    if testset.source is not None:
-        st.markdown("**Source**")
-        st.text(testset.source[index])
-    order = st.radio(
-        "Highlight n-grams of order",
-        list(range(1, config.max_order + 1)),
-        horizontal=True,
-        key=f"{key_prefix}_order",
-    )
+    order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
     st.html(STYLE + legend())
     st.markdown("**Hypothesis**")
     if expl.hyp_spans is None:
@@ -95,6 +87,21 @@ def show_segment(
     rouge = [label for label in chosen_metrics() if EXTRA_METRICS[label].family == "rouge"]
     if rouge:
         _rouge_section(hyp, refs, rouge, key_prefix)
+
+
+def source_and_order(corpus: CorpusStats, config: BleuConfig, index: int, key: str) -> int:
+    """Show the segment's source (if any) and return the n-gram order chosen to highlight."""
+    if corpus.testset.source is not None:
+        st.markdown("**Source**")
+        st.text(corpus.testset.source[index])
+    return int(
+        st.radio(
+            "Highlight n-grams of order",
+            list(range(1, config.max_order + 1)),
+            horizontal=True,
+            key=key,
+        )
+    )
 
 
 def _other_metrics(corpus: CorpusStats, system: str, index: int) -> None:

@@ -263,7 +263,8 @@ def shown_as(text: str) -> re.Pattern[str]:
     return re.compile("^" + f"{WORD_JOINER}?".join(map(re.escape, text)) + "$")
 
 
-def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> None:
+def search_terse_for_tram(page: Page, server: str) -> list[int]:
+    """Filter terse's sentence table on "tram"; return the segments that should remain."""
     open_segment(page, server, "terse", 1)
     page.get_by_label("Search hypothesis, references and source").fill("tram")
     page.keyboard.press("Enter")
@@ -274,6 +275,11 @@ def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> Non
     ]
     expect(page.get_by_text(f"{len(expected)} of 126 segments")).to_be_visible()
     wait_idle(page)
+    return expected
+
+
+def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> None:
+    expected = search_terse_for_tram(page, server)
     grid = page.locator('[data-testid="stDataFrame"]').first
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
@@ -313,16 +319,7 @@ def test_rouge_l_marks_the_lcs_tokens_in_the_drill_down(page: Page, server: str)
 
 def test_download_gives_the_filtered_table_as_csv(page: Page, server: str) -> None:
     """The CSV is built on click (a callable) and holds exactly the rows shown."""
-    open_segment(page, server, "terse", 1)
-    page.get_by_label("Search hypothesis, references and source").fill("tram")
-    page.keyboard.press("Enter")
-    expected = [
-        i + 1
-        for i in range(126)
-        if any("tram" in s[i].lower() for s in (HYPS["terse"], *REFS, SOURCE))
-    ]
-    expect(page.get_by_text(f"{len(expected)} of 126 segments")).to_be_visible()
-    wait_idle(page)
+    expected = search_terse_for_tram(page, server)
     with page.expect_download() as info:
         page.get_by_role("button", name="Download this table as CSV").click()
     rows = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text("utf-8"))))
