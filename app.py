@@ -13,7 +13,7 @@ import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
 from bleuviz.bleu import DEFAULT_SMOOTHING, FLAVORS, SMOOTHING
-from bleuviz.io import NamedBytes
+from bleuviz.io_bytes import NamedBytes
 from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.tokenize import TOKENIZERS
 from pages.common import PathSet

@@ -6,7 +6,8 @@ import argparse
 
 from bleuviz.bleu import FLAVORS, BleuConfig
 from bleuviz.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.io import DEFAULT_MAX_BYTES, NamedBytes, load_files, read_path
+from bleuviz.io import load_files
+from bleuviz.io_bytes import DEFAULT_MAX_BYTES, NamedBytes, read_path
 from bleuviz.tokenize import TOKENIZERS, TokenizeConfig, default_workers
 
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bleuviz.errors import InputError
-from bleuviz.io import decode_lines, read_path, system_name_from_filename
+from bleuviz.io_bytes import decode_lines, read_path
+from bleuviz.io_plain import system_name_from_filename
 
 if TYPE_CHECKING:  # bleuviz.rouge imports rouge-score and nltk: about a second at start-up
     from bleuviz.rouge import CorpusRouge, RougeScore

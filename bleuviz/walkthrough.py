@@ -11,6 +11,9 @@ precisions are the core's too (the flavour modules implement each smoothing
 once). Everything after them (log terms, their sum, the reference length, the
 brevity penalty and the product) is recomputed here from the values shown,
 and the tests check that the recomputed score equals the core's.
+
+The page's ready-made examples live in ``bleuviz.walkthrough_examples``, and
+the tables it draws from a ``Walkthrough`` in ``bleuviz.walkthrough_tables``.
 """
 
 from __future__ import annotations
@@ -18,8 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import pandas as pd
 
 from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.errors import InputError
@@ -29,82 +30,6 @@ from bleuviz.references import build_reference_index
 from bleuviz.scores import BleuScore
 from bleuviz.stats import compute_stats
 from bleuviz.tokenize import TokenizeConfig
-
-
-@dataclass(frozen=True, slots=True)
-class Example:
-    """A ready-made candidate with references, and what it teaches."""
-
-    key: str
-    title: str
-    hypothesis: str
-    references: tuple[str, ...]
-    lesson: str
-
-
-# Written for bleuviz. The worked example's counts are checked by hand in
-# tests/test_walkthrough.py: 9/10, 7/9, 5/8, 4/7, whose product is exactly 1/4.
-EXAMPLES: tuple[Example, ...] = (
-    Example(
-        "worked",
-        "Worked example: two references",
-        "The committee approved the new budget on Friday evening.",
-        (
-            "On Friday afternoon the committee approved the new budget.",
-            "The committee passed the new budget on Friday.",
-        ),
-        "Each n-gram may be found in either reference. The precisions are 9/10, 7/9, 5/8 "
-        "and 4/7; their product is exactly 1/4, so BLEU = 100 × (1/4)^(1/4) = 70.71. "
-        "Matching is case-sensitive: “on” does not match “On”.",
-    ),
-    Example(
-        "clipping",
-        "Clipping a repeated word",
-        "the the the the the the the",
-        ("the cat is on the mat.", "there is a cat on the mat."),
-        "Every “the” is in a reference, but no reference holds more than two, so only two "
-        "of the seven count: the unigram precision is 2/7, not 7/7.",
-    ),
-    Example(
-        "short",
-        "A short exact match that corpus BLEU scores 0",
-        "Good morning.",
-        ("Good morning.",),
-        "Three tokens have no 4-gram. Without effective order (sacrebleu's corpus_bleu) "
-        "the 4-gram precision is 0 and so is the score; sentence_bleu averages only the "
-        "orders that exist and gives 100. Compare the two in “Five ways” below.",
-    ),
-    Example(
-        "brevity",
-        "The brevity penalty: a short candidate",
-        "The train was two hours late.",
-        ("The morning train to the airport was two hours late because of the snow.",),
-        "Every word of the candidate is right, but it says half as much as the reference: "
-        "c = 7 against r = 15, so the brevity penalty exp(1 − 15/7) = 0.319 cuts the score.",
-    ),
-    Example(
-        "lengths",
-        "References of different lengths: closest or shortest",
-        "The museum opens at nine.",
-        (
-            "Opens at nine.",
-            "The museum opens at nine daily.",
-            "Every day of the week, the museum opens its doors at nine.",
-        ),
-        "c = 6. sacrebleu and nltk take the closest reference length (7; a tie would go to "
-        "the shorter), so BP = 0.846. tf-nmt takes the shortest (4): no penalty. "
-        "Switch the flavour to see r change.",
-    ),
-    Example(
-        "paraphrase",
-        "A good paraphrase that BLEU punishes",
-        "The physician told him to stop smoking right away.",
-        ("The doctor advised him to quit smoking immediately.",),
-        "The meaning is the same, but BLEU counts shared words, not shared meaning: "
-        "physician/doctor, told/advised, stop/quit and right away/immediately all miss.",
-    ),
-)
-EXAMPLE_BY_KEY: dict[str, Example] = {example.key: example for example in EXAMPLES}
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,93 +260,3 @@ def _zero_rule(config: BleuConfig, orders: tuple[OrderStep, ...]) -> str | None:
     if any(step.precision == 0 for step in orders):
         return "A precision is 0: tf-nmt sets the geometric mean, and so BLEU, to 0."
     return None
-
-
-def fmt_number(value: float) -> str:
-    """A precision or log as readable text: 4 decimals, or 3 significant digits if tiny."""
-    if value == 0 or abs(value) >= 1e-4:
-        return f"{value:.4f}"
-    return f"{value:.3g}"
-
-
-def fmt_log(value: float) -> str:
-    """A log value, with −∞ for log 0."""
-    return "−∞" if value == -math.inf else fmt_number(value)
-
-
-def tokens_frame(expl: SegmentExplanation) -> pd.DataFrame:
-    """One row per text: its tokens (space-separated) and their count."""
-    tokens = [expl.hyp_tokens, *expl.ref_tokens]
-    return pd.DataFrame(
-        {
-            "text": ["candidate", *(f"reference {i + 1}" for i in range(len(expl.ref_tokens)))],
-            "tokens": [" ".join(t) for t in tokens],
-            "count": [len(t) for t in tokens],
-        }
-    )
-
-
-def ngram_frame(step: OrderStep) -> pd.DataFrame:
-    """One row per distinct candidate n-gram: counts, where the maximum is, clipped count."""
-    rows = step.rows
-    return pd.DataFrame(
-        {
-            "n-gram": [r.text for r in rows],
-            "count in candidate": [r.hyp_count for r in rows],
-            "max count in one reference": [r.max_ref_count for r in rows],
-            "held by reference": [
-                f"{r.best_ref + 1}" if r.best_ref is not None else "—" for r in rows
-            ],
-            "clipped count": [r.matched for r in rows],
-            "not credited": [r.hyp_count - r.matched for r in rows],
-        }
-    )
-
-
-def orders_frame(walk: Walkthrough) -> pd.DataFrame:
-    """One row per order: counts, precision before and after smoothing, weight and log term."""
-    steps = walk.orders
-    return pd.DataFrame(
-        {
-            "n": [s.order for s in steps],
-            "m_n": [s.matches for s in steps],
-            "t_n": [s.totals for s in steps],
-            "p_n (fraction)": [s.fraction for s in steps],
-            "p_n": ["undefined" if s.raw is None else fmt_number(s.raw) for s in steps],
-            "smoothed p_n": [fmt_number(s.precision) for s in steps],
-            "what smoothing did": [s.note for s in steps],
-            "w_n": [fmt_number(s.weight) for s in steps],
-            "log p_n": [_log_text(s) for s in steps],
-            "w_n · log p_n": [_term_text(s, walk.config.flavor) for s in steps],
-        }
-    )
-
-
-def _log_text(step: OrderStep) -> str:
-    """log p_n, −∞ for p_n = 0, or a dash for an order effective order leaves out."""
-    if not step.used:
-        return "—"
-    return fmt_log(math.log(step.precision)) if step.precision else "−∞"
-
-
-def _term_text(step: OrderStep, flavor: str) -> str:
-    """The log term as the sum uses it, or why it is not in the sum."""
-    if not step.used:
-        return "left out (effective order)"
-    if flavor == "nltk" and step.precision == 0:
-        return "left out (p = 0)"
-    return fmt_log(step.term)
-
-
-def lengths_frame(lengths: LengthStep) -> pd.DataFrame:
-    """One row per reference: its length, distance to c, and whether it is r."""
-    return pd.DataFrame(
-        {
-            "reference": [i + 1 for i in range(len(lengths.ref_lens))],
-            "length r_i": list(lengths.ref_lens),
-            "|r_i − c|": [abs(r - lengths.hyp_len) for r in lengths.ref_lens],
-            "chosen as r": [
-                "✓" if i == lengths.chosen else "" for i in range(len(lengths.ref_lens))
-            ],
-        }
-    )

@@ -17,7 +17,8 @@ import streamlit as st
 from bleuviz.bleu import BleuConfig
 from bleuviz.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.errors import BleuvizError
-from bleuviz.io import NamedBytes, load_files, read_path
+from bleuviz.io import load_files
+from bleuviz.io_bytes import NamedBytes, read_path
 from bleuviz.metrics import EXTRA_METRICS, MetricScores, score_rouge, score_sacrebleu
 from bleuviz.testset import TestSet
 from bleuviz.tokenize import TokenizeConfig

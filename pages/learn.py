@@ -24,10 +24,9 @@ from bleuviz.flavor_compare import (
 )
 from bleuviz.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.tokenize import TOKENIZERS, TokenizeConfig
-from bleuviz.walkthrough import (
-    EXAMPLE_BY_KEY,
-    Walkthrough,
-    build_walkthrough,
+from bleuviz.walkthrough import Walkthrough, build_walkthrough
+from bleuviz.walkthrough_examples import EXAMPLE_BY_KEY
+from bleuviz.walkthrough_tables import (
     fmt_log,
     lengths_frame,
     ngram_frame,

@@ -26,7 +26,8 @@ from streamlit.testing.v1 import AppTest
 from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.corpus import compute_corpus_stats
 from bleuviz.highlight import escape_markdown
-from bleuviz.io import load_plain, read_path
+from bleuviz.io_bytes import read_path
+from bleuviz.io_plain import load_plain
 from bleuviz.testset import TestSet
 from bleuviz.tokenize import TokenizeConfig
 

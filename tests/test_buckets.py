@@ -34,7 +34,8 @@ from bleuviz.buckets import (
 )
 from bleuviz.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.io import load_files, read_path
+from bleuviz.io import load_files
+from bleuviz.io_bytes import read_path
 from bleuviz.stats import SegmentStats
 from bleuviz.testset import TestSet
 from bleuviz.tokenize import TokenizeConfig

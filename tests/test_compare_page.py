@@ -24,7 +24,8 @@ from bleuviz.compare_charts import (
     win_tie_loss_bar,
 )
 from bleuviz.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.io import load_files, read_path
+from bleuviz.io import load_files
+from bleuviz.io_bytes import read_path
 from bleuviz.salient import matched_ngrams, reference_clips, salient_ngrams
 from bleuviz.significance import PairedResult, compare_systems
 from bleuviz.tokenize import TokenizeConfig

@@ -18,18 +18,10 @@ from hypothesis import strategies as st
 from sacrebleu.dataset.wmt_xml import WMTXMLDataset
 
 from bleuviz.errors import InputError
-from bleuviz.io import (
-    DEFAULT_MAX_BYTES,
-    NamedBytes,
-    decode_lines,
-    load_files,
-    load_plain,
-    load_sgml_files,
-    load_table,
-    load_xml,
-    read_path,
-    system_name_from_filename,
-)
+from bleuviz.io import load_files, load_sgml_files, load_xml
+from bleuviz.io_bytes import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, read_path
+from bleuviz.io_plain import load_plain, system_name_from_filename
+from bleuviz.io_table import load_table
 from bleuviz.testset import TestSet
 
 BOM = b"\xef\xbb\xbf"

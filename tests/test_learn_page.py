@@ -25,7 +25,8 @@ from streamlit.testing.v1 import AppTest
 from bleuviz.bleu import BleuConfig
 from bleuviz.flavor_compare import SAMPLE_CORPUS, compare_ways
 from bleuviz.tokenize import TokenizeConfig, preprocess
-from bleuviz.walkthrough import EXAMPLE_BY_KEY, build_walkthrough
+from bleuviz.walkthrough import build_walkthrough
+from bleuviz.walkthrough_examples import EXAMPLE_BY_KEY
 
 ROOT = Path(__file__).resolve().parents[1]
 TOK = TokenizeConfig()

@@ -18,7 +18,8 @@ import pytest
 from bleuviz.corpus import compute_corpus_stats
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.explain import explain_segment
-from bleuviz.io import load_files, read_path
+from bleuviz.io import load_files
+from bleuviz.io_bytes import read_path
 from bleuviz.salient import (
     Ngram,
     gaps_frame,

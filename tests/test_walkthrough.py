@@ -39,13 +39,9 @@ from bleuviz.flavor_compare import (
     ways_frame,
 )
 from bleuviz.tokenize import TokenizeConfig, preprocess
-from bleuviz.walkthrough import (
-    EXAMPLE_BY_KEY,
-    EXAMPLES,
-    build_walkthrough,
-    ngram_frame,
-    orders_frame,
-)
+from bleuviz.walkthrough import build_walkthrough
+from bleuviz.walkthrough_examples import EXAMPLE_BY_KEY, EXAMPLES
+from bleuviz.walkthrough_tables import ngram_frame, orders_frame
 
 ABS = 1e-9
 TOK = TokenizeConfig()
