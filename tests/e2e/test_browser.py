@@ -21,11 +21,12 @@ import sacrebleu
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
 from playwright.sync_api import Locator, Page, expect
 from rouge_score import rouge_scorer
+from sacrebleu.significance import PairedTest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from bleuviz.highlight import WORD_JOINER
-from bleuviz.rouge import lcs_pairs
-from bleuviz.rouge import tokenize as rouge_tokenize
+from bleuviz.rouge_stats import lcs_pairs
+from bleuviz.rouge_tokenize import tokenize as rouge_tokenize
 
 pytestmark = pytest.mark.e2e
 
@@ -328,3 +329,34 @@ def test_download_gives_the_filtered_table_as_csv(page: Page, server: str) -> No
         i = int(row["seg"]) - 1
         want = sacrebleu.sentence_bleu(HYPS["terse"][i], [r[i] for r in REFS]).score
         assert float(row["bleu"]) == pytest.approx(want, abs=1e-9)
+
+
+def test_compare_runs_chrf_significance_as_sacrebleu(
+    page: Page, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compare by chrF: the corpus scores and both p-values are sacrebleu PairedTest's."""
+    # The drill-down is the page's last element: once it shows, the first run is over.
+    open_url(page, f"{server}/compare?a=literal&b=terse&seg=3", "Segment 3 ·")
+    pick(page, "Corpus score and significance", "chrF")
+    expect(page.get_by_role("heading", name="Corpus chrF")).to_be_visible()
+    wait_idle(page)
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    named = [("literal", HYPS["literal"]), ("terse", HYPS["terse"])]
+    chrf = {"chrF": sacrebleu.CHRF()}
+    bs = PairedTest(named, chrf, REFS, test_type="bs", n_samples=1000)()[1]["chrF2"]
+    ar = PairedTest(named, chrf, REFS, test_type="ar", n_samples=10000)()[1]["chrF2"]
+    expect(metric_value(page, "chrF of A · literal")).to_have_text(f"{bs[0].score:.2f}")
+    expect(metric_value(page, "chrF of B · terse")).to_have_text(f"{bs[1].score:.2f}")
+    expect(metric_value(page, "p-value, bootstrap")).to_have_text(f"{bs[1].p_value:.4f}")
+    expect(metric_value(page, "p-value, randomization")).to_have_text(f"{ar[1].p_value:.4f}")
+    pick(page, "Sentence scores and differences", "ROUGE-L")
+    wait_idle(page)
+    scorer = rouge_scorer.RougeScorer(["rougeL"])
+    want = [
+        scorer.score_multi([r[2] for r in REFS], HYPS[name][2])["rougeL"].fmeasure
+        for name in ("literal", "terse")
+    ]
+    expect(metric_value(page, "Sentence ROUGE-L of A · literal")).to_have_text(f"{want[0]:.4f}")
+    expect(metric_value(page, "Sentence difference B − A")).to_have_text(
+        f"{want[1] - want[0]:+.4f}"
+    )
