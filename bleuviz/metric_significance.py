@@ -40,8 +40,7 @@ from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.scores import FloatArray
-from bleuviz.significance import (
+from bleuviz.resampling import (
     DEFAULT_SEED,
     PairedResult,
     SampleArray,
@@ -52,6 +51,7 @@ from bleuviz.significance import (
     estimate_ci,
     paired_result,
 )
+from bleuviz.scores import FloatArray
 
 
 def compare_systems_metric(

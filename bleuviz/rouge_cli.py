@@ -17,7 +17,8 @@ from bleuviz.io_bytes import decode_lines, read_path
 from bleuviz.io_plain import system_name_from_filename
 
 if TYPE_CHECKING:  # bleuviz.rouge imports rouge-score and nltk: about a second at start-up
-    from bleuviz.rouge import CorpusRouge, RougeScore
+    from bleuviz.rouge import CorpusRouge
+    from bleuviz.rouge_stats import RougeScore
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 

@@ -2,11 +2,11 @@
 
 Companion of :mod:`bleuviz.rouge`, which replicates google-research rouge-score
 0.1.2. Every explanation recomputes its own ``RougeStats`` from the positions it
-reports; the tests check that they equal :func:`bleuviz.rouge.pair_stats`.
+reports; the tests check that they equal :func:`bleuviz.rouge_stats.pair_stats`.
 
 Choices where rouge-score reports only a count:
     * rougeL shows one LCS: the one rouge-score's ``lcs_ind`` reads out (see
-      :func:`bleuviz.rouge.lcs_pairs` for the backtracking rule).
+      :func:`bleuviz.rouge_stats.lcs_pairs` for the backtracking rule).
     * rougeN marks n-gram occurrences left to right: an occurrence matches while
       its n-gram's clip budget ``min(hyp count, ref count)`` lasts, so the
       leftmost occurrences match first. A token is a "match" if it lies in a
@@ -26,17 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bleuviz.rouge import (
-    RougeConfig,
-    RougeScore,
-    RougeStats,
-    TokenizedText,
-    check_refs,
-    lcs_pairs,
-    ngram_counts,
-    segment_stats,
-    tokenize,
-)
+from bleuviz.rouge import RougeConfig, check_refs, segment_stats
+from bleuviz.rouge_stats import RougeScore, RougeStats, lcs_pairs, ngram_counts
+from bleuviz.rouge_tokenize import TokenizedText, tokenize
 
 NgramStatus = Literal["match", "miss"]
 LsumStatus = Literal["hit", "clipped", "miss"]

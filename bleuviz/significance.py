@@ -15,16 +15,17 @@ Random draws, exactly as sacrebleu makes them:
   into pseudo-system A and the system's into B; false, the reverse.
 
 Draws are made in chunks of rows to bound memory; the stream is unchanged (see
-``draw_chunks``). Quirks of sacrebleu that are kept on purpose:
+``bleuviz.resampling.draw_chunks``). Quirks of sacrebleu that are kept on purpose:
 
 * p = (c + 1) / (n + 1), where c counts statistics *strictly* above the observed
   one, so a system compared with itself gets p = 1 / (n + 1), not 1.
 * The bootstrap sums float32 statistics, so under numpy 2 promotion rules its
   ``compute_bleu`` computes each precision in float32 (``_float32_scores``).
 
-The public helpers (``estimate_ci``, ``compute_p_value``, ``bootstrap_p_value``,
-``draw_chunks``, ``count_matrix``, ``paired_result``) are shared with
-``bleuviz.metric_significance``, which runs the same tests for chrF and TER.
+The metric-agnostic helpers (``estimate_ci``, ``compute_p_value``,
+``bootstrap_p_value``, ``draw_chunks``, ``count_matrix``, ``paired_result``) live in
+``bleuviz.resampling``, shared with ``bleuviz.metric_significance``, which runs
+the same tests for chrF and TER.
 
 Deviations: sums are exact (sacrebleu's float32 sums are exact only while a
 column sum stays below 2**24); seed 0 is a seed like any other (``PairedTest``
@@ -34,46 +35,40 @@ entropy from the OS, like ``SACREBLEU_SEED=none``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
-from numpy.typing import NDArray
 
 from bleuviz.bleu import BleuConfig, score_rows
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.resampling import (
+    DEFAULT_SEED,
+    BootstrapCI,
+    PairedResult,
+    bootstrap_p_value,
+    compute_p_value,
+    count_matrix,
+    draw_chunks,
+    estimate_ci,
+    paired_result,
+)
 from bleuviz.scores import BleuArrays, FloatArray
 from bleuviz.stats import SegmentStats
 
-DEFAULT_SEED = 12345  # sacrebleu's SACREBLEU_SEED default
-#: Resampled scores: float64 here, float32 where sacrebleu's own scores are (metric_significance).
-SampleArray = NDArray[np.floating[Any]]
-#: Cells of the largest (rows x segments) draw held in memory at once.
-MAX_CELLS = 1 << 21
+# The result types and the default seed are part of this module's API (the Compare
+# page and the command line import them from here), though bleuviz.resampling defines them.
+__all__ = [
+    "DEFAULT_SEED",
+    "BootstrapCI",
+    "PairedResult",
+    "bootstrap_ci",
+    "compare_systems",
+    "paired_approximate_randomization",
+    "paired_bootstrap",
+]
+
 # numpy 2 (NEP 50) keeps float32 in ``100. * np.float32(c)``; numpy 1 promoted to float64.
 _FLOAT32_PRECISIONS = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
-
-
-@dataclass(frozen=True, slots=True)
-class BootstrapCI:
-    """A corpus score with its bootstrap estimate: ``mean ± ci`` (95%), like sacrebleu."""
-
-    score: float
-    mean: float
-    ci: float
-
-
-@dataclass(frozen=True, slots=True)
-class PairedResult:
-    """One row of a paired comparison; the baseline's p-values are None."""
-
-    name: str
-    score: float
-    mean: float
-    ci: float
-    p_value_bs: float | None
-    p_value_ar: float | None
 
 
 def bootstrap_ci(
@@ -159,13 +154,6 @@ def compare_systems(
     return rows
 
 
-def paired_result(
-    name: str, ci: BootstrapCI, p_bs: float | None, p_ar: float | None
-) -> PairedResult:
-    """Flatten a CI and the p-values into one output row."""
-    return PairedResult(name, ci.score, ci.mean, ci.ci, p_bs, p_ar)
-
-
 def _check_inputs(
     named: Sequence[tuple[str, SegmentStats]], count: int, count_name: str, seed: int | None
 ) -> None:
@@ -185,29 +173,6 @@ def _check_inputs(
 def _corpus_score(stats: SegmentStats, config: BleuConfig) -> float:
     """Corpus score from the summed rows (nltk's context: the last segment)."""
     return float(score_rows(stats.total(), config, last=stats.select([len(stats) - 1])).score[0])
-
-
-def estimate_ci(score: float, samples: SampleArray) -> BootstrapCI:
-    """Mean and half the 95% interval of the sorted samples (sacrebleu ``estimate_ci``)."""
-    ordered = np.sort(samples)
-    lower = len(ordered) // 40  # "95%, i.e. 1/40 from left"
-    upper = len(ordered) - lower - 1
-    half_width = 0.5 * (ordered[upper] - ordered[lower])
-    return BootstrapCI(score, float(ordered.mean()), float(half_width))
-
-
-def compute_p_value(statistics: SampleArray, observed: float) -> float:
-    """Return (c + 1) / (n + 1), c counting statistics strictly above ``observed``.
-
-    As sacrebleu ``_compute_p_value`` (after multeval): ``>``, not ``>=``.
-    """
-    return (int(np.sum(statistics > observed)) + 1) / (len(statistics) + 1)
-
-
-def bootstrap_p_value(baseline: SampleArray, system: SampleArray, observed: float) -> float:
-    """Paired bootstrap p-value: sample differences shifted to mean 0 (``_paired_bs_test``)."""
-    diffs = np.abs(system - baseline)
-    return compute_p_value(diffs - diffs.mean(), observed)
 
 
 def _bootstrap_scores(
@@ -270,26 +235,6 @@ def _ar_gaps(
             b = score_rows(_from_matrix(both[j] - sum_a, k), config, last=lasts[j].select(pick))
             gaps[j, start:stop] = np.abs(a.score - b.score)
     return gaps
-
-
-def draw_chunks(n_rows: int, n_segments: int, multiple: int) -> Iterator[tuple[int, int]]:
-    """Split ``n_rows`` draws of ``n_segments`` cells into chunks of at most MAX_CELLS.
-
-    Drawing in chunks leaves numpy's stream unchanged: ``Generator.choice``
-    draws its bounded integers through PCG64's own 32-bit buffer, which survives
-    between calls, but ``integers(2, dtype=bool)`` keeps 32 booleans of a draw
-    in a buffer local to the call, so boolean chunks hold a multiple of 32 rows.
-    """
-    rows = max(multiple, MAX_CELLS // max(n_segments, 1) // multiple * multiple)
-    for start in range(0, n_rows, rows):
-        yield start, min(start + rows, n_rows)
-
-
-def count_matrix(idx: NDArray[np.int64]) -> FloatArray:
-    """Turn (M, N) sampled positions into (M, N) counts of each segment per sample."""
-    m, n = idx.shape
-    flat = (idx + np.arange(m, dtype=np.int64)[:, None] * n).ravel()
-    return np.bincount(flat, minlength=m * n).reshape(m, n).astype(np.float64)
 
 
 def _width(stats: SegmentStats) -> int:

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.errors import InputError
 from bleuviz.explain import NgramRow, SegmentExplanation, explain_segment
-from bleuviz.flavor_compare import smoothing_note
 from bleuviz.references import build_reference_index
 from bleuviz.scores import BleuScore
+from bleuviz.smoothing_notes import smoothing_note
 from bleuviz.stats import compute_stats
 from bleuviz.tokenize import TokenizeConfig
 

@@ -17,7 +17,8 @@ from sacrebleu.metrics import CHRF, TER
 from sacrebleu.significance import PairedTest
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.rouge import lcs_pairs, tokenize
+from bleuviz.rouge_stats import lcs_pairs
+from bleuviz.rouge_tokenize import tokenize
 from pages.common import SAMPLE_FILES
 
 HYP = {

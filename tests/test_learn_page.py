@@ -23,7 +23,8 @@ from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.bleu import BleuConfig
-from bleuviz.flavor_compare import SAMPLE_CORPUS, compare_ways
+from bleuviz.corpus_vs_sentence import SAMPLE_CORPUS
+from bleuviz.flavor_compare import compare_ways
 from bleuviz.tokenize import TokenizeConfig, preprocess
 from bleuviz.walkthrough import build_walkthrough
 from bleuviz.walkthrough_examples import EXAMPLE_BY_KEY

@@ -26,7 +26,7 @@ from sacrebleu.metrics import CHRF, TER
 from sacrebleu.metrics.base import Metric
 from sacrebleu.significance import PairedTest
 
-from bleuviz import significance
+from bleuviz import resampling
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.metric_significance import compare_systems_metric
 from bleuviz.significance import PairedResult
@@ -223,7 +223,7 @@ def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of 1 bootstrap row and 32 AR rows leave numpy's random stream unchanged."""
     named, refs = make_corpus(33, 2, 5)
     whole = mine(named, refs, "chrF++", 150, 333, 9)
-    monkeypatch.setattr(significance, "MAX_CELLS", 10)
+    monkeypatch.setattr(resampling, "MAX_CELLS", 10)
     assert mine(named, refs, "chrF++", 150, 333, 9) == whole
 
 

@@ -14,15 +14,9 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer, tokenizers
 
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.rouge import (
-    ROUGE_TYPES,
-    RougeConfig,
-    RougeScore,
-    lcs_pairs,
-    score_corpus,
-    score_segment,
-    tokenize,
-)
+from bleuviz.rouge import ROUGE_TYPES, RougeConfig, score_corpus, score_segment
+from bleuviz.rouge_stats import RougeScore, lcs_pairs
+from bleuviz.rouge_tokenize import tokenize
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 ALL = (1.0, 1.0, 1.0)

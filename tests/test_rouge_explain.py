@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from bleuviz.errors import InputError
-from bleuviz.rouge import ROUGE_TYPES, RougeConfig, pair_stats, score_segment, tokenize
+from bleuviz.rouge import ROUGE_TYPES, RougeConfig, score_segment
 from bleuviz.rouge_explain import (
     LcsExplanation,
     LsumExplanation,
@@ -24,6 +24,8 @@ from bleuviz.rouge_explain import (
     explain_pair,
     explain_segment,
 )
+from bleuviz.rouge_stats import pair_stats
+from bleuviz.rouge_tokenize import tokenize
 
 VOCAB = ["the", "The", "cat", "cats", "sat", "on", "a", "mat", "running", "runs", "run",
          "dog", "42", ".", ",", "!?", "--"]  # fmt: skip

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleuviz import significance
+from bleuviz import resampling
 from bleuviz.bleu import BleuConfig, score_rows
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.references import build_reference_index
@@ -295,7 +295,7 @@ def test_chunked_draws_equal_one_draw(monkeypatch: pytest.MonkeyPatch) -> None:
     """Chunks of 1 bootstrap row and 32 AR rows leave numpy's random stream unchanged."""
     (_, base), (_, system) = stats_of(close_pair(61, 2, 9)).items()
     whole = compare_systems("base", base, {"sys": system}, BleuConfig(), 150, 333)
-    monkeypatch.setattr(significance, "MAX_CELLS", 10)
+    monkeypatch.setattr(resampling, "MAX_CELLS", 10)
     assert compare_systems("base", base, {"sys": system}, BleuConfig(), 150, 333) == whole
 
 

@@ -27,17 +27,9 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
 from bleuviz.bleu import FLAVORS, SMOOTHING, BleuConfig
-from bleuviz.flavor_compare import (
-    DEFAULT_WAY,
-    SAMPLE_CORPUS,
-    SMOOTHINGS,
-    WAYS,
-    compare_ways,
-    corpus_frame,
-    corpus_vs_sentence,
-    degenerate_frame,
-    ways_frame,
-)
+from bleuviz.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
+from bleuviz.flavor_compare import DEFAULT_WAY, WAYS, compare_ways, degenerate_frame, ways_frame
+from bleuviz.smoothing_notes import SMOOTHINGS
 from bleuviz.tokenize import TokenizeConfig, preprocess
 from bleuviz.walkthrough import build_walkthrough
 from bleuviz.walkthrough_examples import EXAMPLE_BY_KEY, EXAMPLES
