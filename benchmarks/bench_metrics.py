@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import time
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,6 +30,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.significance import PairedTest
 
+from benchmarks.bench_significance import best_of
 from bleuviz.metric_significance import compare_systems_metric
 from bleuviz.metrics import sacrebleu_metric, score_rouge, score_sacrebleu
 
@@ -66,16 +65,6 @@ def synthetic(n: int) -> tuple[list[str], list[str], list[str]]:
 def read(path: str) -> list[str]:
     with open(path, encoding="utf-8") as handle:
         return handle.read().splitlines()
-
-
-def best_of(repeats: int, run: Callable[[], Any]) -> tuple[float, Any]:
-    """Return the fastest wall time of ``repeats`` runs and the last run's result."""
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def report(what: str, seconds: float, reference: float | None = None) -> None:
