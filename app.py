@@ -12,11 +12,11 @@ import sys
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from bleuviz.bleu import DEFAULT_SMOOTHING, FLAVORS, SMOOTHING
-from bleuviz.io_bytes import NamedBytes
-from bleuviz.metrics import EXTRA_METRICS
-from bleuviz.tokenize import TOKENIZERS
-from pages.common import PathSet
+from bleuviz.bleu.score import DEFAULT_SMOOTHING, FLAVORS, SMOOTHING
+from bleuviz.bleu.tokenize import TOKENIZERS
+from bleuviz.io.decode import NamedBytes
+from bleuviz.metrics.registry import EXTRA_METRICS
+from ui.common import PathSet
 
 # Streamlit routes the first run after start-up through its legacy router for a
 # folder named pages/ (until st.navigation has run once), which misassigns the
@@ -138,22 +138,25 @@ def metrics_sidebar() -> None:
 init_state()
 pages = [
     st.Page(
-        "pages/overview.py",
+        "app_pages/overview.py",
         title="Overview",
         icon=":material/bar_chart:",
         url_path="overview",
         default=True,
     ),
     st.Page(
-        "pages/sentences.py",
+        "app_pages/sentences.py",
         title="Sentences",
         icon=":material/manage_search:",
         url_path="sentences",
     ),
     st.Page(
-        "pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"
+        "app_pages/compare.py",
+        title="Compare",
+        icon=":material/compare_arrows:",
+        url_path="compare",
     ),
-    st.Page("pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),
+    st.Page("app_pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),
 ]
 data_sidebar()
 settings_sidebar()

@@ -31,8 +31,8 @@ from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.significance import PairedTest
 
 from benchmarks.bench_significance import best_of
-from bleuviz.metric_significance import compare_systems_metric
-from bleuviz.metrics import sacrebleu_metric, score_rouge, score_sacrebleu
+from bleuviz.metrics.registry import sacrebleu_metric, score_rouge, score_sacrebleu
+from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
 
 TOL = 1e-9
 

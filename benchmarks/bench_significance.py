@@ -28,11 +28,11 @@ from typing import Any
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleuviz.bleu import BleuConfig
-from bleuviz.references import build_reference_index
-from bleuviz.significance import paired_approximate_randomization, paired_bootstrap
-from bleuviz.stats import SegmentStats, compute_stats
-from bleuviz.tokenize import TokenizeConfig
+from bleuviz.bleu.references import build_reference_index
+from bleuviz.bleu.score import BleuConfig
+from bleuviz.bleu.stats import SegmentStats, compute_stats
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.significance.bleu import paired_approximate_randomization, paired_bootstrap
 
 TOL = 1e-6
 

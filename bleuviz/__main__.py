@@ -2,6 +2,6 @@
 
 import sys
 
-from bleuviz.cli import main
+from bleuviz.cli.main import main
 
 sys.exit(main())

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.references import build_reference_index
-from bleuviz.stats import SegmentStats, compute_stats
-from bleuviz.tokenize import TokenizeConfig
+from bleuviz.bleu.references import build_reference_index
+from bleuviz.bleu.stats import SegmentStats, compute_stats
+from bleuviz.bleu.tokenize import TokenizeConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 

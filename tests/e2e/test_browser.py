@@ -25,9 +25,9 @@ from rouge_score import rouge_scorer
 from sacrebleu.significance import PairedTest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from bleuviz.highlight import WORD_JOINER
-from bleuviz.rouge_stats import lcs_pairs
-from bleuviz.rouge_tokenize import tokenize as rouge_tokenize
+from bleuviz.render.highlight import WORD_JOINER
+from bleuviz.rouge.stats import lcs_pairs
+from bleuviz.rouge.tokenize import tokenize as rouge_tokenize
 
 pytestmark = pytest.mark.e2e
 

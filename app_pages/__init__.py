@@ -1,0 +1,1 @@
+"""Streamlit page scripts, routed explicitly by app.py through st.navigation."""

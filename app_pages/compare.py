@@ -1,0 +1,94 @@
+"""Compare: a baseline A and a system B, from corpus significance down to single segments.
+
+Deep link: ``/compare?a=BASELINE&b=SYSTEM&seg=N`` opens that pair (and segment N,
+counted from 1). The URL follows the selection, so it can be shared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from bleuviz.render.highlight import escape_markdown as md
+from ui.common import current_corpus
+from ui.compare.corpus import (
+    apply_deep_link,
+    buckets,
+    choose_metrics,
+    choose_pair,
+    corpus_level,
+    salient_ngram_tables,
+    significance_settings,
+)
+from ui.compare.data import (
+    all_systems_frame,
+    corpus_identity,
+    sentence_comparison,
+    significance,
+)
+from ui.compare.segments import drill_down, plots, segment_table
+
+st.title("Compare")
+loaded = current_corpus()
+if loaded is None:
+    st.stop()
+corpus, config = loaded
+testset = corpus.testset
+systems = list(corpus.systems)
+if len(systems) < 2:
+    st.info(
+        f"Only one system ({md(systems[0])}) is loaded, and comparing needs two. "
+        "Load another hypothesis file in the sidebar.",
+        icon=":material/info:",
+    )
+    st.stop()
+
+apply_deep_link(systems, testset.n_segments)
+names = choose_pair(systems)
+identity = corpus_identity(corpus)
+
+corpus_metric, sentence_metric = choose_metrics()
+st.subheader(f"Corpus {corpus_metric}")
+settings = significance_settings()
+lowercase = bool(st.session_state.get("lowercase"))
+results = significance(identity, names[0], corpus_metric, config, settings, lowercase, corpus)
+pair = next(r for r in results if r.name == names[1])
+corpus_level(names, results[0], pair, corpus_metric)
+
+st.subheader(f"Every system against {md(names[0])}")
+st.table(all_systems_frame(results, corpus_metric))
+st.caption(
+    f"\\* p < 0.05. Paired bootstrap ({settings[0]:,} samples) and approximate randomization "
+    f"({settings[1]:,} trials), seed {settings[2]}, as sacrebleu's `--paired-bs` and "
+    f"`--paired-ar`. {corpus_metric} is the corpus score; μ ± CI is its bootstrap mean and "
+    "95% interval."
+)
+
+st.subheader("Sentence by sentence")
+comparison = sentence_comparison(corpus, config, names, sentence_metric)
+plots(comparison, names, sentence_metric)
+
+st.subheader("Buckets")
+filters: dict[str, Any] = {}
+in_bucket = buckets(corpus, config, names)
+if in_bucket is not None:
+    filters[f"bucket {st.session_state['cmp_bucket']}"] = in_bucket
+
+st.subheader("Salient n-grams")
+st.caption(
+    "compare-mt's n-gram difference analysis: over the whole corpus, the n-grams one system "
+    "matches in the references more often than the other, ranked by the smoothed ratio "
+    "(A + 1) / (A + B + 2)."
+)
+with_ngram = salient_ngram_tables(identity, corpus, names)
+if with_ngram is not None:
+    filters[f"matching “{st.session_state['cmp_salient']}”"] = with_ngram
+
+st.subheader("Segments")
+shown = segment_table(corpus, comparison, names, filters, sentence_metric)
+st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
+seg = int(st.columns([1, 4])[0].number_input("Segment", 1, testset.n_segments, key="cmp_seg"))
+st.query_params.update({"a": names[0], "b": names[1], "seg": str(seg)})
+st.session_state["cmp_applied_link"] = (*names, str(seg))
+drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)

@@ -1,0 +1,111 @@
+"""Sentences: a filterable table of every segment and one segment's n-grams, highlighted.
+
+Deep link: ``/sentences?sys=NAME&seg=N`` (N counted from 1) opens that segment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_table
+from bleuviz.metrics.registry import EXTRA_METRICS
+from bleuviz.render.highlight import code_span as code
+from ui.common import chosen_metrics, current_corpus, metric_scores
+from ui.segment_view import show_segment
+
+st.title("Sentences")
+loaded = current_corpus()
+if loaded is None:
+    st.stop()
+corpus, config = loaded
+testset = corpus.testset
+systems = list(corpus.systems)
+
+# Deep link: apply ?sys=&seg=&doc= once, before the widgets are drawn.
+params = st.query_params
+link = (params.get("sys"), params.get("seg"), params.get("doc"))
+if st.session_state.get("sent_applied_link") != link:
+    st.session_state["sent_applied_link"] = link
+    if link[0] in systems:
+        st.session_state["sent_system"] = link[0]
+    elif link[0] is not None:
+        st.warning(f"No system named {code(link[0])} is loaded; showing {code(systems[0])}.")
+    if link[1] is not None and link[1].isdigit() and 1 <= int(link[1]) <= testset.n_segments:
+        st.session_state["sent_seg"] = int(link[1])
+    if link[2] is not None:
+        st.session_state["sent_doc"] = link[2]
+
+system = st.selectbox("System", systems, key="sent_system")
+table = segment_table(corpus, system, config)
+for label in chosen_metrics():
+    table.insert(
+        table.columns.get_loc("hyp_len"), label, metric_scores(corpus, system, label).sentence
+    )
+
+with st.container(border=True):
+    search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])
+    text = search.text_input("Search hypothesis, references and source", key="sent_search")
+    bleu_range = bleu_col.slider("Sentence BLEU", 0.0, 100.0, (0.0, 100.0), key="sent_bleu")
+    # One range for every system, so switching systems keeps the chosen lengths.
+    longest = max(max(int(s.hyp_len.max()) for s in corpus.systems.values()), 1)
+    len_range = len_col.slider("Hypothesis length", 0, longest, (0, longest), key="sent_len")
+    doc = None
+    if testset.doc_ids is not None:
+        documents = ["(all)", *dict.fromkeys(testset.doc_ids)]
+        if st.session_state.get("sent_doc") not in documents:
+            st.session_state["sent_doc"] = "(all)"
+        doc = doc_col.selectbox("Document", documents, key="sent_doc")
+
+flt = SegmentFilter(text, bleu_range[0], bleu_range[1], len_range[0], len_range[1])
+mask = filter_mask(corpus, system, table, flt)
+if doc not in (None, "(all)") and testset.doc_ids is not None:
+    mask &= np.asarray(testset.doc_ids) == doc
+shown = table[mask]
+st.session_state["sent_visible"] = shown["seg"].tolist()
+
+
+def select_row() -> None:
+    """Open the segment of the row the user clicked."""
+    rows = st.session_state["sent_table"].selection.rows
+    if rows:
+        st.session_state["sent_seg"] = st.session_state["sent_visible"][rows[0]]
+
+
+st.caption(f"{len(shown)} of {len(table)} segments · click a row to open it")
+st.dataframe(
+    shown,
+    key="sent_table",
+    hide_index=True,
+    on_select=select_row,
+    selection_mode="single-row",
+    height=320,
+    column_config={
+        "bleu": st.column_config.NumberColumn("BLEU", format="%.2f"),
+        "bp": st.column_config.NumberColumn("BP", format="%.3f"),
+        **{
+            f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
+            for n in range(config.max_order)
+        },
+        **{
+            label: st.column_config.NumberColumn(
+                label, format="%.4f" if EXTRA_METRICS[label].scale <= 1 else "%.2f"
+            )
+            for label in chosen_metrics()
+        },
+    },
+)
+st.download_button(
+    "Download this table as CSV",
+    # A callable: the CSV is built when the button is clicked, not on every rerun.
+    lambda: shown.to_csv(index=False).encode("utf-8"),
+    file_name=f"bleuviz-{system}-segments.csv",
+    mime="text/csv",
+    key="sent_download",
+)
+
+st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
+seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
+st.query_params.update({"sys": system, "seg": str(seg)})
+st.session_state["sent_applied_link"] = (system, str(seg), params.get("doc"))
+show_segment(corpus, config, system, int(seg) - 1, key_prefix="sent")

@@ -1,0 +1,1 @@
+"""Frames the pages show: segment tables, documents, buckets, A vs B, salient n-grams."""

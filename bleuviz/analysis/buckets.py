@@ -1,0 +1,233 @@
+"""Two systems segment by segment: sentence BLEU differences and bucketed corpus BLEU.
+
+The buckets follow compare-mt's sentence bucketers (neulab/compare-mt,
+``compare_mt/bucketers.py``: ``LengthSentenceBucketer``, ``ScoreSentenceBucketer``)
+with fixed edges, and each bucket's score is the corpus BLEU of its segments
+computed from their summed statistics (``group_scores``), never by re-tokenizing.
+
+Deliberate deviations from compare-mt:
+
+* Every kind buckets the segments *once*, by a property that system B does not
+  change: the reference length, the baseline's sentence BLEU or the baseline's
+  length ratio. compare-mt buckets each system by its own score or length, so
+  its bars for two systems may cover different segments; here A's and B's bars
+  in one bucket always score the same segments, and one count describes both.
+* With several references, "reference length" is the shortest one: it does not
+  depend on any hypothesis (the closest length does). compare-mt takes one reference.
+* The length ratio uses the reference length the flavour's brevity penalty uses
+  (closest; shortest for tf-nmt). An empty reference gives ratio 1 for an empty
+  hypothesis and infinity otherwise (the flavours report 0 there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from bleuviz.bleu.ngrams import IntArray
+from bleuviz.bleu.result import FloatArray
+from bleuviz.bleu.score import BleuConfig, group_scores, sentence_scores
+from bleuviz.bleu.stats import SegmentStats
+from bleuviz.errors import ConfigError, InputError
+
+#: Sentence BLEU differences within this distance count as ties.
+TIE_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class BucketKind:
+    """A way of bucketing segments: bucket ``i`` holds values in ``[edges[i-1], edges[i])``.
+
+    The first bucket is open below and the last open above, so ``labels`` has
+    one more entry than ``edges``.
+    """
+
+    name: str
+    title: str
+    edges: tuple[float, ...]
+    labels: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.labels) != len(self.edges) + 1:
+            raise ConfigError(
+                f"labels: {len(self.labels)} labels for {len(self.edges)} edges of {self.name!r}"
+            )
+
+
+BUCKET_KINDS: dict[str, BucketKind] = {
+    kind.name: kind
+    for kind in (
+        BucketKind(
+            "ref_len",
+            "Reference length (tokens)",
+            (10, 20, 30, 40),
+            ("<10", "10–19", "20–29", "30–39", "40+"),
+        ),
+        BucketKind(
+            "bleu",
+            "Sentence BLEU of A",
+            tuple(float(x) for x in range(10, 100, 10)),
+            tuple(f"{x}–{x + 10}" for x in range(0, 100, 10)),
+        ),
+        BucketKind(
+            "ratio",
+            "Length ratio of A (hyp / ref)",
+            (0.8, 0.9, 1.0, 1.1, 1.2),
+            ("<0.8", "0.8–0.9", "0.9–1.0", "1.0–1.1", "1.1–1.2", "≥1.2"),
+        ),
+    )
+}
+
+
+def bucket_values(kind: str, baseline: SegmentStats, config: BleuConfig) -> FloatArray:
+    """Return the value each segment is bucketed by (see the module notes)."""
+    if kind == "ref_len":
+        return baseline.shortest_ref_len.astype(np.float64)
+    if kind == "bleu":
+        return sentence_scores(baseline, config).score
+    if kind == "ratio":
+        return _length_ratio(baseline, config)
+    raise ConfigError(
+        f"kind: unknown bucket kind {kind!r}; choose one of {', '.join(BUCKET_KINDS)}"
+    )
+
+
+def _length_ratio(stats: SegmentStats, config: BleuConfig) -> FloatArray:
+    """Hypothesis length over the flavour's reference length, per segment."""
+    ref = stats.shortest_ref_len if config.flavor == "tf-nmt" else stats.closest_ref_len
+    hyp = stats.hyp_len.astype(np.float64)
+    empty = np.where(hyp > 0, np.inf, 1.0)
+    return np.divide(hyp, ref, out=empty, where=ref > 0)
+
+
+def assign_buckets(kind: str, baseline: SegmentStats, config: BleuConfig) -> IntArray:
+    """Return each segment's bucket number, ``0..len(labels)-1``."""
+    values = bucket_values(kind, baseline, config)
+    edges = np.asarray(BUCKET_KINDS[kind].edges, dtype=np.float64)
+    return np.searchsorted(edges, values, side="right").astype(np.int64)
+
+
+def bucket_table(
+    kind: str, baseline: SegmentStats, system: SegmentStats, config: BleuConfig
+) -> pd.DataFrame:
+    """Return one row per bucket: label, segment count and corpus BLEU of A and B.
+
+    Both scores come from each bucket's summed statistics; an empty bucket's
+    scores are NaN (corpus BLEU of no segments is undefined, so it is not computed).
+    """
+    _check_pair(baseline, system)
+    labels = BUCKET_KINDS[kind].labels
+    groups = assign_buckets(kind, baseline, config)
+    counts = np.bincount(groups, minlength=len(labels))
+    present = np.flatnonzero(counts)
+    codes = np.searchsorted(present, groups)  # bucket numbers renumbered without the empty ones
+    return pd.DataFrame(
+        {
+            "bucket": list(labels),
+            "segments": counts,
+            "bleu_a": _scatter(
+                group_scores(baseline, config, codes, len(present)).score, present, len(labels)
+            ),
+            "bleu_b": _scatter(
+                group_scores(system, config, codes, len(present)).score, present, len(labels)
+            ),
+        }
+    )
+
+
+def _scatter(values: FloatArray, positions: IntArray, size: int) -> FloatArray:
+    """Place ``values`` at ``positions`` of a NaN array of ``size``."""
+    out = np.full(size, np.nan)
+    out[positions] = values
+    return out
+
+
+def bucket_segments(kind: str, baseline: SegmentStats, config: BleuConfig, label: str) -> IntArray:
+    """Return the 0-based indices of the segments in the bucket called ``label``."""
+    labels = BUCKET_KINDS[kind].labels
+    if label not in labels:
+        raise ConfigError(
+            f"label: {label!r} is not a bucket of {kind!r}; choose {', '.join(labels)}"
+        )
+    groups = assign_buckets(kind, baseline, config)
+    return np.flatnonzero(groups == labels.index(label)).astype(np.int64)
+
+
+@dataclass(frozen=True, slots=True)
+class WinTieLoss:
+    """How many segments B scores higher than A on, equal to, and lower than."""
+
+    wins: int
+    ties: int
+    losses: int
+
+
+def segment_comparison(
+    baseline: SegmentStats, system: SegmentStats, config: BleuConfig
+) -> pd.DataFrame:
+    """Return :func:`score_comparison` of sentence BLEU of A and B."""
+    _check_pair(baseline, system)
+    return score_comparison(
+        sentence_scores(baseline, config).score, sentence_scores(system, config).score
+    )
+
+
+def score_comparison(
+    score_a: FloatArray, score_b: FloatArray, higher_is_better: bool = True
+) -> pd.DataFrame:
+    """Return one row per segment: number (from 1), the scores of A and B, and B's gain.
+
+    The gain ``diff`` is B - A, or A - B for an error rate such as TER, so a
+    positive difference always means B is better.
+    """
+    a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
+    if a.shape != b.shape:
+        raise InputError(f"score_b: {len(b)} segments but score_a has {len(a)}")
+    return pd.DataFrame(
+        {
+            "seg": np.arange(1, len(a) + 1),
+            "score_a": a,
+            "score_b": b,
+            "diff": b - a if higher_is_better else a - b,
+        }
+    )
+
+
+def win_tie_loss(diff: FloatArray) -> WinTieLoss:
+    """Count B's wins, ties and losses from per-segment differences B - A."""
+    values = np.asarray(diff, dtype=np.float64)
+    wins = int(np.sum(values > TIE_TOLERANCE))
+    losses = int(np.sum(values < -TIE_TOLERANCE))
+    return WinTieLoss(wins, len(values) - wins - losses, losses)
+
+
+#: Orders of the sentence table: name -> (key to sort by, ascending).
+SORTS: dict[str, str] = {
+    "largest |B − A| first": "abs",
+    "B better first": "desc",
+    "A better first": "asc",
+    "segment order": "seg",
+}
+
+
+def sort_comparison(frame: pd.DataFrame, how: str) -> pd.DataFrame:
+    """Sort a ``segment_comparison`` frame by one of ``SORTS``' values; ties keep segment order."""
+    if how == "seg":
+        return frame.sort_values("seg", kind="stable")
+    if how == "abs":
+        key = -frame["diff"].abs()
+    elif how == "desc":
+        key = -frame["diff"]
+    elif how == "asc":
+        key = frame["diff"]
+    else:
+        raise ConfigError(f"how: unknown sort {how!r}; choose one of {', '.join(SORTS.values())}")
+    return frame.iloc[np.argsort(key.to_numpy(), kind="stable")]
+
+
+def _check_pair(baseline: SegmentStats, system: SegmentStats) -> None:
+    """Refuse statistics of different lengths."""
+    if len(baseline) != len(system):
+        raise InputError(f"system: {len(system)} segments but the baseline has {len(baseline)}")

@@ -1,0 +1,105 @@
+"""Pandas frames for the app: per-segment tables, filters and document scores.
+
+"Corpus BLEU of a subset" (from summed statistics) and "mean of sentence BLEU"
+are different numbers; the names here keep them apart.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.result import BleuScore
+from bleuviz.bleu.score import BleuConfig, corpus_score, group_scores, sentence_scores
+
+PREVIEW_CHARS = 120
+
+
+def segment_table(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.DataFrame:
+    """Return one row per segment: id, document, sentence BLEU, precisions, lengths, preview."""
+    stats = corpus.systems[system]
+    arrays = sentence_scores(stats, config)
+    testset = corpus.testset
+    frame = pd.DataFrame({"seg": np.arange(1, len(stats) + 1)})
+    if testset.doc_ids is not None:
+        frame["doc"] = testset.doc_ids
+    frame["bleu"] = arrays.score
+    for n in range(config.max_order):
+        frame[f"p{n + 1}"] = arrays.precisions[:, n]
+    frame["bp"] = arrays.bp
+    frame["hyp_len"] = stats.hyp_len
+    frame["ref_len"] = (
+        stats.shortest_ref_len if config.flavor == "tf-nmt" else stats.closest_ref_len
+    )
+    frame["hypothesis"] = [line[:PREVIEW_CHARS] for line in testset.systems[system]]
+    return frame
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentFilter:
+    """What the sentence table shows: a text search, a BLEU range and a length range."""
+
+    text: str = ""
+    bleu_min: float = 0.0
+    bleu_max: float = 100.0
+    len_min: int = 0
+    len_max: int | None = None
+
+
+def filter_mask(
+    corpus: CorpusStats, system: str, table: pd.DataFrame, flt: SegmentFilter
+) -> np.ndarray:
+    """Return a boolean mask of the segments that pass ``flt``.
+
+    The text search is case-insensitive and looks in the hypothesis, every
+    reference and the source, matching literally (no regular expressions).
+    """
+    lengths = table["hyp_len"].to_numpy()
+    bleu = table["bleu"].to_numpy()
+    # The slider's ends mean "no bound": a perfect sentence may score 100.00000000000001.
+    low = -np.inf if flt.bleu_min <= 0 else flt.bleu_min
+    high = np.inf if flt.bleu_max >= 100 else flt.bleu_max
+    mask = (bleu >= low) & (bleu <= high) & (lengths >= flt.len_min)
+    if flt.len_max is not None:
+        mask = mask & (lengths <= flt.len_max)
+    needle = flt.text.strip().lower()
+    if needle:
+        testset = corpus.testset
+        streams = [testset.systems[system], *testset.references]
+        if testset.source is not None:
+            streams.append(testset.source)
+        found = np.zeros(len(mask), dtype=bool)
+        for stream in streams:
+            found |= np.fromiter((needle in line.lower() for line in stream), bool, len(stream))
+        mask = mask & found
+    return mask
+
+
+def document_scores(corpus: CorpusStats, config: BleuConfig) -> pd.DataFrame:
+    """Return corpus BLEU of every document for every system, from summed statistics."""
+    doc_ids = corpus.testset.doc_ids
+    if doc_ids is None:
+        return pd.DataFrame()
+    codes, documents = pd.factorize(pd.Series(doc_ids))
+    frame = pd.DataFrame(
+        {"doc": documents, "segments": np.bincount(codes, minlength=len(documents))}
+    )
+    for name, stats in corpus.systems.items():
+        frame[name] = group_scores(stats, config, codes, len(documents)).score
+    return frame
+
+
+def system_scores(corpus: CorpusStats, config: BleuConfig) -> dict[str, BleuScore]:
+    """Return every system's corpus score."""
+    return {
+        name: corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
+        for name, stats in corpus.systems.items()
+    }
+
+
+def mean_sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> float:
+    """Return the arithmetic mean of sentence BLEU (not the corpus BLEU)."""
+    return float(sentence_scores(corpus.systems[system], config).score.mean())

@@ -1,0 +1,1 @@
+"""A ``TestSet`` to BLEU: tokens, n-gram ids, reference index, segment statistics, scores."""

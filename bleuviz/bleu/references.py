@@ -1,0 +1,133 @@
+"""References tokenized and counted once, then reused for every system.
+
+For every order n, the index holds each reference n-gram's identity and, per
+segment, its *clip count*: the maximum number of times it occurs in any single
+reference of that segment (Papineni et al., 2002, section 2.1; sacrebleu's
+``_extract_reference_info`` takes the same maximum over references).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from bleuviz.bleu.ngrams import IntArray, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
+from bleuviz.errors import ConfigError, InputError
+
+MAX_SUPPORTED_ORDER = 9
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class OrderIndex:
+    """Reference n-grams of one order: identities and per-segment clip counts."""
+
+    pair_index: pd.Index  # pair key (prefix id * V + token id) -> n-gram id (its position)
+    n_grams: int  # number of distinct reference n-grams of this order
+    clip_index: pd.Index  # segment * n_grams + n-gram id -> position in clip_counts
+    clip_counts: IntArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ReferenceIndex:
+    """Everything about the references that scoring a system needs.
+
+    Attributes:
+        tokenize: how the references (and any system scored against them) are tokenized.
+        max_order: highest n-gram order counted.
+        vocabulary: reference token string -> token id (its position).
+        ref_lengths: (R, N) token count of every reference line.
+        orders: one OrderIndex per order 1..max_order.
+    """
+
+    tokenize: TokenizeConfig
+    max_order: int
+    vocabulary: pd.Index
+    ref_lengths: IntArray
+    orders: tuple[OrderIndex, ...]
+
+    @property
+    def n_segments(self) -> int:
+        """Number of segments."""
+        return int(self.ref_lengths.shape[1])
+
+    @property
+    def n_refs(self) -> int:
+        """Number of reference streams."""
+        return int(self.ref_lengths.shape[0])
+
+
+def build_reference_index(
+    references: Sequence[Sequence[str]],
+    tokenize: TokenizeConfig,
+    max_order: int = 4,
+    workers: int = 1,
+) -> ReferenceIndex:
+    """Tokenize and count reference streams (each a sequence of N lines) once.
+
+    ``workers`` > 1 tokenizes in forked processes (see ``tokenize_lines``).
+    """
+    if not 1 <= max_order <= MAX_SUPPORTED_ORDER:
+        raise ConfigError(
+            f"max_order: must be between 1 and {MAX_SUPPORTED_ORDER}, got {max_order}"
+        )
+    if not references:
+        raise InputError("references: at least one reference stream is required")
+    n = len(references[0])
+    for i, stream in enumerate(references):
+        if len(stream) != n:
+            raise InputError(
+                f"references: stream 1 has {n} lines but stream {i + 1} has {len(stream)}"
+            )
+    tokens: list[str] = []
+    offsets: list[IntArray] = []
+    for stream in references:
+        stream_tokens, stream_offsets = split_tokens(tokenize_lines(stream, tokenize, workers))
+        offsets.append(stream_offsets + len(tokens))
+        tokens.extend(stream_tokens)
+    token_ids, vocab = pd.factorize(np.asarray(tokens, dtype=object))
+    all_offsets = np.concatenate([offsets[0], *(o[1:] for o in offsets[1:])])
+    ids = token_ids.astype(np.int64)
+    ref_lengths = np.stack([np.diff(o) for o in offsets]).astype(np.int64)
+    orders = _index_orders(ids, all_offsets, len(references), n, len(vocab), max_order)
+    return ReferenceIndex(tokenize, max_order, pd.Index(vocab), ref_lengths, orders)
+
+
+def _index_orders(
+    ids: IntArray, offsets: IntArray, n_refs: int, n: int, vocab_size: int, max_order: int
+) -> tuple[OrderIndex, ...]:
+    """Give every reference n-gram an id and count its clip count per segment."""
+    line = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
+    stream = line // n
+    segment = line % n
+    orders: list[OrderIndex] = []
+    gram_ids = ids
+    n_grams = vocab_size
+    pair_index = pd.Index(np.arange(vocab_size, dtype=np.int64))
+    for order in range(1, max_order + 1):
+        if order > 1:
+            keys = pair_keys(gram_ids, ids, order, vocab_size)
+            valid = gram_starts(offsets, order)
+            codes, uniques = factorize(keys[valid])
+            gram_ids = np.full(len(ids), -2, dtype=np.int64)
+            gram_ids[valid] = codes
+            n_grams = len(uniques)
+            pair_index = pd.Index(uniques)
+        valid = gram_ids >= 0
+        clip_index, clip_counts = _clip_counts(
+            segment[valid] * n_grams + gram_ids[valid], stream[valid], n_refs
+        )
+        orders.append(OrderIndex(pair_index, n_grams, clip_index, clip_counts))
+    return tuple(orders)
+
+
+def _clip_counts(keys: IntArray, stream: IntArray, n_refs: int) -> tuple[pd.Index, IntArray]:
+    """Count each (segment, n-gram) key per reference stream and keep the maximum."""
+    codes, uniques = factorize(keys)
+    best = np.zeros(len(uniques), dtype=np.int64)
+    for r in range(n_refs):
+        np.maximum(best, np.bincount(codes[stream == r], minlength=len(uniques)), out=best)
+    return pd.Index(uniques), best

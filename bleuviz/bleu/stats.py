@@ -1,0 +1,181 @@
+"""Columnar per-segment sufficient statistics for BLEU.
+
+One row per segment, as in sacrebleu's ``_compute_segment_statistics``
+(``[hyp_len, ref_len, correct_1..N, total_1..N]``), but stored as numpy columns
+for the whole corpus. Any subset (a filter, a bucket, a document, a bootstrap
+sample) is scored from the sum of its rows, never by re-tokenizing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from bleuviz.bleu.ngrams import UNSEEN, IntArray, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.bleu.references import OrderIndex, ReferenceIndex
+from bleuviz.bleu.tokenize import tokenize_lines
+from bleuviz.errors import InputError
+
+Index = slice | NDArray[np.int64] | NDArray[np.bool_] | Sequence[int]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SegmentStats:
+    """Sufficient statistics of M rows: segments, or sums over sets of segments.
+
+    Attributes:
+        hyp_len: (M,) hypothesis length.
+        closest_ref_len: (M,) reference length closest to the hypothesis; ties go to
+            the shorter (sacrebleu ``_get_closest_ref_len``, nltk ``closest_ref_length``).
+        shortest_ref_len: (M,) shortest reference length (tensorflow/nmt ``compute_bleu``).
+        matches: (M, K) clipped n-gram matches per order.
+        totals: (M, K) hypothesis n-grams per order.
+        floor_totals: (M, K) ``max(1, totals)`` per segment before summing: nltk's
+            ``modified_precision`` never returns a zero denominator, so in its
+            corpus sum a segment shorter than n adds 1 to the n-gram denominator.
+    """
+
+    hyp_len: IntArray
+    closest_ref_len: IntArray
+    shortest_ref_len: IntArray
+    matches: IntArray
+    totals: IntArray
+    floor_totals: IntArray
+
+    def __len__(self) -> int:
+        return len(self.hyp_len)
+
+    @property
+    def max_order(self) -> int:
+        """Number of n-gram orders held (K)."""
+        return int(self.matches.shape[1])
+
+    def select(self, index: Index) -> SegmentStats:
+        """Return the rows at ``index`` (positions, a boolean mask or a slice)."""
+        idx = index if isinstance(index, slice) else np.asarray(index)
+        if not isinstance(idx, slice) and idx.size == 0:
+            idx = idx.astype(np.int64)  # np.asarray([]) is float64, which cannot index
+        return SegmentStats(
+            self.hyp_len[idx],
+            self.closest_ref_len[idx],
+            self.shortest_ref_len[idx],
+            self.matches[idx],
+            self.totals[idx],
+            self.floor_totals[idx],
+        )
+
+    def total(self) -> SegmentStats:
+        """Return a single row holding the sum of all rows (the corpus statistics)."""
+        return SegmentStats(
+            self.hyp_len.sum(keepdims=True),
+            self.closest_ref_len.sum(keepdims=True),
+            self.shortest_ref_len.sum(keepdims=True),
+            self.matches.sum(axis=0, keepdims=True),
+            self.totals.sum(axis=0, keepdims=True),
+            self.floor_totals.sum(axis=0, keepdims=True),
+        )
+
+    def group_totals(self, groups: IntArray, n_groups: int) -> SegmentStats:
+        """Return one summed row per group label in ``0..n_groups-1`` (buckets, documents)."""
+
+        def add(column: IntArray) -> IntArray:
+            out = np.zeros((n_groups, *column.shape[1:]), dtype=np.int64)
+            np.add.at(out, groups, column)
+            return out
+
+        return SegmentStats(
+            add(self.hyp_len),
+            add(self.closest_ref_len),
+            add(self.shortest_ref_len),
+            add(self.matches),
+            add(self.totals),
+            add(self.floor_totals),
+        )
+
+    def sacrebleu_rows(self, max_order: int | None = None) -> IntArray:
+        """Return sacrebleu's flat layout ``[hyp_len, ref_len, correct_1..N, total_1..N]``."""
+        k = self.max_order if max_order is None else max_order
+        return np.column_stack(
+            [self.hyp_len, self.closest_ref_len, self.matches[:, :k], self.totals[:, :k]]
+        )
+
+
+def compute_stats(
+    hypotheses: Sequence[str], refs: ReferenceIndex, workers: int = 1
+) -> SegmentStats:
+    """Tokenize one system's hypotheses and count them against the reference index."""
+    if len(hypotheses) != refs.n_segments:
+        raise InputError(
+            f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
+        )
+    tokens, offsets = split_tokens(tokenize_lines(hypotheses, refs.tokenize, workers))
+    ids = _token_ids(tokens, refs)
+    hyp_len = np.diff(offsets)
+    segment = np.repeat(np.arange(refs.n_segments, dtype=np.int64), hyp_len)
+    matches = np.zeros((refs.n_segments, refs.max_order), dtype=np.int64)
+    gram_ids = ids
+    for order, index in enumerate(refs.orders, start=1):
+        if order > 1:
+            keys = pair_keys(gram_ids, ids, order, len(refs.vocabulary))
+            gram_ids = np.full(len(ids), -2, dtype=np.int64)
+            known = gram_starts(offsets, order) & (keys >= 0)
+            gram_ids[known] = index.pair_index.get_indexer(pd.Index(keys[known]))
+        matches[:, order - 1] = _clipped_matches(gram_ids, segment, refs.n_segments, index)
+    totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
+    closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
+    return SegmentStats(hyp_len, closest, shortest, matches, totals, np.maximum(totals, 1))
+
+
+def _token_ids(tokens: list[str], refs: ReferenceIndex) -> IntArray:
+    """Return each token's reference vocabulary id, or UNSEEN.
+
+    Factorizing the vocabulary followed by the tokens numbers the vocabulary
+    0..V-1 in order (it is unique), so any code >= V is a token the references
+    never use; one hash pass is several times faster than ``Index.get_indexer``.
+    """
+    vocab = refs.vocabulary.to_numpy(dtype=object)
+    codes, _ = pd.factorize(np.concatenate([vocab, np.asarray(tokens, dtype=object)]))
+    ids = codes[len(vocab) :].astype(np.int64)
+    ids[ids >= len(vocab)] = UNSEEN
+    return ids
+
+
+def _clipped_matches(
+    gram_ids: IntArray, segment: IntArray, n_segments: int, index: OrderIndex
+) -> IntArray:
+    """Sum ``min(hyp count, clip count)`` over each segment's distinct n-grams."""
+    seen = gram_ids >= 0
+    codes, keys = factorize(segment[seen] * index.n_grams + gram_ids[seen])
+    hyp_counts = np.bincount(codes, minlength=len(keys))
+    where = index.clip_index.get_indexer(pd.Index(keys))
+    clipped = np.minimum(hyp_counts, np.where(where >= 0, index.clip_counts[where], 0))
+    per_segment = np.bincount(keys // index.n_grams, weights=clipped, minlength=n_segments)
+    return per_segment.astype(np.int64)
+
+
+def _reference_lengths(hyp_len: IntArray, ref_lengths: IntArray) -> tuple[IntArray, IntArray]:
+    """Return the closest (ties to the shorter) and the shortest reference length per segment."""
+    diff = np.abs(ref_lengths - hyp_len[None, :])
+    # Order by (distance, length): the smallest distance wins, then the shorter reference.
+    rank = diff * (int(ref_lengths.max(initial=0)) + 1) + ref_lengths
+    closest = np.take_along_axis(ref_lengths, rank.argmin(axis=0)[None, :], axis=0)[0]
+    return closest.astype(np.int64), ref_lengths.min(axis=0).astype(np.int64)
+
+
+def stats_frame(stats: SegmentStats) -> pd.DataFrame:
+    """Return the statistics as a DataFrame with one column per quantity."""
+    frame = pd.DataFrame(
+        {
+            "hyp_len": stats.hyp_len,
+            "ref_len": stats.closest_ref_len,
+            "shortest_ref_len": stats.shortest_ref_len,
+        }
+    )
+    for n in range(stats.max_order):
+        frame[f"matches_{n + 1}"] = stats.matches[:, n]
+        frame[f"totals_{n + 1}"] = stats.totals[:, n]
+    return frame

@@ -1,0 +1,1 @@
+"""``python -m bleuviz``: one module per subcommand."""

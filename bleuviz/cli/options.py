@@ -1,0 +1,85 @@
+"""Command-line options shared by ``score`` and ``compare``, and their conversion to configs."""
+
+from __future__ import annotations
+
+import argparse
+
+from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
+from bleuviz.bleu.score import FLAVORS, BleuConfig
+from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, default_workers
+from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, read_path
+from bleuviz.io.load import load_files
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line on stderr with exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """Add --ref/--hyp/--src/--docids and the size limit."""
+    parser.add_argument(
+        "--ref", "-r", nargs="+", required=True, metavar="REF", help="reference files"
+    )
+    parser.add_argument(
+        "--hyp", "-i", nargs="+", required=True, metavar="HYP", help="system outputs"
+    )
+    parser.add_argument("--src", metavar="SRC", help="source file (optional)")
+    parser.add_argument("--docids", metavar="FILE", help="one document id per line (optional)")
+    parser.add_argument(
+        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger files (%(default)s)"
+    )
+
+
+def add_bleu_options(parser: argparse.ArgumentParser) -> None:
+    """Add tokenizer, flavour, smoothing, order and weight options."""
+    parser.add_argument("--tokenize", "-tok", choices=TOKENIZERS, default="13a")
+    parser.add_argument("--lowercase", "-lc", action="store_true")
+    parser.add_argument("--flavor", choices=FLAVORS, default="sacrebleu")
+    parser.add_argument(
+        "--smooth",
+        "-s",
+        help="sacrebleu: exp floor add-k none; nltk: method0..method7; tf-nmt: none add-one",
+    )
+    parser.add_argument("--smooth-value", "-sv", type=float)
+    parser.add_argument("--max-order", type=int, default=None, help="highest n-gram order (4)")
+    parser.add_argument("--weights", type=float, nargs="+", help="per-order weights")
+    parser.add_argument("--effective-order", action="store_true")
+    parser.add_argument("--auto-reweigh", action="store_true", help="nltk's auto_reweigh")
+    parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
+
+
+def bleu_config(args: argparse.Namespace) -> BleuConfig:
+    """Build the BleuConfig the options describe."""
+    weights = tuple(args.weights) if args.weights else None
+    max_order = args.max_order or (len(weights) if weights else 4)
+    return BleuConfig(
+        flavor=args.flavor,
+        max_order=max_order,
+        weights=weights,
+        smooth=args.smooth,
+        smooth_value=args.smooth_value,
+        effective_order=args.effective_order,
+        auto_reweigh=args.auto_reweigh,
+    )
+
+
+def load_corpus(args: argparse.Namespace, config: BleuConfig) -> tuple[CorpusStats, list[str]]:
+    """Read the files and compute statistics; return them with each system's path."""
+    limit = args.max_bytes
+
+    def read(path: str) -> NamedBytes:
+        return read_path(path, limit)
+
+    testset = load_files(
+        [read(p) for p in args.hyp],
+        [read(p) for p in args.ref],
+        read(args.src) if args.src else None,
+        read(args.docids) if args.docids else None,
+        limit,
+    )
+    tokenize = TokenizeConfig(args.tokenize, args.lowercase)
+    paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
+    return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers()), paths

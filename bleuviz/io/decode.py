@@ -1,0 +1,124 @@
+"""Bring an input file into memory and decode it, refusing what cannot be read.
+
+Every reader in ``bleuviz.io.load`` starts here: a file is read from disk or taken
+from an upload as ``NamedBytes``, checked against the size limit and for
+emptiness, and decoded as strict UTF-8 with one leading BOM dropped. Only
+``\\n`` and ``\\r\\n`` end a line (``str.splitlines`` would also split on
+``\\x0b``, ``\\x1c`` or ``\\u2028``, which may occur inside a segment). Every
+refusal is an ``InputError`` with a one-line message that names the file and,
+where there is one, the line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from bleuviz.errors import InputError
+
+DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, slots=True)
+class NamedBytes:
+    """An input file held in memory: an upload, or a file read from disk.
+
+    Attributes:
+        name: display name used in messages, e.g. ``"hyp.sysA.txt"`` or a path.
+        data: the file's raw bytes.
+    """
+
+    name: str
+    data: bytes
+
+
+def read_path(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) -> NamedBytes:
+    """Read a file from disk, checking its size before reading it.
+
+    Raises:
+        InputError: the file is missing, a directory, unreadable or over ``max_bytes``.
+    """
+    name = os.fspath(path)
+    try:
+        info = Path(path).stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{name}: is a directory, not a file")
+        _check_size(name, info.st_size, max_bytes)
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)  # the file may have grown since stat
+    except FileNotFoundError:
+        raise InputError(f"no such file: {name}") from None
+    except OSError as e:
+        raise InputError(f"{name}: cannot read file: {e.strerror}") from None
+    _check_size(name, len(data), max_bytes)
+    return NamedBytes(name, data)
+
+
+def decode_lines(f: NamedBytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, ...]:
+    """Decode a file as strict UTF-8 and split it into lines.
+
+    A leading BOM is dropped, ``\\r\\n`` and ``\\n`` both end a line, a final line end
+    adds no empty line, and empty lines elsewhere are kept as ``""``.
+
+    Raises:
+        InputError: the file is over ``max_bytes``, empty, or not valid UTF-8.
+    """
+    return split_lines(decode_text(f, max_bytes))
+
+
+def check_size_and_emptiness(f: NamedBytes, max_bytes: int) -> None:
+    """Refuse a file over ``max_bytes``, or one with no bytes but a BOM."""
+    _check_size(f.name, len(f.data), max_bytes)
+    if not f.data.removeprefix(_BOM):
+        raise InputError(f"{f.name}: file is empty")
+
+
+def decode_text(f: NamedBytes, max_bytes: int) -> str:
+    """Check size and emptiness, decode strict UTF-8 and drop one leading BOM."""
+    check_size_and_emptiness(f, max_bytes)
+    try:
+        text = f.data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = f.data.count(b"\n", 0, e.start) + 1
+        raise InputError(
+            f"{f.name}: invalid UTF-8 at line {line} (byte offset {e.start})"
+        ) from None
+    return text.removeprefix("\ufeff")
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """Split on ``\\r\\n`` and ``\\n`` only; a final line end adds no empty line."""
+    text = text.replace("\r\n", "\n")
+    return tuple(text.removesuffix("\n").split("\n"))
+
+
+def file_extension(name: str) -> str:
+    """Return the lower-cased last extension of a file name, with its dot."""
+    return os.path.splitext(re.split(r"[\\/]", name)[-1])[1].lower()
+
+
+def plural(n: int, word: str) -> str:
+    """Return ``"1 line"`` or ``"3 lines"``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _check_size(name: str, size: int, max_bytes: int) -> None:
+    """Refuse a file of ``size`` bytes when it is over ``max_bytes``."""
+    if size > max_bytes:
+        raise InputError(
+            f"{name}: file is {_format_size(size)}, over the {_format_size(max_bytes)} limit"
+        )
+
+
+def _format_size(n: int) -> str:
+    """Format a byte count for people: ``"300.0 MB"``, ``"12.5 KB"`` or ``"17 bytes"``."""
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MB"
+    if n >= 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n} bytes"

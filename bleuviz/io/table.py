@@ -1,0 +1,214 @@
+"""Read a TSV, CSV or JSON-lines table, one segment per row, into a ``TestSet``.
+
+The header row names the columns, and a column's name gives its role unless
+the caller names the columns: references (``ref``, ``ref1``, ``reference_2``
+...), source, document ids, segment ids, and a system for every other column.
+Rows of another width, repeated or empty column names, and JSON values that are
+not strings are refused with the file and line in the message.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from io import StringIO
+
+from bleuviz.errors import InputError
+from bleuviz.io.assemble import build_testset
+from bleuviz.io.decode import (
+    DEFAULT_MAX_BYTES,
+    NamedBytes,
+    decode_text,
+    file_extension,
+    plural,
+    split_lines,
+)
+from bleuviz.io.testset import TestSet
+
+_REF_COLUMN = re.compile(r"(?:ref|reference)(?:\d+|[._-].+)?", re.IGNORECASE)
+_SOURCE_COLUMNS = frozenset({"src", "source"})
+_DOC_COLUMNS = frozenset({"doc", "docid", "doc_id", "document"})
+_SEG_COLUMNS = frozenset({"id", "seg_id", "segid"})
+_ID_COLUMNS = _SOURCE_COLUMNS | _DOC_COLUMNS | _SEG_COLUMNS
+
+
+@dataclass(frozen=True, slots=True)
+class _Roles:
+    """Which table columns hold hypotheses, references, source, document and segment ids."""
+
+    hyps: tuple[str, ...]
+    refs: tuple[str, ...]
+    source: str | None
+    docid: str | None
+    segid: str | None
+
+
+def load_table(
+    f: NamedBytes,
+    hyp_columns: Sequence[str] | None = None,
+    ref_columns: Sequence[str] | None = None,
+    source_column: str | None = None,
+    docid_column: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> TestSet:
+    """Load a TSV, CSV or JSON-lines table with one segment per row.
+
+    Columns not named are inferred from their names: ``ref``, ``reference``,
+    ``ref1``, ``ref.X``, ``reference_2`` ... are references; ``src``/``source`` the
+    source; ``doc``/``docid``/``doc_id``/``document`` document ids;
+    ``id``/``seg_id``/``segid`` segment ids; every other column is a system,
+    named after the column without a ``hyp.`` or ``hyp_`` prefix.
+
+    Raises:
+        InputError: the format is unknown, a row is malformed, a named column is
+            missing, or no hypothesis or reference column is found.
+    """
+    header, rows = _read_table(f.name, decode_text(f, max_bytes))
+    roles = _table_roles(f.name, header, hyp_columns, ref_columns, source_column, docid_column)
+    columns = dict(zip(header, zip(*rows, strict=True), strict=True))
+    return build_testset(
+        [(re.sub(r"^hyp[._](?=.)", "", c), columns[c]) for c in roles.hyps],
+        references=[columns[c] for c in roles.refs],
+        source=None if roles.source is None else columns[roles.source],
+        doc_ids=None if roles.docid is None else columns[roles.docid],
+        seg_ids=None if roles.segid is None else columns[roles.segid],
+    )
+
+
+def _read_table(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """Parse a table by its extension into a header and rows of the header's width."""
+    ext = file_extension(name)
+    if ext == ".tsv":
+        numbered = [(n, line.split("\t")) for n, line in enumerate(split_lines(text), start=1)]
+        header, rows = _checked_rows(name, numbered)
+    elif ext == ".csv":
+        header, rows = _csv_rows(name, text)
+    elif ext in (".jsonl", ".json"):
+        header, rows = _jsonl_rows(name, text)
+    else:
+        raise InputError(f"{name}: unknown table format {ext!r} (use .tsv, .csv or .jsonl)")
+    if not rows:
+        raise InputError(f"{name}: no rows after the header")
+    return header, rows
+
+
+def _checked_rows(
+    name: str, numbered: Sequence[tuple[int, Sequence[str]]]
+) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """Split numbered rows into a header and body, refusing rows of another width."""
+    (_, header), *body = numbered
+    _check_header(name, header)
+    for line, cells in body:
+        if len(cells) != len(header):
+            raise InputError(
+                f"{name}: line {line} has {plural(len(cells), 'field')}, "
+                f"the header has {len(header)}"
+            )
+    return tuple(header), [tuple(cells) for _, cells in body]
+
+
+def _check_header(name: str, header: Sequence[str]) -> None:
+    """Refuse an empty header, an empty column name or a repeated one."""
+    if not any(header):
+        raise InputError(f"{name}: line 1: the header row is empty")
+    for i, column in enumerate(header):
+        if not column:
+            raise InputError(f"{name}: line 1: column {i + 1} has an empty name")
+        if column in header[:i]:
+            raise InputError(f"{name}: line 1: column {column!r} appears twice")
+
+
+def _csv_rows(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """Parse CSV with the csv module; a quoted field may hold commas and newlines."""
+    reader = csv.reader(StringIO(text, newline=""), strict=True)
+    numbered: list[tuple[int, Sequence[str]]] = []
+    start = 1  # a quoted field may span lines: number a row by its first line
+    try:
+        for row in reader:
+            numbered.append((start, row))
+            start = reader.line_num + 1
+    except csv.Error as e:
+        raise InputError(f"{name}: line {reader.line_num}: invalid CSV ({e})") from None
+    return _checked_rows(name, numbered)
+
+
+def _jsonl_rows(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """Parse JSON lines: one object of string values per line, all with the same keys."""
+    header: tuple[str, ...] = ()
+    rows: list[tuple[str, ...]] = []
+    for n, line in enumerate(split_lines(text), start=1):
+        row = _json_object(name, n, line)
+        if n == 1:
+            header = tuple(row)
+            _check_header(name, header)
+        elif row.keys() != set(header):
+            missing = sorted(set(header) - row.keys()) or "none"
+            extra = sorted(row.keys() - set(header)) or "none"
+            raise InputError(
+                f"{name}: line {n}: keys differ from line 1 (missing: {missing}, extra: {extra})"
+            )
+        rows.append(tuple(row[k] for k in header))
+    return header, rows
+
+
+def _json_object(name: str, n: int, line: str) -> dict[str, str]:
+    """Parse line ``n`` as a JSON object whose values are all strings."""
+    if not line.strip():
+        raise InputError(f"{name}: line {n} is blank (expected a JSON object)")
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise InputError(f"{name}: line {n}: invalid JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(value, dict):
+        raise InputError(f"{name}: line {n}: expected a JSON object, got {type(value).__name__}")
+    for key, item in value.items():
+        if not isinstance(item, str):
+            raise InputError(f"{name}: line {n}: the value of {key!r} is not a string")
+    return value
+
+
+def _table_roles(
+    name: str,
+    header: tuple[str, ...],
+    hyp_columns: Sequence[str] | None,
+    ref_columns: Sequence[str] | None,
+    source_column: str | None,
+    docid_column: str | None,
+) -> _Roles:
+    """Assign table columns to roles: named ones as given, the others by their names."""
+    named = [*(hyp_columns or ()), *(ref_columns or ()), source_column, docid_column]
+    absent = next((c for c in named if c is not None and c not in header), None)
+    if absent is not None:
+        raise InputError(f"{name}: no column {absent!r}; columns present: {', '.join(header)}")
+    free = [c for c in header if c not in named]
+    roles = _Roles(
+        hyps=tuple(hyp_columns or [c for c in free if not _is_special(c)]),
+        refs=tuple(ref_columns or [c for c in free if _REF_COLUMN.fullmatch(c)]),
+        source=source_column or _only(name, "source", free, _SOURCE_COLUMNS),
+        docid=docid_column or _only(name, "document id", free, _DOC_COLUMNS),
+        segid=_only(name, "segment id", free, _SEG_COLUMNS),
+    )
+    used = [*roles.hyps, *roles.refs, *(c for c in (roles.source, roles.docid) if c)]
+    if len(set(used)) != len(used):
+        raise InputError(f"{name}: a column is given more than one role: {', '.join(used)}")
+    if not roles.refs:
+        raise InputError(f"{name}: no reference column (name it 'ref', 'ref1', 'reference_2' ...)")
+    if not roles.hyps:
+        raise InputError(f"{name}: no system column (every column is a reference, source or id)")
+    return roles
+
+
+def _is_special(column: str) -> bool:
+    """Return whether a column's name marks it as a reference, source or id column."""
+    return bool(_REF_COLUMN.fullmatch(column)) or column.lower() in _ID_COLUMNS
+
+
+def _only(name: str, role: str, columns: Sequence[str], names: frozenset[str]) -> str | None:
+    """Return the one column named like ``names`` (case-insensitive), refusing several."""
+    found = [c for c in columns if c.lower() in names]
+    if len(found) > 1:
+        raise InputError(f"{name}: several {role} columns ({', '.join(found)}); name one")
+    return found[0] if found else None

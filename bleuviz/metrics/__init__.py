@@ -1,0 +1,1 @@
+"""Metrics beside BLEU, per segment, in one registry with one result type."""

@@ -1,0 +1,1 @@
+"""Escaped highlight HTML, Markdown-safe labels and plotly figures (no Streamlit)."""

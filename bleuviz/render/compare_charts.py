@@ -1,0 +1,177 @@
+"""Plotly figures comparing two systems: pure functions of scores, no Streamlit.
+
+System A (the baseline) and system B keep the same two colours in every figure.
+Figures meant to be clicked carry what a click must open in ``customdata``:
+the segment number (from 1) on the scatter and the bucket label on the bucket bars.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from bleuviz.analysis.buckets import TIE_TOLERANCE, WinTieLoss
+from bleuviz.bleu.result import FloatArray
+
+COLOR_A = "#1c7ed6"
+COLOR_B = "#e8590c"
+COLOR_TIE = "#868e96"
+_MARGIN = {"t": 30, "b": 40, "l": 50, "r": 20}
+
+
+@dataclass(frozen=True, slots=True)
+class Axis:
+    """What the sentence scores are: a label, their nominal maximum and their direction."""
+
+    label: str = "sentence BLEU"
+    scale: float = 100.0
+    higher_is_better: bool = True
+
+
+BLEU_AXIS = Axis()
+
+
+def sentence_scatter(
+    score_a: FloatArray,
+    score_b: FloatArray,
+    segments: Sequence[int],
+    names: tuple[str, str],
+    axis: Axis = BLEU_AXIS,
+) -> go.Figure:
+    """Scatter sentence scores of A (x) against B (y), one trace per outcome, y = x drawn.
+
+    ``customdata`` of every point is its segment number, so a click can open it.
+    """
+    a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
+    seg = np.asarray(segments)
+    gain = b - a if axis.higher_is_better else a - b
+    outcomes = (
+        (f"{names[1]} better", gain > TIE_TOLERANCE, COLOR_B),
+        ("tie", np.abs(gain) <= TIE_TOLERANCE, COLOR_TIE),
+        (f"{names[0]} better", gain < -TIE_TOLERANCE, COLOR_A),
+    )
+    top = max(axis.scale, float(np.max(a, initial=0.0)), float(np.max(b, initial=0.0)))
+    digits = 2 if axis.scale >= 10 else 4
+    fig = go.Figure()
+    fig.add_trace(_diagonal(top))
+    for label, mask, color in outcomes:
+        fig.add_trace(
+            go.Scatter(
+                x=a[mask],
+                y=b[mask],
+                mode="markers",
+                name=label,
+                marker={"color": color, "size": 8, "opacity": 0.75},
+                customdata=seg[mask],
+                hovertemplate="segment %{customdata}<br>"
+                + f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>",
+            )
+        )
+    edge = [-0.03 * top, 1.03 * top]
+    fig.update_layout(
+        xaxis={"title": f"{axis.label} of {names[0]} (A)", "range": edge},
+        yaxis={"title": f"{axis.label} of {names[1]} (B)", "range": edge},
+        legend={"orientation": "h", "y": 1.12},
+        margin=_MARGIN,
+    )
+    return fig
+
+
+def _diagonal(top: float) -> go.Scatter:
+    """The y = x line: points above it are segments B scores higher."""
+    return go.Scatter(
+        x=[0, top],
+        y=[0, top],
+        mode="lines",
+        line={"color": COLOR_TIE, "dash": "dot", "width": 1},
+        hoverinfo="skip",
+        showlegend=False,
+    )
+
+
+def difference_histogram(
+    diff: FloatArray, names: tuple[str, str], axis: Axis = BLEU_AXIS
+) -> go.Figure:
+    """Histogram of per-segment gains of B over A, in bins of 5% of the scale."""
+    size = axis.scale / 20
+    values = np.asarray(diff, dtype=np.float64)
+    # TER differences may exceed the nominal scale: widen the bins' range, never drop a value.
+    bound = max(axis.scale, float(np.ceil(np.max(np.abs(values), initial=0.0) / size) * size))
+    order = f"{names[1]} − {names[0]}" if axis.higher_is_better else f"{names[0]} − {names[1]}"
+    fig = go.Figure(
+        go.Histogram(
+            x=values,
+            xbins={"start": -size / 2 - bound, "end": bound + size / 2, "size": size},
+            marker={"color": COLOR_TIE},
+            hovertemplate="gain of B in %{x}: %{y} segments<extra></extra>",
+        )
+    )
+    fig.add_vline(x=0, line={"color": "black", "width": 1})
+    fig.update_layout(
+        xaxis_title=f"{axis.label} difference: {order} (right: {names[1]} better)",
+        yaxis_title="segments",
+        bargap=0.05,
+        height=300,
+        margin=_MARGIN,
+    )
+    return fig
+
+
+def win_tie_loss_bar(counts: WinTieLoss, names: tuple[str, str]) -> go.Figure:
+    """One horizontal bar per outcome, with its count written on the bar."""
+    labels = [f"{names[1]} better", "tie", f"{names[0]} better"]
+    values = [counts.wins, counts.ties, counts.losses]
+    fig = go.Figure(
+        go.Bar(
+            x=values,
+            y=labels,
+            orientation="h",
+            marker={"color": [COLOR_B, COLOR_TIE, COLOR_A]},
+            text=values,
+            textposition="auto",
+            hovertemplate="%{y}: %{x} segments<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        xaxis_title="segments",
+        yaxis={"autorange": "reversed"},
+        height=180,
+        margin={**_MARGIN, "l": 110},
+    )
+    return fig
+
+
+def bucket_bars(table: pd.DataFrame, names: tuple[str, str], title: str) -> go.Figure:
+    """Grouped bars of corpus BLEU of A and B per bucket, segment counts in text and hover.
+
+    ``table`` is a ``bucket_table`` frame; ``customdata`` of every bar is its bucket label.
+    """
+    labels = table["bucket"].tolist()
+    counts = table["segments"].tolist()
+    fig = go.Figure()
+    for column, name, color in (("bleu_a", names[0], COLOR_A), ("bleu_b", names[1], COLOR_B)):
+        fig.add_trace(
+            go.Bar(
+                name=name,
+                x=labels,
+                y=table[column].tolist(),
+                marker={"color": color},
+                customdata=labels,
+                text=[f"n={n}" for n in counts],
+                textposition="outside",
+                hovertemplate=f"{name}<br>"
+                + "bucket %{x}: BLEU %{y:.2f} (%{text} segments)<extra></extra>",
+            )
+        )
+    fig.update_layout(
+        barmode="group",
+        xaxis={"title": title, "type": "category"},
+        yaxis_title="corpus BLEU of the bucket",
+        legend={"orientation": "h", "y": 1.12},
+        margin=_MARGIN,
+    )
+    return fig

@@ -1,0 +1,152 @@
+"""HTML for highlighted tokens, with every piece of user text escaped.
+
+Markup contract (tests and styling rely on it): each highlighted token is a
+``<span class="bv-tok" data-status="match|clip|miss" title="...">``. Text from
+the data only ever enters the HTML through ``html.escape``, so markup, Markdown
+and LaTeX in a segment display literally and no script runs.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+from bleuviz.bleu.explain import NgramRow, SegmentExplanation
+from bleuviz.bleu.spans import Span
+
+STATUS_LABELS = {
+    "match": "matched",
+    "clip": "clipped (beyond the reference count)",
+    "miss": "not in any reference",
+}
+
+STYLE = """
+<style>
+.bv-line { line-height: 2.1; font-size: 1.05rem; white-space: pre-wrap; }
+.bv-tok { padding: 0.1rem 0.2rem; border-radius: 0.25rem; }
+.bv-tok[data-status="match"] { background: #c8ecd0; color: #0b3d17; }
+.bv-tok[data-status="clip"] {
+  background: #ffd8a8; color: #5a2d00; text-decoration: line-through;
+}
+.bv-tok[data-status="miss"] {
+  background: #f1f3f5; color: #495057; border-bottom: 2px dotted #adb5bd;
+}
+.bv-legend .bv-tok { margin-right: 0.6rem; }
+</style>
+"""
+
+
+def token_span(text: str, status: str, title: str = "") -> str:
+    """Return one escaped token element with its status."""
+    tip = html.escape(title or STATUS_LABELS[status], quote=True)
+    return f'<span class="bv-tok" data-status="{status}" title="{tip}">{html.escape(text)}</span>'
+
+
+def highlight(
+    text: str,
+    tokens: Sequence[str],
+    statuses: Sequence[str],
+    spans: Sequence[Span] | None,
+    titles: Sequence[str] | None = None,
+) -> str:
+    """Return a line of HTML with each token marked by its status.
+
+    With ``spans`` the original text is shown, including its spacing; without
+    them, the tokenized text is shown, tokens separated by spaces.
+    """
+    tips = list(titles) if titles is not None else [""] * len(tokens)
+    parts: list[str] = []
+    cursor = 0
+    for i, (token, status) in enumerate(zip(tokens, statuses, strict=True)):
+        if spans is None:
+            parts.append(("" if i == 0 else " ") + token_span(token, status, tips[i]))
+            continue
+        start, end = spans[i]
+        parts.append(html.escape(text[cursor:start]))
+        parts.append(token_span(text[start:end], status, tips[i]))
+        cursor = end
+    if spans is not None:
+        parts.append(html.escape(text[cursor:]))
+    return f'<div class="bv-line">{"".join(parts)}</div>'
+
+
+def legend() -> str:
+    """Return the legend for the three statuses."""
+    items = "".join(
+        token_span(label.split(" (")[0], status) for status, label in STATUS_LABELS.items()
+    )
+    return f'<div class="bv-legend">{items}</div>'
+
+
+def hypothesis_html(explanation: SegmentExplanation, order: int) -> str:
+    """Return the hypothesis with each token marked for ``order`` and hover text with counts."""
+    rows = {row.ngram: row for row in explanation.rows[order - 1]}
+    grams = [
+        tuple(explanation.hyp_tokens[i : i + order])
+        for i in range(len(explanation.statuses[order - 1]))
+    ]
+    titles = []
+    statuses = explanation.token_statuses(order)
+    for i, status in enumerate(statuses):
+        row = rows.get(grams[i]) if i < len(grams) else None
+        titles.append(_title(row, status) if row else STATUS_LABELS[status])
+    return highlight(
+        explanation.hyp_text, explanation.hyp_tokens, statuses, explanation.hyp_spans, titles
+    )
+
+
+def reference_html(explanation: SegmentExplanation, order: int, ref: int) -> str:
+    """Return reference ``ref`` with the tokens the hypothesis matched at ``order``."""
+    covered = explanation.ref_coverage(order)[ref]
+    statuses = ["match" if c else "miss" for c in covered]
+    titles = ["matched by the hypothesis" if c else "missed by the hypothesis" for c in covered]
+    return highlight(
+        explanation.ref_texts[ref],
+        explanation.ref_tokens[ref],
+        statuses,
+        explanation.ref_spans[ref],
+        titles,
+    )
+
+
+def _title(row: NgramRow, status: str) -> str:
+    """Hover text: the n-gram starting here with its counts."""
+    where = f" (reference {row.best_ref + 1})" if row.best_ref is not None else ""
+    return (
+        f"“{row.text}”: {row.hyp_count} in hypothesis, at most {row.max_ref_count} in one "
+        f"reference{where}; {row.matched} matched, {row.clipped} clipped. "
+        f"This token: {STATUS_LABELS[status]}"
+    )
+
+
+def escape_markdown(text: str) -> str:
+    """Backslash-escape every ASCII punctuation character, for Markdown-rendering elements.
+
+    CommonMark lets any ASCII punctuation be escaped, and Streamlit honours
+    ``\\$`` for its LaTeX, so names and ids from the data (system names from file
+    names, document ids) display literally in labels, tables and messages.
+
+    Escapes cannot stop GFM's autolink literals: remark-gfm finds ``https://``,
+    ``www.`` and ``name@host.tld`` in the parsed text, after escapes are undone
+    (mdast-util-gfm-autolink-literal). An invisible WORD JOINER (U+2060) is put
+    inside each such trigger, so it shows as written but links nowhere.
+    """
+    unlinked = _AUTOLINK_TRIGGER.sub(WORD_JOINER, text)
+    return "".join("\\" + ch if ch in _MARKDOWN_PUNCTUATION else ch for ch in unlinked)
+
+
+WORD_JOINER = "\u2060"
+_MARKDOWN_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+# Positions inside the triggers: before "://", between "www" and ".", after "@".
+_AUTOLINK_TRIGGER = re.compile(r"(?=://)|(?<=www)(?=\.)|(?<=@)", re.IGNORECASE)
+
+
+def code_span(text: str) -> str:
+    """Wrap text in a Markdown code span, shown literally (no emphasis, links, LaTeX or autolinks).
+
+    The fence is one backtick longer than the longest run inside (CommonMark 6.1).
+    """
+    runs = [len(run) for run in re.findall(r"`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    return f"{fence} {text} {fence}"

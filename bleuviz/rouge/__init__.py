@@ -1,0 +1,1 @@
+"""ROUGE as google-research rouge-score computes it: tokenize, statistics, score, explain."""

@@ -1,0 +1,1 @@
+"""Paired significance tests over summed statistics, as sacrebleu runs them."""

@@ -1,1 +1,0 @@
-"""Streamlit pages of bleuviz, routed explicitly by app.py through st.navigation."""

@@ -1,0 +1,206 @@
+"""AppTest of the Compare page on the bundled sample (systems literal, terse, repeat).
+
+Every number the page shows is compared with the core computed here from the
+same files: ``corpus_score`` for BLEU, ``compare_systems`` for the bootstrap
+CIs and both p-values (formatted as the page formats them), and
+``bucket_segments`` / the salient n-gram report for the table filters. The
+chart builders' traces are checked here too: what a click on them opens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.analysis.buckets import bucket_segments, bucket_table, segment_comparison, win_tie_loss
+from bleuviz.analysis.salient import matched_ngrams, reference_clips, salient_ngrams
+from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
+from bleuviz.bleu.score import BleuConfig, corpus_score
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.io.decode import read_path
+from bleuviz.io.load import load_files
+from bleuviz.render.compare_charts import (
+    bucket_bars,
+    difference_histogram,
+    sentence_scatter,
+    win_tie_loss_bar,
+)
+from bleuviz.significance.bleu import PairedResult, compare_systems
+from ui.common import SAMPLE_FILES, PathSet
+
+REPO = Path(__file__).resolve().parents[2]
+TOK = TokenizeConfig()
+
+
+@pytest.fixture(scope="module")
+def corpus() -> CorpusStats:
+    """The sample, loaded and counted as the app does by default (13a, order 4)."""
+    testset = load_files(
+        [read_path(p) for p in SAMPLE_FILES["hyp"]],
+        [read_path(p) for p in SAMPLE_FILES["ref"]],
+        read_path(SAMPLE_FILES["src"]),
+        read_path(SAMPLE_FILES["docids"]),
+    )
+    return compute_corpus_stats(testset, TOK, 4)
+
+
+@pytest.fixture
+def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
+    """A fresh app on the Compare page, with empty caches.
+
+    As in tests/test_app_overview.py, the legacy ``pages/`` router is switched
+    off as a running server does after its first ``st.navigation``, so every
+    rerun goes through the frame (sidebar and defaults).
+    """
+    at = new_app()
+    at.switch_page("app_pages/compare.py")
+    yield at
+
+
+def paired(corpus: CorpusStats, a: str, n_bs: int = 1000, n_ar: int = 10000) -> list[PairedResult]:
+    others = {name: s for name, s in corpus.systems.items() if name != a}
+    return compare_systems(a, corpus.systems[a], others, BleuConfig(), n_bs, n_ar, 12345)
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def segments_shown(at: AppTest) -> list[int]:
+    return at.dataframe("cmp_table").value["seg"].tolist()
+
+
+def test_deep_link_opens_the_pair_with_core_numbers(app: AppTest, corpus: CorpusStats) -> None:
+    app.query_params["a"] = "terse"
+    app.query_params["b"] = "repeat"
+    app.query_params["seg"] = "7"
+    app.run()
+    assert not app.exception
+    assert app.selectbox("cmp_a").value == "terse"
+    assert app.selectbox("cmp_b").value == "repeat"
+    shown = metrics(app)
+    for role, name in (("A", "terse"), ("B", "repeat")):
+        score = corpus_score(corpus.systems[name], BleuConfig(), TOK, corpus.n_refs).score
+        assert shown[f"BLEU of {role} · {name}"] == f"{score:.2f}"
+    results = paired(corpus, "terse")
+    pair = next(r for r in results if r.name == "repeat")
+    assert shown["p-value, bootstrap"] == f"{pair.p_value_bs:.4f}"
+    assert shown["p-value, randomization"] == f"{pair.p_value_ar:.4f}"
+    assert shown["Difference B − A"] == f"{pair.score - results[0].score:+.2f}"
+    assert app.number_input("cmp_seg").value == 7
+    assert any(md.value.startswith("#### Segment 7 ") for md in app.markdown)
+    assert app.query_params["a"] == "terse" and app.query_params["b"] == "repeat"
+
+
+def test_all_systems_table_equals_compare_systems(app: AppTest, corpus: CorpusStats) -> None:
+    app.run()
+    assert not app.exception
+    assert (app.selectbox("cmp_a").value, app.selectbox("cmp_b").value) == ("literal", "terse")
+    table = app.table[0].value
+    results = paired(corpus, "literal")
+    assert table.index.tolist() == ["Baseline: literal", "terse", "repeat"]
+    assert table["BLEU"].tolist() == [f"{r.score:.2f}" for r in results]
+    assert table["μ ± 95% CI"].tolist() == [f"{r.mean:.2f} ± {r.ci:.2f}" for r in results]
+    for column, attr in (
+        ("p (paired bootstrap)", "p_value_bs"),
+        ("p (approximate randomization)", "p_value_ar"),
+    ):
+        expected = ["—"] + [f"{getattr(r, attr):.4f}" for r in results[1:]]
+        assert [p.rstrip(" *") for p in table[column]] == expected
+        # Every sample system differs from literal far beyond chance: all starred.
+        assert all(p.endswith(" *") for p in table[column].tolist()[1:])
+
+
+def test_number_inputs_change_the_tests(app: AppTest, corpus: CorpusStats) -> None:
+    app.run()
+    app.number_input("cmp_n_bootstrap").set_value(200)
+    app.number_input("cmp_n_ar").set_value(300)
+    app.run()
+    assert not app.exception
+    pair = next(r for r in paired(corpus, "literal", 200, 300) if r.name == "terse")
+    assert metrics(app)["p-value, bootstrap"] == f"{pair.p_value_bs:.4f}"
+    assert metrics(app)["p-value, randomization"] == f"{pair.p_value_ar:.4f}"
+    assert app.table[0].value.loc["terse", "μ ± 95% CI"] == f"{pair.mean:.2f} ± {pair.ci:.2f}"
+
+
+@pytest.mark.parametrize("flavor", ["nltk", "tf-nmt"])
+def test_sidebar_settings_reach_the_tests(app: AppTest, corpus: CorpusStats, flavor: str) -> None:
+    app.run()
+    app.selectbox("flavor").set_value(flavor)
+    app.run()
+    assert not app.exception
+    config = BleuConfig(flavor)
+    score = corpus_score(corpus.systems["terse"], config, TOK, corpus.n_refs).score
+    assert metrics(app)["BLEU of B · terse"] == f"{score:.2f}"
+    others = {n: s for n, s in corpus.systems.items() if n != "literal"}
+    results = compare_systems("literal", corpus.systems["literal"], others, config)
+    assert app.table[0].value["μ ± 95% CI"].tolist() == [
+        f"{r.mean:.2f} ± {r.ci:.2f}" for r in results
+    ]
+
+
+def test_bucket_and_salient_ngram_filter_the_table(app: AppTest, corpus: CorpusStats) -> None:
+    app.run()
+    assert len(segments_shown(app)) == corpus.testset.n_segments
+    app.selectbox("cmp_bucket_kind").set_value("ratio")
+    app.run()
+    app.selectbox("cmp_bucket").set_value("0.8–0.9")
+    app.run()
+    assert not app.exception
+    expected = bucket_segments("ratio", corpus.systems["literal"], BleuConfig(), "0.8–0.9") + 1
+    assert len(expected) > 0
+    assert sorted(segments_shown(app)) == expected.tolist()
+
+    app.selectbox("cmp_bucket").set_value("(all)")
+    app.run()
+    clips = reference_clips(corpus.testset.references, TOK)
+    counts = [matched_ngrams(corpus.testset.systems[n], clips, TOK) for n in ("literal", "terse")]
+    top = salient_ngrams(*counts).b_better[0]
+    app.selectbox("cmp_salient").set_value(top.text)
+    app.run()
+    assert not app.exception
+    assert sorted(segments_shown(app)) == [i + 1 for i in top.segments]
+    app.toggle("cmp_salient_only").set_value(False)
+    app.run()
+    assert len(segments_shown(app)) == corpus.testset.n_segments
+
+
+def test_one_system_says_so(app: AppTest) -> None:
+    paths = PathSet((str(SAMPLE_FILES["hyp"][0]),), tuple(map(str, SAMPLE_FILES["ref"])))
+    app.session_state["cli_paths"] = paths
+    app.session_state["data_source"] = "cli"
+    app.run()
+    assert not app.exception
+    assert any("Only one system" in info.value for info in app.info)
+    assert not app.metric
+
+
+def test_chart_builders_carry_what_a_click_opens(corpus: CorpusStats) -> None:
+    a, b = corpus.systems["literal"], corpus.systems["terse"]
+    frame = segment_comparison(a, b, BleuConfig())
+    names = ("literal", "terse")
+    scatter = sentence_scatter(frame["score_a"], frame["score_b"], frame["seg"].tolist(), names)
+    points = [trace for trace in scatter.data if trace.mode == "markers"]
+    assert [t.name for t in points] == ["terse better", "tie", "literal better"]
+    segs = sorted(int(s) for t in points for s in t.customdata)
+    assert segs == list(range(1, corpus.testset.n_segments + 1))
+    for trace in points:  # each point sits at its own segment's scores
+        for x, y, s in zip(trace.x, trace.y, trace.customdata, strict=True):
+            assert (x, y) == (frame["score_a"].iloc[s - 1], frame["score_b"].iloc[s - 1])
+    counts = win_tie_loss(frame["diff"].to_numpy())
+    assert [len(t.x) for t in points] == [counts.wins, counts.ties, counts.losses]
+    assert list(win_tie_loss_bar(counts, names).data[0].x) == [
+        counts.wins,
+        counts.ties,
+        counts.losses,
+    ]
+    assert len(difference_histogram(frame["diff"].to_numpy(), names).data[0].x) == len(frame)
+    table = bucket_table("ref_len", a, b, BleuConfig())
+    bars = bucket_bars(table, names, "Reference length")
+    assert [t.name for t in bars.data] == list(names)
+    assert list(bars.data[0].customdata) == table["bucket"].tolist()
+    assert list(bars.data[1].y) == table["bleu_b"].tolist()
+    assert list(bars.data[0].text) == [f"n={n}" for n in table["segments"]]

@@ -1,0 +1,129 @@
+"""``python -m bleuviz score`` and ``compare``: output shapes, oracle numbers, exit statuses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
+from bleuviz.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data"
+REFS = [str(SAMPLE / "ref.A.en"), str(SAMPLE / "ref.B.en")]
+HYPS = [str(SAMPLE / f"hyp.{name}.en") for name in ("literal", "terse", "repeat")]
+
+
+def lines(path: str) -> list[str]:
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_score_json_equals_sacrebleu(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "score", "--ref", *REFS, "--hyp", *HYPS, "--format", "json")
+    refs = [lines(r) for r in REFS]
+    systems = out["systems"]
+    assert isinstance(systems, list)
+    assert [s["name"] for s in systems] == ["literal", "terse", "repeat"]
+    for system, path in zip(systems, HYPS, strict=True):
+        oracle = sacrebleu.corpus_bleu(lines(path), refs)
+        assert system["path"] == path
+        assert system["bleu"] == pytest.approx(oracle.score, abs=1e-9)
+        assert system["counts"] == oracle.counts and system["totals"] == oracle.totals
+        assert system["bp"] == pytest.approx(oracle.bp, abs=1e-12)
+        assert (system["hyp_len"], system["ref_len"]) == (oracle.sys_len, oracle.ref_len)
+        assert system["signature"] == "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+        assert "sentences" not in system
+
+
+def test_sentence_level_sacrebleu(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(
+        capsys, "score", "--ref", *REFS, "--hyp", HYPS[2], "--sentence-level", "-f", "json"
+    )
+    refs = [lines(r) for r in REFS]
+    sentences = out["systems"][0]["sentences"]  # type: ignore[index]
+    for i, hyp in enumerate(lines(HYPS[2])):
+        oracle = sacrebleu.sentence_bleu(hyp, [r[i] for r in refs])
+        assert sentences[i]["bleu"] == pytest.approx(oracle.score, abs=1e-9)
+        assert sentences[i]["counts"] == oracle.counts
+
+
+def test_sentence_level_nltk(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["score", "--ref", *REFS, "--hyp", HYPS[0], "--sentence-level", "-f", "json"]
+    out = run_json(capsys, *argv, "--flavor", "nltk", "--smooth", "method4")
+    tok = TokenizeConfig()
+    hyps = [h.split() for h in tokenize_lines(lines(HYPS[0]), tok)]
+    refs = [[t.split() for t in tokenize_lines(lines(r), tok)] for r in REFS]
+    sentences = out["systems"][0]["sentences"]  # type: ignore[index]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for i, hyp in enumerate(hyps):
+            oracle = sentence_bleu(
+                [r[i] for r in refs], hyp, smoothing_function=SmoothingFunction().method4
+            )
+            assert sentences[i]["bleu"] == pytest.approx(100 * oracle, abs=1e-9)
+
+
+def test_text_output_is_sacrebleu_style(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--ref", *REFS, "--hyp", HYPS[1]]) == 0
+    first, signature = capsys.readouterr().out.splitlines()
+    oracle = sacrebleu.corpus_bleu(lines(HYPS[1]), [lines(r) for r in REFS])
+    assert first == str(oracle)[: len(first)]  # "BLEU = 52.84 94.5/... (BP = ... ref_len = ...)"
+    assert signature.startswith("nrefs:2|case:mixed")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "--ref", "missing.txt", "--hyp", HYPS[0]], "missing.txt"),
+        (["score", "--ref", REFS[0], "--hyp", "README.md", "--smooth", "method9"], "smooth"),
+        (
+            ["score", "--ref", REFS[0], "--hyp", HYPS[0], "--weights", "0.5", "--max-order", "2"],
+            "weights",
+        ),
+        (["score", "--ref", REFS[0], "--hyp", HYPS[0], "--tokenize", "ja-mecab"], "sacrebleu[ja]"),
+        (["score", "--ref", REFS[0], "--hyp", HYPS[0], "--flavor", "bleurt"], "flavor"),
+        (["compare", "--ref", REFS[0], "--hyp", HYPS[0]], "baseline"),
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(argv: list[str], message: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bleuviz", *argv], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert message in proc.stderr
+
+
+def test_mismatched_files_are_refused_naming_each(tmp_path: Path) -> None:
+    short = tmp_path / "hyp.short.txt"
+    short.write_text("one line\n", encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "bleuviz", "score", "--ref", REFS[0], "--hyp", str(short)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert "hyp.short.txt has 1 line" in proc.stderr and "ref.A.en has 126 lines" in proc.stderr
+
+
+def test_compare_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["compare", "--ref", *REFS, "--hyp", *HYPS, "--paired-bs", "200", "--paired-ar", "500"]
+    out = run_json(capsys, *argv, "-f", "json")
+    assert set(out["baseline"]) == {"name", "bleu", "mean", "ci"}  # type: ignore[arg-type]
+    assert out["baseline"]["name"] == "literal"  # type: ignore[index]
+    for system in out["systems"]:  # type: ignore[attr-defined]
+        assert set(system) == {"name", "bleu", "mean", "ci", "p_value_bs", "p_value_ar"}
+        assert 0 <= system["p_value_bs"] <= 1 and 0 <= system["p_value_ar"] <= 1

@@ -1,0 +1,221 @@
+"""The UI boundary: cached loading, the shared settings and helpers every page uses.
+
+Heavy, immutable results (test sets, statistics) are cached with
+``st.cache_resource`` keyed on the files' identity and the tokenization, so a
+change of flavour, smoothing or weights rescoring never re-tokenizes. Nothing
+cached is ever mutated: the core's dataclasses are frozen.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
+from bleuviz.bleu.score import BleuConfig
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.errors import BleuvizError
+from bleuviz.io.decode import NamedBytes, read_path
+from bleuviz.io.load import load_files
+from bleuviz.io.testset import TestSet
+from bleuviz.metrics.registry import EXTRA_METRICS, MetricScores, score_rouge, score_sacrebleu
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_data"
+SAMPLE_FILES = {
+    "hyp": [SAMPLE / "hyp.literal.en", SAMPLE / "hyp.terse.en", SAMPLE / "hyp.repeat.en"],
+    "ref": [SAMPLE / "ref.A.en", SAMPLE / "ref.B.en"],
+    "src": SAMPLE / "source.de",
+    "docids": SAMPLE / "docids.txt",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PathSet:
+    """Files on disk that make up a test set."""
+
+    hyp: tuple[str, ...]
+    ref: tuple[str, ...]
+    src: str | None = None
+    docids: str | None = None
+
+    def key(self) -> tuple[object, ...]:
+        """Identity for caching: paths with their sizes and modification times."""
+        paths = [*self.hyp, *self.ref, self.src, self.docids]
+        return tuple((p, _stamp(p)) for p in paths if p)
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    """Return (size, mtime) of ``path``, or (-1, -1) if it is missing (read_path reports it)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (info.st_size, info.st_mtime_ns)
+
+
+def sample_paths() -> PathSet:
+    """The bundled sample."""
+    return PathSet(
+        tuple(map(str, SAMPLE_FILES["hyp"])),
+        tuple(map(str, SAMPLE_FILES["ref"])),
+        str(SAMPLE_FILES["src"]),
+        str(SAMPLE_FILES["docids"]),
+    )
+
+
+@st.cache_resource(max_entries=6, show_spinner="Reading files…")
+def load_paths(key: tuple[object, ...], _paths: PathSet) -> TestSet:
+    """Read a test set from disk (cached on paths, sizes and modification times)."""
+    opt = [read_path(p) if p else None for p in (_paths.src, _paths.docids)]
+    return load_files([read_path(p) for p in _paths.hyp], [read_path(p) for p in _paths.ref], *opt)
+
+
+@st.cache_resource(max_entries=6, show_spinner="Reading uploads…")
+def load_uploads(
+    key: tuple[object, ...],
+    _hyp: tuple[NamedBytes, ...],
+    _ref: tuple[NamedBytes, ...],
+    _src: NamedBytes | None,
+    _docids: NamedBytes | None,
+) -> TestSet:
+    """Read an uploaded test set (cached on the uploads' file ids)."""
+    return load_files(list(_hyp), list(_ref), _src, _docids)
+
+
+@st.cache_resource(max_entries=8, show_spinner="Counting n-grams…")
+def corpus_stats(
+    key: tuple[object, ...], _testset: TestSet, tokenize: TokenizeConfig, order: int
+) -> CorpusStats:
+    """Tokenize and count the test set once per (data, tokenizer, lowercase, order)."""
+    return compute_corpus_stats(_testset, tokenize, order)
+
+
+@st.cache_resource(max_entries=64, show_spinner="Scoring with another metric…")
+def system_metric(
+    key: tuple[object, ...],
+    _testset: TestSet,
+    system: str,
+    label: str,
+    lowercase: bool,
+    stemmer: bool,
+) -> MetricScores:
+    """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
+    hyps, refs = _testset.systems[system], _testset.references
+    if EXTRA_METRICS[label].family == "rouge":
+        return score_rouge([label], hyps, refs, stemmer)[label]
+    return score_sacrebleu(label, hyps, refs, lowercase)
+
+
+def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
+    """Return ``label``'s scores of ``system`` with the sidebar's options.
+
+    Only the options a metric reads enter its cache key: chrF reads the
+    lowercase switch, ROUGE the stemmer, TER neither.
+    """
+    state = st.session_state
+    _, key = _current_testset()
+    lowercase = bool(state.get("lowercase")) and label.startswith("chrF")
+    stemmer = bool(state.get("rouge_stemmer")) and EXTRA_METRICS[label].family == "rouge"
+    return system_metric(key, corpus.testset, system, label, lowercase, stemmer)
+
+
+def chosen_metrics() -> list[str]:
+    """The metrics beside BLEU chosen in the sidebar, in the sidebar's order."""
+    return [label for label in st.session_state.get("metrics", []) if label in EXTRA_METRICS]
+
+
+def fmt_metric(label: str, value: float) -> str:
+    """A metric as its library prints it: two decimals, or four for ROUGE's 0-1 scale."""
+    return f"{value:.4f}" if EXTRA_METRICS[label].scale <= 1 else f"{value:.2f}"
+
+
+def require_frame() -> None:
+    """Hand the run back to app.py if Streamlit routed straight to a page file.
+
+    Streamlit treats a folder named ``pages/`` next to the entry script as a
+    legacy (v1) multipage app until ``st.navigation`` has run once in the
+    server process, so the first request after start-up (a deep link, say)
+    can execute a page without the frame. The flag is the one ``st.navigation``
+    itself clears (streamlit/commands/navigation.py); clearing it and rerunning
+    routes the request through app.py with its URL and query string intact.
+    """
+    if "flavor" in st.session_state:
+        return
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+    st.rerun()
+
+
+def current_corpus() -> tuple[CorpusStats, BleuConfig] | None:
+    """Return the loaded corpus and settings, or show the error and return None."""
+    require_frame()
+    try:
+        testset, key = _current_testset()
+        tokenize = TokenizeConfig(st.session_state["tokenize"], st.session_state["lowercase"])
+        config = bleu_config_from_state()
+        corpus = corpus_stats(key, testset, tokenize, config.stats_order)
+    except BleuvizError as exc:
+        st.error(str(exc), icon=":material/error:")
+        return None
+    return corpus, config
+
+
+def _current_testset() -> tuple[TestSet, tuple[object, ...]]:
+    """Load the test set the sidebar's data source points to."""
+    source = st.session_state.get("data_source", "sample")
+    if source == "upload":
+        uploads = st.session_state.get("uploads")
+        if uploads is None:
+            raise BleuvizError("upload: choose hypothesis and reference files in the sidebar")
+        key = ("upload", *uploads["key"])
+        return load_uploads(
+            key, uploads["hyp"], uploads["ref"], uploads["src"], uploads["docids"]
+        ), key
+    paths: PathSet = st.session_state["cli_paths"] if source == "cli" else sample_paths()
+    key = ("paths", *paths.key())
+    return load_paths(key, paths), key
+
+
+def bleu_config_from_state() -> BleuConfig:
+    """Build the BleuConfig from the sidebar's widgets."""
+    state = st.session_state
+    flavor = state["flavor"]
+    weights = parse_weights(state.get("weights_text", ""))
+    order = len(weights) if weights else int(state["max_order"])
+    smooth = state.get(f"smooth_{flavor}")
+    value = state.get(f"smooth_value_{smooth}") if smooth in ("floor", "add-k") else None
+    return BleuConfig(
+        flavor=flavor,
+        max_order=order,
+        weights=weights,
+        smooth=smooth,
+        smooth_value=value,
+        effective_order=bool(state.get("effective_order")) and flavor == "sacrebleu",
+        auto_reweigh=bool(state.get("auto_reweigh")) and flavor == "nltk",
+    )
+
+
+def parse_weights(text: str) -> tuple[float, ...] | None:
+    """Parse "0.5, 0.5" into weights; empty means uniform."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if not parts:
+        return None
+    try:
+        return tuple(float(p) for p in parts)
+    except ValueError:
+        raise BleuvizError(f"weights: {text!r} is not a list of numbers") from None
+
+
+def fmt_bleu(value: float) -> str:
+    """BLEU as sacrebleu prints it: two decimals."""
+    return f"{value:.2f}"
+
+
+def fmt_bp(value: float) -> str:
+    """BP as sacrebleu prints it: three decimals."""
+    return f"{value:.3f}"

@@ -1,0 +1,1 @@
+"""The Compare page's sections and its cached data."""

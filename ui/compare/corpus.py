@@ -1,0 +1,221 @@
+"""Compare page sections about the pair and the corpus: choosing A, B and the metrics,
+significance, buckets and salient n-grams (with the callbacks their clicks run).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.buckets import (
+    BUCKET_KINDS,
+    bucket_segments,
+    bucket_table,
+)
+from bleuviz.analysis.salient import (
+    SalientNgram,
+    salient_frame,
+)
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.ngrams import IntArray
+from bleuviz.bleu.score import BleuConfig
+from bleuviz.metrics.registry import EXTRA_METRICS, SIGNIFICANCE_METRICS
+from bleuviz.render.compare_charts import (
+    bucket_bars,
+)
+from bleuviz.render.highlight import code_span
+from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.significance.bleu import DEFAULT_SEED, PairedResult
+from ui.common import fmt_bleu
+from ui.compare.data import ALL, BLEU, NONE, fmt_p, salient, verdict
+
+
+def apply_deep_link(systems: list[str], n_segments: int) -> None:
+    """Apply ?a=&b=&seg= once, before the widgets are drawn."""
+    params = st.query_params
+    link = (params.get("a"), params.get("b"), params.get("seg"))
+    if st.session_state.get("cmp_applied_link") == link:
+        return
+    st.session_state["cmp_applied_link"] = link
+    for name, key in ((link[0], "cmp_a"), (link[1], "cmp_b")):
+        if name in systems:
+            st.session_state[key] = name
+        elif name is not None:
+            st.warning(f"No system named {code_span(name)} is loaded.")
+    if link[2] is not None and link[2].isdigit() and 1 <= int(link[2]) <= n_segments:
+        st.session_state["cmp_seg"] = int(link[2])
+
+
+def swap() -> None:
+    """Exchange the baseline and the system."""
+    state = st.session_state
+    state["cmp_a"], state["cmp_b"] = state["cmp_b"], state["cmp_a"]
+
+
+def choose_pair(systems: list[str]) -> tuple[str, str]:
+    """Selectboxes for A and B (B is never A) and a swap button."""
+    left, right, button = st.columns([5, 5, 2], vertical_alignment="bottom")
+    a = left.selectbox("Baseline (A)", systems, key="cmp_a")
+    others = [name for name in systems if name != a]
+    if st.session_state.get("cmp_b") not in others:
+        st.session_state["cmp_b"] = others[0]
+    b = right.selectbox("System (B)", others, key="cmp_b")
+    button.button("Swap A and B", key="cmp_swap", on_click=swap, icon=":material/swap_horiz:")
+    return a, b
+
+
+def choose_metrics() -> tuple[str, str]:
+    """The metric of the corpus scores and tests, and the metric of the sentence scores."""
+    left, right = st.columns(2)
+    corpus_metric = left.selectbox(
+        "Corpus score and significance",
+        [BLEU, *SIGNIFICANCE_METRICS],
+        key="cmp_sig_metric",
+        help="sacrebleu's PairedTest runs BLEU, chrF, chrF++ and TER.",
+    )
+    sentence_metric = right.selectbox(
+        "Sentence scores and differences",
+        [BLEU, *EXTRA_METRICS],
+        key="cmp_metric",
+        help="Scatter, histogram, win/tie/loss, the segment table and its sort. "
+        "ROUGE is rouge-score's F-measure (0–1); for TER, lower is better.",
+    )
+    return corpus_metric, sentence_metric
+
+
+def significance_settings() -> tuple[int, int, int]:
+    """Number inputs for the bootstrap samples, the randomization trials and the seed."""
+    with st.expander("Significance test settings"):
+        left, middle, right = st.columns(3)
+        n_bs = left.number_input("Bootstrap samples", 1, 100_000, 1000, 100, key="cmp_n_bootstrap")
+        n_ar = middle.number_input(
+            "Approximate randomization trials", 1, 1_000_000, 10_000, 1000, key="cmp_n_ar"
+        )
+        seed = right.number_input("Seed", 0, 2**32 - 1, DEFAULT_SEED, key="cmp_seed")
+    return int(n_bs), int(n_ar), int(seed)
+
+
+def corpus_level(
+    names: tuple[str, str], base: PairedResult, pair: PairedResult, metric: str
+) -> None:
+    """The score of A and B with their bootstrap CIs, the difference and both p-values."""
+    cols = st.columns(5)
+    for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
+        col.metric(f"{metric} of {role} · {md(name)}", fmt_bleu(result.score))
+        col.caption(f"95% CI: {fmt_bleu(result.mean)} ± {fmt_bleu(result.ci)}")
+    cols[2].metric("Difference B − A", f"{pair.score - base.score:+.2f}")
+    cols[3].metric("p-value, bootstrap", fmt_p(pair.p_value_bs), help="paired bootstrap")
+    cols[4].metric(
+        "p-value, randomization", fmt_p(pair.p_value_ar), help="paired approximate randomization"
+    )
+    st.markdown(verdict(*names, base, pair, metric))
+
+
+def pick_bucket() -> None:
+    """Filter the sentence table to the bucket the user clicked (a cleared click: all)."""
+    points = st.session_state["cmp_bucket_chart"].selection.points
+    st.session_state["cmp_bucket"] = str(points[0]["x"]) if points else ALL
+
+
+def buckets(corpus: CorpusStats, config: BleuConfig, names: tuple[str, str]) -> IntArray | None:
+    """Bucket kind, bar chart and table; return the chosen bucket's segments (None: all)."""
+    left, right = st.columns([3, 2])
+    kind = left.selectbox(
+        "Bucket segments by",
+        list(BUCKET_KINDS),
+        format_func=lambda k: BUCKET_KINDS[k].title,
+        key="cmp_bucket_kind",
+        on_change=lambda: st.session_state.update(cmp_bucket=ALL),
+    )
+    stats_a, stats_b = (corpus.systems[name] for name in names)
+    table = bucket_table(kind, stats_a, stats_b, config)
+    options = [ALL, *table.loc[table["segments"] > 0, "bucket"]]
+    if st.session_state.get("cmp_bucket") not in options:
+        st.session_state["cmp_bucket"] = ALL
+    bucket = right.selectbox("Bucket shown in the segment table", options, key="cmp_bucket")
+    with left:
+        fig = bucket_bars(table, names, BUCKET_KINDS[kind].title)
+        st.plotly_chart(fig, key="cmp_bucket_chart", on_select=pick_bucket, selection_mode="points")
+    shown = {"segments": table["segments"].tolist()}
+    for name, column in zip(names, ("bleu_a", "bleu_b"), strict=True):
+        shown[md(name)] = ["—" if pd.isna(v) else fmt_bleu(v) for v in table[column]]
+    right.table(pd.DataFrame(shown, index=pd.Index(table["bucket"], name="bucket")))
+    right.caption("Corpus BLEU of each bucket's segments. Click a bar to filter the segments.")
+    return None if bucket == ALL else bucket_segments(kind, stats_a, config, bucket)
+
+
+def pick_salient(table_key: str, texts: list[str]) -> None:
+    """Choose the salient n-gram of the row the user clicked."""
+    rows = st.session_state[table_key].selection.rows
+    if rows:
+        st.session_state["cmp_salient"] = texts[rows[0]]
+
+
+def salient_ngram_tables(
+    identity: tuple[object, ...], corpus: CorpusStats, names: tuple[str, str]
+) -> tuple[int, ...] | None:
+    """compare-mt's salient n-grams; return the chosen one's segments if it filters the table."""
+    left, right = st.columns([3, 2])
+    choice = left.radio(
+        "N-gram order", ["all", 1, 2, 3, 4], horizontal=True, key="cmp_salient_order"
+    )
+    report = salient(identity, *names, (1, 2, 3, 4) if choice == "all" else (int(choice),), corpus)
+    options = [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
+    if st.session_state.get("cmp_salient") not in options:
+        st.session_state["cmp_salient"] = NONE
+    chosen = right.selectbox("N-gram (or click a row)", options, key="cmp_salient")
+    for col, role, side in zip(
+        st.columns(2), "AB", (report.a_better, report.b_better), strict=True
+    ):
+        name = names["AB".index(role)]
+        col.markdown(f"**{md(name)}** ({role}) matches more often")
+        col.dataframe(
+            salient_frame(side),
+            key=f"cmp_salient_{role.lower()}",
+            hide_index=True,
+            height=250,
+            column_order=["n-gram", "order", "a", "b", "score"],
+            column_config=salient_columns(names),
+            on_select=partial(pick_salient, f"cmp_salient_{role.lower()}", [s.text for s in side]),
+            selection_mode="single-row",
+        )
+    item = report.find(chosen)
+    return None if item is None else salient_segments(item, names)
+
+
+def salient_columns(names: tuple[str, str]) -> dict[str, object]:
+    """Column labels and help for the salient n-gram tables."""
+    return {
+        "order": st.column_config.NumberColumn(width="small"),
+        "a": st.column_config.NumberColumn(
+            names[0], help=f"matches by {names[0]} (A)", width="small"
+        ),
+        "b": st.column_config.NumberColumn(
+            names[1], help=f"matches by {names[1]} (B)", width="small"
+        ),
+        "score": st.column_config.NumberColumn(
+            format="%.4f",
+            width="small",
+            help="compare-mt's smoothed ratio (A + 1) / (A + B + 2): "
+            "near 1, A matches it far more often; near 0, B does",
+        ),
+    }
+
+
+def salient_segments(item: SalientNgram, names: tuple[str, str]) -> tuple[int, ...] | None:
+    """Where the chosen n-gram is matched: links, and a switch to filter the segment table."""
+    better = names[0] if item.a_matches > item.b_matches else names[1]
+    st.markdown(
+        f"{md(names[0])} matches it {item.a_matches} times and {md(names[1])} "
+        f"{item.b_matches} times, in {len(item.segments)} segments. "
+        f"Open one in the Sentences page ({md(better)}):"
+    )
+    links = st.columns(8)
+    for i, seg in enumerate(item.segments[:16]):
+        query = {"sys": better, "seg": str(seg + 1)}
+        links[i % 8].page_link("app_pages/sentences.py", label=f"{seg + 1}", query_params=query)
+    if st.toggle("Show only these segments in the segment table", True, key="cmp_salient_only"):
+        return item.segments
+    return None

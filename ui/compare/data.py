@@ -1,0 +1,162 @@
+"""The Compare page's data: cached computations keyed on hashable stand-ins, and formatting.
+
+Nothing here draws a widget; the section modules and app_pages/compare.py do.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.buckets import (
+    score_comparison,
+    segment_comparison,
+)
+from bleuviz.analysis.salient import (
+    Ngram,
+    SalientComparison,
+    matched_ngrams,
+    reference_clips,
+    salient_ngrams,
+)
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.score import BleuConfig
+from bleuviz.metrics.registry import EXTRA_METRICS, sacrebleu_metric
+from bleuviz.render.compare_charts import (
+    Axis,
+)
+from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.significance.bleu import PairedResult, compare_systems
+from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
+from ui.common import fmt_bleu, fmt_metric, metric_scores
+
+ALL, NONE = "(all)", "(none)"
+BLEU = "BLEU"
+SIGNIFICANT = 0.05
+
+
+def corpus_identity(corpus: CorpusStats) -> tuple[object, ...]:
+    """A hashable stand-in for the corpus in cache keys: its identity and a fingerprint."""
+    sums = tuple(
+        (int(s.hyp_len.sum()), int(s.matches.sum()), int(s.closest_ref_len.sum()))
+        for s in corpus.systems.values()
+    )
+    return (id(corpus), corpus.tokenize, corpus.testset.n_segments, tuple(corpus.systems), sums)
+
+
+@st.cache_data(max_entries=32, show_spinner="Running the significance tests…")
+def significance(
+    identity: tuple[object, ...],
+    baseline: str,
+    metric: str,
+    config: BleuConfig,
+    settings: tuple[int, int, int],
+    lowercase: bool,
+    _corpus: CorpusStats,
+) -> list[PairedResult]:
+    """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
+
+    BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
+    sacrebleu's own segment statistics of each system.
+    """
+    others = [name for name in _corpus.systems if name != baseline]
+    if metric == BLEU:
+        stats = {name: _corpus.systems[name] for name in others}
+        return compare_systems(baseline, _corpus.systems[baseline], stats, config, *settings)
+    stats = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
+    base = metric_scores(_corpus, baseline, metric).statistics()
+    scorer = sacrebleu_metric(metric, lowercase and metric.startswith("chrF"))
+    return compare_systems_metric(baseline, base, stats, scorer, *settings)
+
+
+@st.cache_resource(max_entries=4, show_spinner="Counting reference n-grams…")
+def clip_counts(identity: tuple[object, ...], _corpus: CorpusStats) -> tuple[Counter[Ngram], ...]:
+    """Per segment, each reference n-gram's clip count (shared by every system; never mutated)."""
+    return reference_clips(_corpus.testset.references, _corpus.tokenize)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Counting matched n-grams…")
+def system_matches(
+    identity: tuple[object, ...], system: str, _corpus: CorpusStats
+) -> tuple[Counter[Ngram], ...]:
+    """Per segment, the system's matched count of each n-gram (never mutated)."""
+    clips = clip_counts(identity, _corpus)
+    return matched_ngrams(_corpus.testset.systems[system], clips, _corpus.tokenize)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def salient(
+    identity: tuple[object, ...], a: str, b: str, orders: tuple[int, ...], _corpus: CorpusStats
+) -> SalientComparison:
+    """compare-mt's salient n-grams of the pair, from each system's cached counts."""
+    counts = (system_matches(identity, name, _corpus) for name in (a, b))
+    return salient_ngrams(*counts, orders=orders)
+
+
+def sentence_comparison(
+    corpus: CorpusStats, config: BleuConfig, names: tuple[str, str], metric: str
+) -> pd.DataFrame:
+    """Per-segment scores of A and B by ``metric``, and B's gain."""
+    if metric == BLEU:
+        return segment_comparison(*(corpus.systems[name] for name in names), config)
+    a, b = (metric_scores(corpus, name, metric).sentence for name in names)
+    return score_comparison(a, b, EXTRA_METRICS[metric].higher_is_better)
+
+
+def sentence_axis(metric: str) -> Axis:
+    """How the charts read ``metric``'s sentence scores."""
+    if metric == BLEU:
+        return Axis()
+    spec = EXTRA_METRICS[metric]
+    return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better)
+
+
+def fmt_score(metric: str, value: float) -> str:
+    """A sentence score as its library prints it."""
+    return fmt_bleu(value) if metric == BLEU else fmt_metric(metric, value)
+
+
+def fmt_p(value: float | None) -> str:
+    """A p-value with four decimals, as sacrebleu prints it."""
+    return "—" if value is None else f"{value:.4f}"
+
+
+def starred(value: float | None) -> str:
+    """A p-value with sacrebleu's significance marker."""
+    return fmt_p(value) + (" *" if value is not None and value < SIGNIFICANT else "")
+
+
+def all_systems_frame(results: list[PairedResult], metric: str) -> pd.DataFrame:
+    """sacrebleu's multi-system table: the score, mean ± 95% CI and both p-values."""
+    return pd.DataFrame(
+        {
+            # st.table renders Markdown: names from the data are escaped.
+            "system": [f"Baseline: {md(results[0].name)}", *(md(r.name) for r in results[1:])],
+            metric: [fmt_bleu(r.score) for r in results],
+            "μ ± 95% CI": [f"{fmt_bleu(r.mean)} ± {fmt_bleu(r.ci)}" for r in results],
+            "p (paired bootstrap)": [starred(r.p_value_bs) for r in results],
+            "p (approximate randomization)": [starred(r.p_value_ar) for r in results],
+        }
+    ).set_index("system")
+
+
+def verdict(a: str, b: str, base: PairedResult, pair: PairedResult, metric: str) -> str:
+    """One sentence: how far B is from A, and which tests call it significant."""
+    diff = pair.score - base.score
+    direction = "above" if diff > 0 else "below" if diff < 0 else "level with"
+    if metric == "TER" and diff != 0:
+        direction += " (better)" if diff < 0 else " (worse)"
+    tests = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
+    passed = [test for test, p in tests.items() if p is not None and p < SIGNIFICANT]
+    if len(passed) == len(tests):
+        finding = "significant at p < 0.05 by both tests"
+    elif passed:
+        finding = f"significant at p < 0.05 by {passed[0]} only"
+    else:
+        finding = "not significant at p < 0.05 by either test"
+    return (
+        f"**{md(b)}** scores {abs(diff):.2f} {metric} {direction} **{md(a)}**: "
+        f"the difference is {finding}."
+    )

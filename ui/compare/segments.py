@@ -1,0 +1,179 @@
+"""Compare page sections about single segments: sentence-score plots, the segment table
+and one segment's drill-down (with the callbacks their clicks run).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.buckets import (
+    SORTS,
+    sort_comparison,
+    win_tie_loss,
+)
+from bleuviz.analysis.salient import (
+    gaps_frame,
+    match_gaps,
+)
+from bleuviz.analysis.segments import PREVIEW_CHARS
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.explain import SegmentExplanation
+from bleuviz.bleu.score import BleuConfig
+from bleuviz.render.compare_charts import (
+    difference_histogram,
+    sentence_scatter,
+    win_tie_loss_bar,
+)
+from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.render.highlight import escape_markdown as md
+from ui.compare.data import fmt_score, sentence_axis
+from ui.segment_view import explanation, source_and_order
+
+
+def open_point() -> None:
+    """Open the segment of the scatter point the user clicked."""
+    points = st.session_state["cmp_scatter"].selection.points
+    if points:
+        data = points[0].get("customdata")
+        st.session_state["cmp_seg"] = int(data[0] if isinstance(data, list) else data)
+
+
+def plots(comparison: pd.DataFrame, names: tuple[str, str], metric: str) -> None:
+    """Scatter of sentence scores (a click opens the segment), differences, win/tie/loss."""
+    diff = comparison["diff"].to_numpy()
+    counts = win_tie_loss(diff)
+    axis = sentence_axis(metric)
+    st.markdown(
+        f"By sentence {metric}, **{md(names[1])}** (B) is better on **{counts.wins}** segments, "
+        f"ties on **{counts.ties}** and is worse on **{counts.losses}**."
+    )
+    left, right = st.columns([3, 2])
+    with left:
+        score_a, score_b = comparison["score_a"].to_numpy(), comparison["score_b"].to_numpy()
+        fig = sentence_scatter(score_a, score_b, comparison["seg"].tolist(), names, axis)
+        st.plotly_chart(fig, key="cmp_scatter", on_select=open_point, selection_mode="points")
+        st.caption("Click a point to open its segment below.")
+    with right:
+        st.plotly_chart(difference_histogram(diff, names, axis), key="cmp_hist")
+        st.plotly_chart(win_tie_loss_bar(counts, names), key="cmp_wtl")
+
+
+def open_row() -> None:
+    """Open the segment of the sentence-table row the user clicked."""
+    rows = st.session_state["cmp_table"].selection.rows
+    if rows:
+        st.session_state["cmp_seg"] = st.session_state["cmp_visible"][rows[0]]
+
+
+def segment_table(
+    corpus: CorpusStats,
+    comparison: pd.DataFrame,
+    names: tuple[str, str],
+    filters: dict[str, Any],
+    metric: str,
+) -> pd.DataFrame:
+    """The filtered, sorted table of segments; a click on a row opens it below."""
+    testset = corpus.testset
+    frame = comparison.copy()
+    if testset.doc_ids is not None:
+        frame.insert(1, "doc", testset.doc_ids)
+    for role, name in zip("ab", names, strict=True):
+        frame[f"hyp_{role}"] = [line[:PREVIEW_CHARS] for line in testset.systems[name]]
+    mask = np.ones(len(frame), dtype=bool)
+    for segments in filters.values():
+        mask &= np.isin(np.arange(len(frame)), segments)
+    how = st.columns([2, 3])[0].selectbox("Sort", list(SORTS), key="cmp_sort")
+    shown = sort_comparison(frame[mask], SORTS[how])
+    st.session_state["cmp_visible"] = shown["seg"].tolist()
+    active = " · ".join(filters) or "no filter"
+    st.caption(f"{len(shown)} of {len(frame)} segments ({active}) · click a row to open it")
+    digits = "%.4f" if sentence_axis(metric).scale <= 1 else "%.2f"
+    st.dataframe(
+        shown,
+        key="cmp_table",
+        hide_index=True,
+        height=320,
+        on_select=open_row,
+        selection_mode="single-row",
+        column_config={
+            "seg": st.column_config.NumberColumn("segment", width="small"),
+            "score_a": st.column_config.NumberColumn(f"{metric} {names[0]}", format=digits),
+            "score_b": st.column_config.NumberColumn(f"{metric} {names[1]}", format=digits),
+            "diff": st.column_config.NumberColumn(
+                "B − A" if sentence_axis(metric).higher_is_better else "A − B (gain of B)",
+                format=digits.replace("%", "%+"),
+            ),
+            "hyp_a": st.column_config.TextColumn(f"{names[0]} (A)", width="large"),
+            "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),
+        },
+    )
+    return shown
+
+
+def drill_down(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    row: pd.Series,
+    names: tuple[str, str],
+    index: int,
+    metric: str,
+) -> None:
+    """One segment: source, both hypotheses and references highlighted, and the match gaps."""
+    testset = corpus.testset
+    refs = tuple(stream[index] for stream in testset.references)
+    expl = [
+        explanation(testset.systems[name][index], refs, corpus.tokenize, config.max_order)
+        for name in names
+    ]
+    doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
+    st.markdown(f"#### Segment {md(testset.segment_label(index) + doc)}")
+    cols = st.columns(3)
+    cols[0].metric(f"Sentence {metric} of A · {md(names[0])}", fmt_score(metric, row["score_a"]))
+    cols[1].metric(f"Sentence {metric} of B · {md(names[1])}", fmt_score(metric, row["score_b"]))
+    axis = sentence_axis(metric)
+    gain = f"{row['diff']:+.4f}" if axis.scale <= 1 else f"{row['diff']:+.2f}"
+    cols[2].metric(
+        "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
+    )
+    order = source_and_order(corpus, config, index, key="cmp_order")
+    st.html(STYLE + legend())
+    for i, col in enumerate(st.columns(2)):
+        with col:
+            system_side(expl[i], expl[1 - i], names[i], names[1 - i], "AB"[i], order, index)
+
+
+def system_side(
+    mine: SegmentExplanation,
+    other: SegmentExplanation,
+    name: str,
+    other_name: str,
+    role: str,
+    order: int,
+    index: int,
+) -> None:
+    """One column of the drill-down: a hypothesis, its reference coverage and its gains."""
+    st.markdown(f"**{role} · {md(name)}**")
+    st.html(hypothesis_html(mine, order))
+    for r in range(len(mine.ref_texts)):
+        st.caption(f"Reference {r + 1}: tokens {md(name)} matched at order {order}")
+        st.html(reference_html(mine, order, r))
+    gaps = match_gaps(mine, other, order)
+    st.markdown(f"{order}-grams {md(name)} matches more often than {md(other_name)}")
+    if gaps:
+        st.dataframe(
+            gaps_frame(gaps),
+            key=f"cmp_{role.lower()}_gaps",
+            hide_index=True,
+            column_order=["n-gram", "matched", "other"],
+            column_config={"matched": st.column_config.NumberColumn(name), "other": other_name},
+        )
+    else:
+        st.caption("None.")
+    query = {"sys": name, "seg": str(index + 1)}
+    st.page_link(
+        "app_pages/sentences.py", label=f"Open in Sentences ({md(name)})", query_params=query
+    )

@@ -1,0 +1,1 @@
+"""The Learn page's sections: inputs, the steps and the comparisons."""

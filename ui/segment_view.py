@@ -1,0 +1,142 @@
+"""One segment's drill-down, shared by the sentences and compare pages."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.explain import SegmentExplanation, explain_segment
+from bleuviz.bleu.score import BleuConfig, sentence_scores
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.metrics.registry import EXTRA_METRICS, rouge_text
+from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
+from bleuviz.rouge.explain import TypeExplanation
+from bleuviz.rouge.explain import explain_segment as explain_rouge
+from bleuviz.rouge.score import RougeConfig
+from ui.common import chosen_metrics, fmt_bleu, fmt_bp, fmt_metric, metric_scores
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def explanation(
+    hyp: str, refs: tuple[str, ...], tokenize: TokenizeConfig, order: int
+) -> SegmentExplanation:
+    """Explain one segment (cached: only the segments on screen are ever explained)."""
+    return explain_segment(hyp, refs, tokenize, order)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def rouge_explanation(
+    hyp: str, refs: tuple[str, ...], rouge_type: str, stemmer: bool
+) -> TypeExplanation:
+    """Explain one ROUGE type of one segment (cached: only segments on screen)."""
+    config = RougeConfig((rouge_type,), use_stemmer=stemmer)
+    return explain_rouge(rouge_text(hyp), [rouge_text(r) for r in refs], config)[rouge_type]
+
+
+def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
+    """The n-gram table of one order."""
+    rows = expl.rows[order - 1]
+    return pd.DataFrame(
+        {
+            "n-gram": [r.text for r in rows],
+            "hyp count": [r.hyp_count for r in rows],
+            "max ref count": [r.max_ref_count for r in rows],
+            "in reference": [r.best_ref + 1 if r.best_ref is not None else None for r in rows],
+            "matched": [r.matched for r in rows],
+            "clipped": [r.clipped for r in rows],
+        }
+    )
+
+
+def show_segment(
+    corpus: CorpusStats, config: BleuConfig, system: str, index: int, key_prefix: str
+) -> None:
+    """Draw source, hypothesis and references highlighted, the n-gram tables and the BP."""
+    testset = corpus.testset
+    stats = corpus.systems[system]
+    row = stats.select([index])
+    score = sentence_scores(row, config)
+    label = testset.segment_label(index)
+    doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
+    # Segment ids, document ids and system names come from the data: shown literally.
+    st.subheader(md(f"Segment {label}{doc} · {system}"))
+    hyp = testset.systems[system][index]
+    refs = tuple(stream[index] for stream in testset.references)
+    expl = explanation(hyp, refs, corpus.tokenize, config.max_order)
+    a, b, c = st.columns(3)
+    a.metric("Sentence BLEU", fmt_bleu(float(score.score[0])))
+    b.metric("Brevity penalty", fmt_bp(float(score.bp[0])))
+    c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {int(row.closest_ref_len[0])}")
+    _other_metrics(corpus, system, index)
+    order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
+    st.html(STYLE + legend())
+    st.markdown("**Hypothesis**")
+    if expl.hyp_spans is None:
+        st.caption(
+            "The tokenizer changed this text, so its tokens are shown instead of the original."
+        )
+    st.html(hypothesis_html(expl, order))
+    for r in range(len(refs)):
+        st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
+        st.html(reference_html(expl, order, r))
+    _precision_lines(expl, config)
+    st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
+    rouge = [label for label in chosen_metrics() if EXTRA_METRICS[label].family == "rouge"]
+    if rouge:
+        _rouge_section(hyp, refs, rouge, key_prefix)
+
+
+def source_and_order(corpus: CorpusStats, config: BleuConfig, index: int, key: str) -> int:
+    """Show the segment's source (if any) and return the n-gram order chosen to highlight."""
+    if corpus.testset.source is not None:
+        st.markdown("**Source**")
+        st.text(corpus.testset.source[index])
+    return int(
+        st.radio(
+            "Highlight n-grams of order",
+            list(range(1, config.max_order + 1)),
+            horizontal=True,
+            key=key,
+        )
+    )
+
+
+def _other_metrics(corpus: CorpusStats, system: str, index: int) -> None:
+    """Sentence scores of the metrics chosen beside BLEU."""
+    labels = chosen_metrics()
+    for col, label in zip(st.columns(max(len(labels), 1)), labels, strict=False):
+        value = metric_scores(corpus, system, label).sentence[index]
+        better = "" if EXTRA_METRICS[label].higher_is_better else " (lower is better)"
+        col.metric(f"Sentence {label}{better}", fmt_metric(label, float(value)))
+
+
+def _rouge_section(hyp: str, refs: tuple[str, ...], labels: list[str], key_prefix: str) -> None:
+    """The tokens that make one ROUGE type's score, in the hypothesis and the chosen reference."""
+    st.markdown("**ROUGE**: which tokens count")
+    label = st.radio("ROUGE type", labels, horizontal=True, key=f"{key_prefix}_rouge_type")
+    stemmer = bool(st.session_state.get("rouge_stemmer"))
+    expl = rouge_explanation(hyp, refs, EXTRA_METRICS[label].key, stemmer)
+    score = expl.score
+    st.caption(
+        f"{label}: precision {score.precision:.4f} · recall {score.recall:.4f} · "
+        f"F {score.fmeasure:.4f}, against reference {expl.ref_index + 1} (the best F). "
+        "Tokens are rouge-score's: lowercased, punctuation dropped"
+        + (", Porter-stemmed." if stemmer else ".")
+    )
+    st.markdown("Hypothesis")
+    st.html(STYLE + rouge_hypothesis_html(expl))
+    st.markdown(f"Reference {expl.ref_index + 1}")
+    st.html(STYLE + rouge_reference_html(expl))
+
+
+def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:
+    """Clipped counts and modified precision per order, as fractions and decimals."""
+    parts = []
+    for n in range(1, config.max_order + 1):
+        m, t = expl.matches(n), expl.totals(n)
+        value = f"{m / t:.4f}" if t else "undefined"
+        parts.append(f"p{n} = {m}/{t} = {value}")
+    st.markdown("Modified precision: " + " · ".join(parts))
