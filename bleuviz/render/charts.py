@@ -9,8 +9,6 @@ import plotly.graph_objects as go
 
 from bleuviz.bleu.result import BleuScore
 
-STATUS_COLORS = {"match": "#2b8a3e", "clip": "#e8590c", "miss": "#adb5bd"}
-
 
 def precision_by_order(scores: Mapping[str, BleuScore]) -> go.Figure:
     """Grouped bars of modified precision (0-100) per n-gram order, one group per system."""
