@@ -1,4 +1,4 @@
-"""``python -m bleuviz``: score, compare and rouge from the command line.
+"""``python -m bleuviz``: the parser of every subcommand, and the one place errors are printed.
 
 Bad input or bad arguments print one line on stderr and exit with status 2.
 """
@@ -6,20 +6,13 @@ Bad input or bad arguments print one line on stderr and exit with status 2.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.score import BleuConfig, corpus_score, sentence_scores, signature, to_score
-from bleuviz.cli.options import (
-    OneLineParser,
-    add_bleu_options,
-    add_input_options,
-    bleu_config,
-    load_corpus,
-)
+from bleuviz.cli.compare import add_compare_parser
+from bleuviz.cli.options import OneLineParser
+from bleuviz.cli.rouge import add_rouge_parser
+from bleuviz.cli.score import add_score_parser
 from bleuviz.errors import BleuvizError
 
 
@@ -27,79 +20,10 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the parser with its subcommands."""
     parser = OneLineParser(prog="python -m bleuviz", description="Look inside BLEU scores.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    score = commands.add_parser("score", help="corpus (and sentence) BLEU of each system")
-    add_input_options(score)
-    add_bleu_options(score)
-    score.add_argument("--sentence-level", action="store_true", help="also score every segment")
-    score.set_defaults(func=run_score)
-    _add_optional_commands(commands)
-    return parser
-
-
-def _add_optional_commands(commands: Any) -> None:
-    """Add the compare and rouge subcommands."""
-    from bleuviz.cli.compare import add_compare_parser
-    from bleuviz.cli.rouge import add_rouge_parser
-
+    add_score_parser(commands)
     add_compare_parser(commands)
     add_rouge_parser(commands)
-
-
-def run_score(args: argparse.Namespace) -> int:
-    """Print each system's corpus BLEU (and sentence BLEU with --sentence-level)."""
-    config = bleu_config(args)
-    corpus, paths = load_corpus(args, config)
-    reports = []
-    for (name, stats), path in zip(corpus.systems.items(), paths, strict=True):
-        score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
-        report = {"name": name, "path": path, **score_dict(score)}
-        if args.sentence_level:
-            report["sentences"] = _sentences(stats, config, corpus.tokenize, corpus.n_refs)
-        reports.append((report, score))
-    if args.format == "json":
-        print(json.dumps({"systems": [r for r, _ in reports]}, indent=2, ensure_ascii=False))
-        return 0
-    for report, score in reports:
-        prefix = f"{report['name']}: " if len(reports) > 1 else ""
-        print(prefix + score.format())
-        for i, sentence in enumerate(report.get("sentences", []), start=1):
-            print(f"  {i}\tBLEU = {sentence['bleu']:.2f}")
-    print(reports[0][1].signature)
-    return 0
-
-
-def score_dict(score: BleuScore) -> dict[str, Any]:
-    """Return the JSON fields of one corpus score."""
-    return {
-        "bleu": score.score,
-        "precisions": list(score.precisions),
-        "counts": list(score.counts),
-        "totals": list(score.totals),
-        "bp": score.bp,
-        "ratio": score.ratio,
-        "hyp_len": score.hyp_len,
-        "ref_len": score.ref_len,
-        "signature": score.signature,
-    }
-
-
-def _sentences(stats: Any, config: BleuConfig, tokenize: Any, n_refs: int) -> list[dict[str, Any]]:
-    """Return every segment's score with sentence-level semantics."""
-    arrays = sentence_scores(stats, config)
-    sig = signature(config.for_sentences(), tokenize, n_refs)
-    out = []
-    for row in range(len(stats)):
-        s = to_score(arrays, stats, config, sig, row)
-        out.append(
-            {
-                "bleu": s.score,
-                "counts": list(s.counts),
-                "totals": list(s.totals),
-                "hyp_len": s.hyp_len,
-                "ref_len": s.ref_len,
-            }
-        )
-    return out
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -41,14 +41,12 @@ Reported scores are the mean over segments of sentence-level precision, recall
 and F-measure (no bootstrap aggregation)."""
 
 
-def add_rouge_parser(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """Add the ``rouge`` subcommand to ``subparsers`` and return its parser.
+def add_rouge_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the ``rouge`` subcommand to ``commands`` and return its parser.
 
     The parser's default ``func`` is :func:`run_rouge`.
     """
-    parser = subparsers.add_parser(
+    parser: argparse.ArgumentParser = commands.add_parser(
         "rouge",
         help="ROUGE-N/L/Lsum as rouge-score 0.1.2 computes them",
         description="Score systems with ROUGE, equal to google-research rouge-score 0.1.2.",
