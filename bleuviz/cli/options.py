@@ -7,8 +7,8 @@ import argparse
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.score import FLAVORS, BleuConfig
 from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, default_workers
-from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, read_path
-from bleuviz.io.load import load_files
+from bleuviz.io.decode import DEFAULT_MAX_BYTES
+from bleuviz.io.load import load_paths
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -68,18 +68,7 @@ def bleu_config(args: argparse.Namespace) -> BleuConfig:
 
 def load_corpus(args: argparse.Namespace, config: BleuConfig) -> tuple[CorpusStats, list[str]]:
     """Read the files and compute statistics; return them with each system's path."""
-    limit = args.max_bytes
-
-    def read(path: str) -> NamedBytes:
-        return read_path(path, limit)
-
-    testset = load_files(
-        [read(p) for p in args.hyp],
-        [read(p) for p in args.ref],
-        read(args.src) if args.src else None,
-        read(args.docids) if args.docids else None,
-        limit,
-    )
+    testset = load_paths(args.hyp, args.ref, args.src, args.docids, args.max_bytes)
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
     return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers()), paths

@@ -2,7 +2,7 @@
 
 from bleuviz.io.assemble import build_testset
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, read_path
-from bleuviz.io.load import load_files, load_sgml_files, load_xml
+from bleuviz.io.load import load_files, load_paths, load_sgml_files, load_xml
 from bleuviz.io.plain import load_plain, system_name_from_filename
 from bleuviz.io.table import load_table
 from bleuviz.io.testset import TestSet
@@ -15,6 +15,7 @@ __all__ = [
     "build_testset",
     "decode_lines",
     "load_files",
+    "load_paths",
     "load_plain",
     "load_sgml_files",
     "load_table",

@@ -9,6 +9,7 @@ one, the line.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
 from bleuviz.errors import InputError
@@ -19,6 +20,7 @@ from bleuviz.io.decode import (
     check_size_and_emptiness,
     decode_text,
     file_extension,
+    read_path,
 )
 from bleuviz.io.plain import load_plain
 from bleuviz.io.table import load_table
@@ -85,3 +87,29 @@ def load_files(
                 "give a table or XML file alone, or only SGML files"
             )
     return load_plain(hyps, refs, source, docids, max_bytes)
+
+
+def load_paths(
+    hyps: Sequence[str | os.PathLike[str]],
+    refs: Sequence[str | os.PathLike[str]],
+    source: str | os.PathLike[str] | None = None,
+    docids: str | os.PathLike[str] | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> TestSet:
+    """Read files from disk and load them as :func:`load_files` does.
+
+    Raises:
+        InputError: a file is missing, unreadable or over ``max_bytes``, or a
+            reader refuses the files.
+    """
+
+    def read(path: str | os.PathLike[str] | None) -> NamedBytes | None:
+        return None if path is None else read_path(path, max_bytes)
+
+    return load_files(
+        [read_path(p, max_bytes) for p in hyps],
+        [read_path(p, max_bytes) for p in refs],
+        read(source),
+        read(docids),
+        max_bytes,
+    )

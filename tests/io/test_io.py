@@ -19,7 +19,7 @@ from sacrebleu.dataset.wmt_xml import WMTXMLDataset
 
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, read_path
-from bleuviz.io.load import load_files, load_sgml_files, load_xml
+from bleuviz.io.load import load_files, load_paths, load_sgml_files, load_xml
 from bleuviz.io.plain import load_plain, system_name_from_filename
 from bleuviz.io.table import load_table
 from bleuviz.io.testset import TestSet
@@ -140,6 +140,26 @@ def test_read_path_reads_bytes(tmp_path: Path) -> None:
 def test_read_path_refuses_missing_file(tmp_path: Path) -> None:
     missing = tmp_path / "data" / "ref.txt"
     assert refused(read_path, missing) == f"no such file: {missing}"
+
+
+def test_load_paths_reads_what_load_files_reads(tmp_path: Path) -> None:
+    files = {"hyp.sysA.txt": "a b c\nd e\n", "ref.txt": "a b\nd e f\n", "src.txt": "x\ny\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    got = load_paths([tmp_path / "hyp.sysA.txt"], [tmp_path / "ref.txt"], tmp_path / "src.txt")
+    want = load_files(
+        [NamedBytes("hyp.sysA.txt", files["hyp.sysA.txt"].encode())],
+        [NamedBytes("ref.txt", files["ref.txt"].encode())],
+        NamedBytes("src.txt", files["src.txt"].encode()),
+    )
+    assert got == want
+    assert dict(got.systems) == {"sysA": ("a b c", "d e")}
+
+
+def test_load_paths_names_the_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "hyp.txt").write_text("a\n", encoding="utf-8")
+    missing = tmp_path / "ref.txt"
+    assert refused(load_paths, [tmp_path / "hyp.txt"], [missing]) == f"no such file: {missing}"
 
 
 def test_read_path_refuses_directory(tmp_path: Path) -> None:
