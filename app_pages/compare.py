@@ -11,7 +11,6 @@ from typing import Any
 import streamlit as st
 
 from bleuviz.render.highlight import escape_markdown as md
-from ui.common import current_corpus
 from ui.compare.corpus import (
     apply_deep_link,
     buckets,
@@ -28,6 +27,7 @@ from ui.compare.data import (
     significance,
 )
 from ui.compare.segments import drill_down, plots, segment_table
+from ui.data import current_corpus
 
 st.title("Compare")
 loaded = current_corpus()

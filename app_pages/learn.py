@@ -12,7 +12,6 @@ import streamlit as st
 
 from bleuviz.errors import BleuvizError
 from bleuviz.teach.walkthrough import build_walkthrough
-from ui.common import require_frame
 from ui.learn.comparisons import corpus_section, five_ways
 from ui.learn.inputs import controls, restore_state, save_state, text_inputs
 from ui.learn.steps import (
@@ -26,7 +25,6 @@ from ui.learn.steps import (
     step_tokens,
 )
 
-require_frame()
 st.title("Learn BLEU step by step")
 st.caption(
     "Type a candidate and up to four references, or pick an example. This page has its "

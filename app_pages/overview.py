@@ -6,18 +6,13 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.segments import document_scores, mean_sentence_bleu, system_scores
-from bleuviz.bleu.score import sentence_scores
+from bleuviz.bleu import sentence_scores
 from bleuviz.metrics.registry import EXTRA_METRICS
 from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
 from bleuviz.render.highlight import escape_markdown as md
-from ui.common import (
-    chosen_metrics,
-    current_corpus,
-    fmt_bleu,
-    fmt_bp,
-    fmt_metric,
-    metric_scores,
-)
+from ui.data import current_corpus, metric_scores
+from ui.format import fmt_bleu, fmt_bp, fmt_metric
+from ui.settings import chosen_metrics
 
 st.title("Overview")
 loaded = current_corpus()

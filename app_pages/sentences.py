@@ -11,8 +11,9 @@ import streamlit as st
 from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_table
 from bleuviz.metrics.registry import EXTRA_METRICS
 from bleuviz.render.highlight import code_span as code
-from ui.common import chosen_metrics, current_corpus, metric_scores
+from ui.data import current_corpus, metric_scores
 from ui.segment_view import show_segment
+from ui.settings import chosen_metrics
 
 st.title("Sentences")
 loaded = current_corpus()
@@ -39,9 +40,8 @@ if st.session_state.get("sent_applied_link") != link:
 system = st.selectbox("System", systems, key="sent_system")
 table = segment_table(corpus, system, config)
 for label in chosen_metrics():
-    table.insert(
-        table.columns.get_loc("hyp_len"), label, metric_scores(corpus, system, label).sentence
-    )
+    before = list(table.columns).index("hyp_len")
+    table.insert(before, label, metric_scores(corpus, system, label).sentence)
 
 with st.container(border=True):
     search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])

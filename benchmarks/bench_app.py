@@ -139,7 +139,7 @@ def streamlit(folder: Path, systems: int) -> Iterator[str]:
     proc = subprocess.Popen(
         command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
-    url = f"http://localhost:{port}"
+    url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -270,9 +270,8 @@ def bench_standard(browser: Browser, folder: Path, segments: int, systems: int, 
         cold = new_page(browser)
         report_render(tag, "first render, cold server", first_render(cold, url, systems))
         cold.context.close()
-        # The settings are changed in a second session: in the very first session after
-        # start-up, a sidebar change lands on the wrong widgets (legacy pages/ routing; see
-        # tests/e2e/test_browser.py), and the new metrics would never appear.
+        # A second session measures the first render on a warm server; its settings are
+        # then changed one at a time.
         page = new_page(browser)
         report_render(tag, "first render, new session", first_render(page, url, systems))
         for label, option, want in (

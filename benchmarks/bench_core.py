@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 import sacrebleu  # noqa: E402
 
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores  # noqa: E402
 from bleuviz.bleu.references import build_reference_index  # noqa: E402
-from bleuviz.bleu.score import BleuConfig, corpus_score, sentence_scores  # noqa: E402
 from bleuviz.bleu.stats import compute_stats  # noqa: E402
 from bleuviz.bleu.tokenize import TokenizeConfig, default_workers  # noqa: E402
 

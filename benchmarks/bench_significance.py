@@ -28,8 +28,8 @@ from typing import Any
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.references import build_reference_index
-from bleuviz.bleu.score import BleuConfig
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.significance.bleu import paired_approximate_randomization, paired_bootstrap

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import pytest
 import streamlit
 from hypothesis import strategies as st
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.bleu.references import build_reference_index
@@ -71,21 +70,8 @@ def make_stats() -> Callable[..., SegmentStats]:
 def new_app(monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
     """Return a function building an AppTest of app.py (command-line files as ``argv``).
 
-    Caches are emptied once. AppTest resets ``PagesManager.uses_pages_directory``
-    before every run, and because the project has a ``pages/`` folder next to
-    app.py every rerun would then go through Streamlit's legacy (v1) router
-    straight to the page file, skipping the frame (sidebar, defaults). A running
-    server clears the flag for good on its first run (app.py does it), so pinning
-    it to False here models the server after that. The first session itself is
-    the browser tests' job (tests/e2e).
+    Caches are emptied once, so that every test starts as a fresh server would.
     """
-    init = PagesManager.__init__
-
-    def init_without_legacy_pages(self: PagesManager, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(PagesManager, "__init__", init_without_legacy_pages)
     streamlit.cache_data.clear()
     streamlit.cache_resource.clear()
 

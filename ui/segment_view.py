@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
-from bleuviz.bleu.score import BleuConfig, sentence_scores
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.metrics.registry import EXTRA_METRICS, rouge_text
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
@@ -16,7 +16,9 @@ from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_referenc
 from bleuviz.rouge.explain import TypeExplanation
 from bleuviz.rouge.explain import explain_segment as explain_rouge
 from bleuviz.rouge.score import RougeConfig
-from ui.common import chosen_metrics, fmt_bleu, fmt_bp, fmt_metric, metric_scores
+from ui.data import metric_scores
+from ui.format import fmt_bleu, fmt_bp, fmt_metric
+from ui.settings import chosen_metrics
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -69,7 +71,8 @@ def show_segment(
     a, b, c = st.columns(3)
     a.metric("Sentence BLEU", fmt_bleu(float(score.score[0])))
     b.metric("Brevity penalty", fmt_bp(float(score.bp[0])))
-    c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {int(row.closest_ref_len[0])}")
+    ref_len = int(config.flavor_spec.ref_lengths(row)[0])
+    c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}")
     _other_metrics(corpus, system, index)
     order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
     st.html(STYLE + legend())

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from bleuviz.bleu import BleuConfig, group_scores, sentence_scores
 from bleuviz.bleu.ngrams import IntArray
 from bleuviz.bleu.result import FloatArray
-from bleuviz.bleu.score import BleuConfig, group_scores, sentence_scores
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.errors import ConfigError, InputError
 
@@ -96,7 +96,7 @@ def bucket_values(kind: str, baseline: SegmentStats, config: BleuConfig) -> Floa
 
 def _length_ratio(stats: SegmentStats, config: BleuConfig) -> FloatArray:
     """Hypothesis length over the flavour's reference length, per segment."""
-    ref = stats.shortest_ref_len if config.flavor == "tf-nmt" else stats.closest_ref_len
+    ref = config.flavor_spec.ref_lengths(stats)
     hyp = stats.hyp_len.astype(np.float64)
     empty = np.where(hyp > 0, np.inf, 1.0)
     return np.divide(hyp, ref, out=empty, where=ref > 0)

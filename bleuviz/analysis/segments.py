@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from bleuviz.bleu import BleuConfig, corpus_score, group_scores, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.score import BleuConfig, corpus_score, group_scores, sentence_scores
 
 PREVIEW_CHARS = 120
 
@@ -31,9 +31,7 @@ def segment_table(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.Da
         frame[f"p{n + 1}"] = arrays.precisions[:, n]
     frame["bp"] = arrays.bp
     frame["hyp_len"] = stats.hyp_len
-    frame["ref_len"] = (
-        stats.shortest_ref_len if config.flavor == "tf-nmt" else stats.closest_ref_len
-    )
+    frame["ref_len"] = config.flavor_spec.ref_lengths(stats)
     frame["hypothesis"] = [line[:PREVIEW_CHARS] for line in testset.systems[system]]
     return frame
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.bleu.score import FLAVORS, BleuConfig
 from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, default_workers
 from bleuviz.io.decode import DEFAULT_MAX_BYTES
 from bleuviz.io.load import load_paths
@@ -37,14 +37,13 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     """Add tokenizer, flavour, smoothing, order and weight options."""
     parser.add_argument("--tokenize", "-tok", choices=TOKENIZERS, default="13a")
     parser.add_argument("--lowercase", "-lc", action="store_true")
-    parser.add_argument("--flavor", choices=FLAVORS, default="sacrebleu")
-    parser.add_argument(
-        "--smooth",
-        "-s",
-        help="sacrebleu: exp floor add-k none; nltk: method0..method7; tf-nmt: none add-one",
-    )
+    parser.add_argument("--flavor", choices=list(FLAVORS), default=DEFAULT_FLAVOR)
+    smoothing = "; ".join(f"{n}: {' '.join(f.smoothing)}" for n, f in FLAVORS.items())
+    parser.add_argument("--smooth", "-s", help=smoothing)
     parser.add_argument("--smooth-value", "-sv", type=float)
-    parser.add_argument("--max-order", type=int, default=None, help="highest n-gram order (4)")
+    parser.add_argument(
+        "--max-order", type=int, default=None, help=f"highest n-gram order ({DEFAULT_ORDER})"
+    )
     parser.add_argument("--weights", type=float, nargs="+", help="per-order weights")
     parser.add_argument("--effective-order", action="store_true")
     parser.add_argument("--auto-reweigh", action="store_true", help="nltk's auto_reweigh")
@@ -54,7 +53,10 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
 def bleu_config(args: argparse.Namespace) -> BleuConfig:
     """Build the BleuConfig the options describe."""
     weights = tuple(args.weights) if args.weights else None
-    max_order = args.max_order or (len(weights) if weights else 4)
+    # An explicit --max-order, even 0, goes to BleuConfig, which refuses what is out of range.
+    max_order = args.max_order
+    if max_order is None:
+        max_order = len(weights) if weights else DEFAULT_ORDER
     return BleuConfig(
         flavor=args.flavor,
         max_order=max_order,

@@ -39,8 +39,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from bleuviz.bleu import BleuConfig, score_rows
 from bleuviz.bleu.result import BleuArrays, FloatArray
-from bleuviz.bleu.score import BleuConfig, score_rows
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.significance.resampling import (
@@ -259,7 +259,7 @@ def _from_matrix(sums: FloatArray, k: int) -> SegmentStats:
 
 def _resample_scores(arrays: BleuArrays, config: BleuConfig) -> FloatArray:
     """Scores of bootstrap samples: sacrebleu's float32 precisions for its flavour."""
-    if config.flavor != "sacrebleu" or not _FLOAT32_PRECISIONS:
+    if not config.flavor_spec.float32_resampling or not _FLOAT32_PRECISIONS:
         return arrays.score
     return _float32_scores(arrays, config.weight_vector)
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
+from bleuviz.bleu import BleuConfig, corpus_score, get_flavor, sentence_scores
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.score import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 
@@ -64,7 +64,7 @@ def corpus_vs_sentence(
 def corpus_frame(result: CorpusVsSentence, order: int) -> pd.DataFrame:
     """One row per segment and one of sums: BLEU, c, r and m_n/t_n per order."""
     stats, total = result.stats, result.stats.total()
-    ref_len = stats.shortest_ref_len if result.flavor == "tf-nmt" else stats.closest_ref_len
+    ref_len = get_flavor(result.flavor).ref_lengths(stats)
     labels = [f"segment {i + 1}" for i in range(len(stats))] + ["corpus (summed)"]
     frame = pd.DataFrame(
         {

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.score import BleuConfig, corpus_score
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bleuviz.bleu.score import BleuConfig
+from bleuviz.bleu import BleuConfig
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bleuviz.bleu import BleuConfig, corpus_score, get_flavor
 from bleuviz.bleu.explain import NgramRow, SegmentExplanation, explain_segment
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.score import BleuConfig, corpus_score
 from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import InputError
@@ -179,10 +179,11 @@ def _weights(config: BleuConfig, hyp_len: int) -> tuple[list[float], list[bool]]
     """
     k = config.max_order
     weights = [float(w) for w in config.weight_vector]
-    reweigh = config.flavor == "nltk" and config.auto_reweigh and weights == [0.25] * 4
+    flavor = config.flavor_spec
+    reweigh = flavor.auto_reweigh and config.auto_reweigh and weights == [0.25] * 4
     if reweigh and 0 < hyp_len < 4:
         weights = [1.0 / hyp_len if n < hyp_len else 0.0 for n in range(k)]
-    if config.flavor != "sacrebleu" or not config.effective_order:
+    if not (flavor.effective_order and config.effective_order):
         return weights, [True] * k
     add_k = config.smoothing == "add-k" and (config.smooth_value is None or config.smooth_value)
     eff = 0 if hyp_len == 0 else k if add_k else min(k, hyp_len)
@@ -196,7 +197,7 @@ def _weights(config: BleuConfig, hyp_len: int) -> tuple[list[float], list[bool]]
 
 def _lengths(flavor: str, hyp_len: int, ref_lens: list[int]) -> LengthStep:
     """Pick r: the shortest reference (tf-nmt), or the closest, ties to the shorter."""
-    if flavor == "tf-nmt":
+    if get_flavor(flavor).brevity_reference == "shortest":
         r = min(ref_lens)
         i = ref_lens.index(r)
         rule = f"tf-nmt always takes the shortest reference: reference {i + 1}, {r} tokens."

@@ -31,15 +31,15 @@ from bleuviz.analysis.buckets import (
     sort_comparison,
     win_tie_loss,
 )
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.bleu.score import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_files
 from bleuviz.io.testset import TestSet
-from ui.common import SAMPLE_FILES
+from ui.data import SAMPLE_FILES
 
 TOK = TokenizeConfig()
 CONFIGS = {

@@ -31,7 +31,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_files
-from ui.common import SAMPLE_FILES
+from ui.data import SAMPLE_FILES
 
 TOK = TokenizeConfig()
 

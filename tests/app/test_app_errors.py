@@ -25,11 +25,7 @@ HYP = ["The cat sat on a mat .", "It rained the whole day .", "We went home ."]
 
 @pytest.fixture
 def app(new_app: Callable[..., AppTest]) -> Iterator[Callable[..., AppTest]]:
-    """Return a function that builds an AppTest of app.py with files on its command line.
-
-    See tests/test_app_overview.py: the legacy ``pages/`` flag is pinned to
-    False, as a running server has it after its first ``st.navigation``.
-    """
+    """Return a function that builds an AppTest of app.py with files on its command line."""
 
     def make(*argv: str, page: str = "app_pages/overview.py") -> AppTest:
         at = new_app(*argv)

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
-from ui.common import SAMPLE_FILES
+from ui.data import SAMPLE_FILES
 
 HYP = {
     path.name.split(".")[1]: path.read_text("utf-8").splitlines() for path in SAMPLE_FILES["hyp"]

@@ -23,8 +23,8 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import compute_corpus_stats
-from bleuviz.bleu.score import BleuConfig, corpus_score
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
 from bleuviz.io.plain import load_plain
@@ -56,13 +56,8 @@ DOCIDS = lines("docids.txt")
 def app(new_app: Callable[..., AppTest]) -> AppTest:
     """A fresh AppTest of app.py on the bundled sample, with empty caches.
 
-    AppTest resets ``PagesManager.uses_pages_directory`` before every run, and
-    because the project has a ``pages/`` folder next to app.py every rerun
-    would then go through Streamlit's legacy (v1) router straight to the page
-    file, skipping the frame (sidebar, defaults). A running server clears the
-    flag for good the first time ``st.navigation`` runs, so pinning it to False
-    here models the server after its first request. The first session itself
-    is the browser tests' job (tests/e2e: deep link first, "/" first).
+    The first session after a server starts is the browser tests' job
+    (tests/e2e: deep link first, "/" first).
     """
     return new_app()
 

@@ -64,11 +64,7 @@ CLIP_SEGMENT = next(s for s in range(1, 127) if clipped_unigrams("repeat", s) >=
 
 @pytest.fixture
 def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
-    """A fresh AppTest of the sentences page on the bundled sample, with empty caches.
-
-    See tests/test_app_overview.py: the legacy ``pages/`` flag is pinned to
-    False, as a running server has it after its first ``st.navigation``.
-    """
+    """A fresh AppTest of the sentences page on the bundled sample, with empty caches."""
     at = new_app()
     at.switch_page("app_pages/sentences.py")
     yield at
@@ -334,3 +330,22 @@ def test_precision_line_equals_sacrebleu_counts(app: AppTest) -> None:
     line = next(m.value for m in app.markdown if m.value.startswith("Modified precision"))
     for n, (c, t) in enumerate(zip(s.counts, s.totals, strict=True), start=1):
         assert f"p{n} = {c}/{t} = {c / t:.4f}" in line
+
+
+@pytest.mark.parametrize(("flavor", "ref_len"), [("sacrebleu", 5), ("nltk", 5), ("tf-nmt", 2)])
+def test_drill_down_shows_the_reference_length_the_flavour_scores_against(
+    new_app: Callable[..., AppTest], tmp_path: Path, flavor: str, ref_len: int
+) -> None:
+    """References of 2 and 5 tokens for a 5-token hypothesis: tf-nmt's BP uses the 2."""
+    files = {"hyp.sys.txt": "a b c d e\n", "ref.short.txt": "a b\n", "ref.long.txt": "a b c d e\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    refs = [str(tmp_path / "ref.short.txt"), str(tmp_path / "ref.long.txt")]
+    at = new_app("--ref", *refs, "--hyp", str(tmp_path / "hyp.sys.txt"))
+    at.switch_page("app_pages/sentences.py")
+    at.run()
+    at.sidebar.selectbox(key="flavor").set_value(flavor)
+    open_link(at, sys="sys", seg="1")
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Lengths (hyp / ref)"] == f"5 / {ref_len}"
+    assert float(shown["Sentence BLEU"]) == pytest.approx(100.0)

@@ -17,8 +17,8 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.analysis.buckets import bucket_segments, bucket_table, segment_comparison, win_tie_loss
 from bleuviz.analysis.salient import matched_ngrams, reference_clips, salient_ngrams
+from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.bleu.score import BleuConfig, corpus_score
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_files
@@ -29,7 +29,7 @@ from bleuviz.render.compare_charts import (
     win_tie_loss_bar,
 )
 from bleuviz.significance.bleu import PairedResult, compare_systems
-from ui.common import SAMPLE_FILES, PathSet
+from ui.data import SAMPLE_FILES, PathSet
 
 REPO = Path(__file__).resolve().parents[2]
 TOK = TokenizeConfig()
@@ -49,12 +49,7 @@ def corpus() -> CorpusStats:
 
 @pytest.fixture
 def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
-    """A fresh app on the Compare page, with empty caches.
-
-    As in tests/test_app_overview.py, the legacy ``pages/`` router is switched
-    off as a running server does after its first ``st.navigation``, so every
-    rerun goes through the frame (sidebar and defaults).
-    """
+    """A fresh app on the Compare page, with empty caches."""
     at = new_app()
     at.switch_page("app_pages/compare.py")
     yield at

@@ -22,7 +22,7 @@ from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.bleu.score import BleuConfig
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig, preprocess
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
@@ -36,11 +36,7 @@ INJECTED = "<script>alert(1)</script> costs $x$ and **bold** words"
 
 @pytest.fixture
 def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
-    """A fresh AppTest of app.py, run once on its default page, with empty caches.
-
-    As in tests/test_app_overview.py, ``PagesManager.uses_pages_directory`` is
-    pinned to False so that every rerun goes through the frame, as on a server.
-    """
+    """A fresh AppTest of app.py, run once on its default page, with empty caches."""
     at = new_app()
     at.run()
     at.switch_page("app_pages/learn.py")

@@ -28,10 +28,10 @@ from nltk.translate.bleu_score import (
     sentence_bleu,
 )
 
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.flavors.nltk import NLTK_METHODS
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.result import BleuArrays, BleuScore
-from bleuviz.bleu.score import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.flavors.tfnmt import TF_NMT_SMOOTHING
 from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.score import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.errors import ConfigError
@@ -227,46 +226,3 @@ def test_counts_are_sacrebleus_and_sentences_are_one_line_corpora(
     for i in range(len(hyps)):
         alone = corpus_score(stats, config, tok, len(refs), index=[i])
         assert sentences.score[i] == pytest.approx(alone.score, abs=ABS)
-
-
-@settings(max_examples=60, deadline=None)
-@given(data=st.data(), max_order=st.integers(1, 4), smooth=st.sampled_from(TF_NMT_SMOOTHING))
-def test_subset_from_cache_equals_fresh(
-    data: st.DataObject, corpora, make_stats: MakeStats, max_order: int, smooth: str
-) -> None:
-    hyps, refs = data.draw(corpora)
-    stats = make_stats(hyps, refs, max_order=max_order)
-    subset = data.draw(
-        st.lists(st.integers(0, len(hyps) - 1), min_size=1, unique=True).map(sorted),
-        label="subset",
-    )
-    fresh = make_stats(
-        [hyps[i] for i in subset], [[s[i] for i in subset] for s in refs], None, max_order
-    )
-    config, tok = tfnmt(max_order, smooth), TokenizeConfig()
-    cached = corpus_score(stats, config, tok, len(refs), index=np.asarray(subset))
-    assert cached == corpus_score(fresh, config, tok, len(refs))
-
-
-words = st.sampled_from(["a", "b", "c", "the", ",", ".", "A"])
-long_lines = st.lists(
-    st.lists(words, min_size=4, max_size=15).map(" ".join), min_size=1, max_size=8
-)
-
-
-@settings(max_examples=60, deadline=None)
-@given(
-    lines=long_lines,
-    max_order=st.integers(1, 4),
-    smooth=st.sampled_from(TF_NMT_SMOOTHING),
-    n_refs=st.integers(1, 3),
-)
-def test_identical_scores_100_and_empty_scores_0(
-    make_stats: MakeStats, lines: list[str], max_order: int, smooth: str, n_refs: int
-) -> None:
-    config = tfnmt(max_order, smooth)
-    refs = [lines] * n_refs
-    assert score(make_stats, lines, refs, config).score == pytest.approx(100, abs=ABS)
-    stats = make_stats(lines, refs, max_order=max_order)
-    assert list(sentence_scores(stats, config).score) == pytest.approx([100] * len(lines), abs=ABS)
-    assert score(make_stats, [""] * len(lines), refs, config).score == 0

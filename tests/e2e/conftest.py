@@ -1,8 +1,8 @@
 """Fixtures for the browser tests: a real ``streamlit run`` server and Debian's chromium.
 
 The server is started from the repository root on a free port and is not
-warmed up: the first request it sees is the first test's, which matters for
-the legacy ``pages/`` routing (see ``fresh_server``).
+warmed up: the first request it sees is the first test's; ``fresh_server``
+gives a test a server of its own, to check the very first session after start-up.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def streamlit_server(*app_args: str, log: Path) -> Iterator[str]:
             command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
-            url = f"http://localhost:{port}"
+            url = f"http://127.0.0.1:{port}"
             wait_healthy(url, proc, log)
             yield url
         finally:

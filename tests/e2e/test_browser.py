@@ -123,7 +123,7 @@ def pick(page: Page, label: str, option: str) -> None:
 
 
 def test_deep_link_as_the_first_request_after_start(page: Page, fresh_server: str) -> None:
-    """The legacy pages/ routing: a deep link served before st.navigation ever ran."""
+    """A deep link as a fresh server's first request runs the frame (sidebar) and the page."""
     open_segment(page, fresh_server, "terse", 7)
     expect(page.get_by_role("heading", name="Sentences", exact=True)).to_be_visible()
     expected = sacrebleu.sentence_bleu(HYPS["terse"][6], [r[6] for r in REFS])
@@ -136,7 +136,7 @@ def test_deep_link_as_the_first_request_after_start(page: Page, fresh_server: st
 
 
 def test_first_session_after_start_applies_sidebar_changes(page: Page, fresh_server: str) -> None:
-    """The legacy pages/ routing: the very first session opens "/" and changes the flavour."""
+    """In a fresh server's very first session, a sidebar change lands on the sidebar's widgets."""
     open_url(page, fresh_server, "Corpus BLEU")
     pick(page, "Flavour", "nltk")
     page.wait_for_timeout(1000)  # let the rerun start

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
+from bleuviz.bleu import BleuConfig, score_rows
 from bleuviz.bleu.references import build_reference_index
-from bleuviz.bleu.score import BleuConfig, score_rows
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError

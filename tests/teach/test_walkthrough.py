@@ -26,7 +26,7 @@ import sacrebleu
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import sentence_bleu as nltk_sentence_bleu
 
-from bleuviz.bleu.score import FLAVORS, SMOOTHING, BleuConfig
+from bleuviz.bleu import FLAVORS, BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig, preprocess
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
 from bleuviz.teach.examples import EXAMPLE_BY_KEY, EXAMPLES
@@ -74,7 +74,7 @@ def all_configs() -> list[BleuConfig]:
     """Every flavour and smoothing, with cumulative and individual weights at orders 1, 2, 4, 5."""
     configs = []
     for flavor in FLAVORS:
-        for smooth in SMOOTHING[flavor]:
+        for smooth in FLAVORS[flavor].smoothing:
             for effective in (False, True) if flavor == "sacrebleu" else (False,):
                 for order in (1, 2, 4, 5):
                     for weights in (None, (0.0,) * (order - 1) + (1.0,)):
@@ -209,7 +209,7 @@ def test_empty_candidate_and_reference_get_each_flavours_brevity_penalty() -> No
 
 
 def test_every_smoothing_is_described() -> None:
-    assert set(SMOOTHINGS) == {(f, s) for f in FLAVORS for s in SMOOTHING[f]}
+    assert set(SMOOTHINGS) == {(n, s) for n, f in FLAVORS.items() for s in f.smoothing}
     assert all(s.latex and s.why.endswith(".") for s in SMOOTHINGS.values())
 
 

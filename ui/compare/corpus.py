@@ -5,6 +5,7 @@ significance, buckets and salient n-grams (with the callbacks their clicks run).
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -18,9 +19,9 @@ from bleuviz.analysis.salient import (
     SalientNgram,
     salient_frame,
 )
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.ngrams import IntArray
-from bleuviz.bleu.score import BleuConfig
 from bleuviz.metrics.registry import EXTRA_METRICS, SIGNIFICANCE_METRICS
 from bleuviz.render.compare_charts import (
     bucket_bars,
@@ -28,8 +29,8 @@ from bleuviz.render.compare_charts import (
 from bleuviz.render.highlight import code_span
 from bleuviz.render.highlight import escape_markdown as md
 from bleuviz.significance.bleu import DEFAULT_SEED, PairedResult
-from ui.common import fmt_bleu
 from ui.compare.data import ALL, BLEU, NONE, fmt_p, salient, verdict
+from ui.format import fmt_bleu
 
 
 def apply_deep_link(systems: list[str], n_segments: int) -> None:
@@ -158,10 +159,10 @@ def salient_ngram_tables(
 ) -> tuple[int, ...] | None:
     """compare-mt's salient n-grams; return the chosen one's segments if it filters the table."""
     left, right = st.columns([3, 2])
-    choice = left.radio(
-        "N-gram order", ["all", 1, 2, 3, 4], horizontal=True, key="cmp_salient_order"
-    )
-    report = salient(identity, *names, (1, 2, 3, 4) if choice == "all" else (int(choice),), corpus)
+    order_choices: list[str | int] = ["all", 1, 2, 3, 4]
+    choice = left.radio("N-gram order", order_choices, horizontal=True, key="cmp_salient_order")
+    orders = (1, 2, 3, 4) if choice in ("all", None) else (int(choice),)
+    report = salient(identity, *names, orders, corpus)
     options = [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
     if st.session_state.get("cmp_salient") not in options:
         st.session_state["cmp_salient"] = NONE
@@ -185,7 +186,7 @@ def salient_ngram_tables(
     return None if item is None else salient_segments(item, names)
 
 
-def salient_columns(names: tuple[str, str]) -> dict[str, object]:
+def salient_columns(names: tuple[str, str]) -> dict[str, Any]:
     """Column labels and help for the salient n-gram tables."""
     return {
         "order": st.column_config.NumberColumn(width="small"),

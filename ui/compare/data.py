@@ -21,8 +21,8 @@ from bleuviz.analysis.salient import (
     reference_clips,
     salient_ngrams,
 )
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.bleu.score import BleuConfig
 from bleuviz.metrics.registry import EXTRA_METRICS, sacrebleu_metric
 from bleuviz.render.compare_charts import (
     Axis,
@@ -30,7 +30,8 @@ from bleuviz.render.compare_charts import (
 from bleuviz.render.highlight import escape_markdown as md
 from bleuviz.significance.bleu import PairedResult, compare_systems
 from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
-from ui.common import fmt_bleu, fmt_metric, metric_scores
+from ui.data import metric_scores
+from ui.format import fmt_bleu, fmt_metric
 
 ALL, NONE = "(all)", "(none)"
 BLEU = "BLEU"
@@ -65,10 +66,10 @@ def significance(
     if metric == BLEU:
         stats = {name: _corpus.systems[name] for name in others}
         return compare_systems(baseline, _corpus.systems[baseline], stats, config, *settings)
-    stats = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
+    sums = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
     base = metric_scores(_corpus, baseline, metric).statistics()
     scorer = sacrebleu_metric(metric, lowercase and metric.startswith("chrF"))
-    return compare_systems_metric(baseline, base, stats, scorer, *settings)
+    return compare_systems_metric(baseline, base, sums, scorer, *settings)
 
 
 @st.cache_resource(max_entries=4, show_spinner="Counting reference n-grams…")
@@ -91,8 +92,8 @@ def salient(
     identity: tuple[object, ...], a: str, b: str, orders: tuple[int, ...], _corpus: CorpusStats
 ) -> SalientComparison:
     """compare-mt's salient n-grams of the pair, from each system's cached counts."""
-    counts = (system_matches(identity, name, _corpus) for name in (a, b))
-    return salient_ngrams(*counts, orders=orders)
+    counts_a, counts_b = (system_matches(identity, name, _corpus) for name in (a, b))
+    return salient_ngrams(counts_a, counts_b, orders=orders)
 
 
 def sentence_comparison(
@@ -100,7 +101,8 @@ def sentence_comparison(
 ) -> pd.DataFrame:
     """Per-segment scores of A and B by ``metric``, and B's gain."""
     if metric == BLEU:
-        return segment_comparison(*(corpus.systems[name] for name in names), config)
+        stats_a, stats_b = (corpus.systems[name] for name in names)
+        return segment_comparison(stats_a, stats_b, config)
     a, b = (metric_scores(corpus, name, metric).sentence for name in names)
     return score_comparison(a, b, EXTRA_METRICS[metric].higher_is_better)
 

@@ -20,9 +20,9 @@ from bleuviz.analysis.salient import (
     match_gaps,
 )
 from bleuviz.analysis.segments import PREVIEW_CHARS
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation
-from bleuviz.bleu.score import BleuConfig
 from bleuviz.render.compare_charts import (
     difference_histogram,
     sentence_scatter,

@@ -11,11 +11,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from bleuviz.bleu.score import BleuConfig
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
 from bleuviz.teach.flavors import compare_ways, degenerate_frame, ways_frame
-from ui.common import fmt_bleu, fmt_bp
+from ui.format import fmt_bleu, fmt_bp
 
 NUMBER = st.column_config.NumberColumn
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleuviz.bleu.score import DEFAULT_SMOOTHING, FLAVORS, SMOOTHING, BleuConfig
+from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
 from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
 
@@ -22,7 +22,8 @@ WEIGHTINGS = {"cumulative": "Cumulative: orders 1 to N", "individual": "Individu
 # Widget values kept across page switches (Streamlit drops the state of widgets not drawn).
 KEPT = ("learn_example", "learn_hyp", *REF_KEYS, "learn_tokenize", "learn_flavor")
 KEPT += tuple(f"learn_smooth_{f}" for f in FLAVORS)
-KEPT += ("learn_value_floor", "learn_value_add-k", "learn_max_order", "learn_weights")
+KEPT += tuple(f"learn_value_{s}" for f in FLAVORS.values() for s in f.smoothing_values)
+KEPT += ("learn_max_order", "learn_weights")
 KEPT += ("learn_effective_order",)
 
 
@@ -51,9 +52,12 @@ def restore_state() -> None:
     saved = st.session_state.get("learn_saved", {})
     for key, value in saved.items():
         st.session_state.setdefault(key, value)
-    defaults = {"learn_tokenize": "13a", "learn_flavor": "sacrebleu", "learn_max_order": 4}
-    defaults |= {f"learn_smooth_{f}": DEFAULT_SMOOTHING[f] for f in FLAVORS}
-    defaults |= {"learn_value_floor": 0.1, "learn_value_add-k": 1.0}
+    defaults: dict[str, object] = {"learn_tokenize": "13a", "learn_flavor": DEFAULT_FLAVOR}
+    defaults["learn_max_order"] = DEFAULT_ORDER
+    defaults |= {f"learn_smooth_{n}": f.default_smoothing for n, f in FLAVORS.items()}
+    defaults |= {
+        f"learn_value_{s}": v for f in FLAVORS.values() for s, v in f.smoothing_values.items()
+    }
     defaults |= {"learn_weights": "cumulative", "learn_effective_order": True}
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
@@ -114,13 +118,14 @@ def controls() -> tuple[TokenizeConfig, BleuConfig]:
     """Tokenizer, flavour, smoothing, order, weights and effective order."""
     a, b, c, d = st.columns(4)
     tokenizer = a.selectbox("Tokenizer", TOKENIZERS, key="learn_tokenize")
-    flavor = b.selectbox("Flavour", FLAVORS, key="learn_flavor")
-    smooth = c.selectbox("Smoothing", SMOOTHING[flavor], key=f"learn_smooth_{flavor}")
+    name = b.selectbox("Flavour", list(FLAVORS), key="learn_flavor")
+    flavor = get_flavor(name)
+    smooth = c.selectbox("Smoothing", flavor.smoothing, key=f"learn_smooth_{name}")
     value = None
-    if flavor == "sacrebleu" and smooth in ("floor", "add-k"):
+    if smooth in flavor.smoothing_values:
         value = d.number_input("Smoothing value", 0.0, step=0.1, key=f"learn_value_{smooth}")
     e, f, g = st.columns([1, 2, 2])
-    order = int(e.number_input("Max order N", 1, 9, step=1, key="learn_max_order"))
+    order = int(e.number_input("Max order N", 1, MAX_ORDER, step=1, key="learn_max_order"))
     weighting = f.radio(
         "Weights",
         list(WEIGHTINGS),
@@ -128,11 +133,11 @@ def controls() -> tuple[TokenizeConfig, BleuConfig]:
         key="learn_weights",
         horizontal=True,
     )
-    effective = flavor == "sacrebleu" and g.checkbox(
+    effective = flavor.effective_order and g.checkbox(
         "Effective order (sacrebleu sentence_bleu)",
         key="learn_effective_order",
         help="Average only the orders the candidate has n-grams for. corpus_bleu leaves it off.",
     )
     weights = None if weighting == "cumulative" else (0.0,) * (order - 1) + (1.0,)
-    config = BleuConfig(flavor, order, weights, smooth, value, effective)
+    config = BleuConfig(name, order, weights, smooth, value, effective)
     return TokenizeConfig(tokenizer), config

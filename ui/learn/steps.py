@@ -19,7 +19,7 @@ from bleuviz.teach.tables import (
     tokens_frame,
 )
 from bleuviz.teach.walkthrough import Walkthrough
-from ui.common import fmt_bleu, fmt_bp
+from ui.format import fmt_bleu, fmt_bp
 
 MEAN_NOTES = {
     ("sacrebleu", True): "Effective order leaves out the orders the candidate has no n-grams "
@@ -108,7 +108,7 @@ def step_mean(walk: Walkthrough) -> None:
 def step_lengths(walk: Walkthrough) -> None:
     """Step 6: c, every reference length, and which one the flavour takes as r."""
     st.subheader("6 · Candidate length c and reference length r")
-    if walk.config.flavor == "tf-nmt":
+    if walk.config.flavor_spec.brevity_reference == "shortest":
         st.latex(r"r = \min_i\, r_i")
     else:
         st.latex(r"r = \operatorname{arg\,min}_{r_i} \big(|r_i - c|,\ r_i\big)")

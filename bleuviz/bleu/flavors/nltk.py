@@ -19,15 +19,22 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
+from bleuviz.bleu.flavors.base import Flavor
 from bleuviz.bleu.ngrams import IntArray
 from bleuviz.bleu.result import BleuArrays, FloatArray
 from bleuviz.bleu.stats import SegmentStats
 
+if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
+
 NLTK_METHODS: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
+#: The version whose behaviour is replicated (and tested against).
+NLTK_VERSION = "3.10.4"
 EPSILON, ALPHA, K = 0.1, 5, 5  # SmoothingFunction() defaults (Chen and Cherry, 2014)
 
 
@@ -140,3 +147,23 @@ def _method6(p: FloatArray, num: FloatArray, last: SegmentStats) -> FloatArray:
         out[:, i] = (num[:, i] + ALPHA * prior) / (length + ALPHA)
     out[crash] = np.nan
     return out
+
+
+def _score(
+    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: BleuConfig
+) -> BleuArrays:
+    """Score rows as ``corpus_bleu``, each with its corpus's last segment."""
+    return nltk_rows(rows, last, weights, config.smoothing, config.auto_reweigh)
+
+
+FLAVOR = Flavor(
+    name="nltk",
+    replicates=f"nltk {NLTK_VERSION}, nltk.translate.bleu_score.corpus_bleu / sentence_bleu",
+    implementation=f"nltk-{NLTK_VERSION}",
+    smoothing=NLTK_METHODS,
+    default_smoothing="method0",
+    brevity_reference="closest",
+    score=_score,
+    auto_reweigh=True,
+    smoothing_orders={"method5": K, "method7": K},
+)

@@ -11,10 +11,17 @@ include the smoothing, exactly as sacrebleu's).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from bleuviz.bleu.flavors.base import Flavor
 from bleuviz.bleu.ngrams import IntArray
 from bleuviz.bleu.result import BleuArrays, FloatArray
+from bleuviz.bleu.stats import SegmentStats
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 _MY_LOG_ZERO = -9999999999.0  # sacrebleu.utils.my_log
@@ -101,3 +108,34 @@ def _precisions(
         hit = active & ~zero
         precisions[hit, n] = 100.0 * correct[hit, n] / safe_total[hit]
     return precisions, eff_order
+
+
+def _score(
+    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: BleuConfig
+) -> BleuArrays:
+    """Score rows as ``BLEU.compute_bleu`` (``last`` is not used)."""
+    return sacrebleu_rows(
+        rows.matches,
+        rows.totals,
+        rows.hyp_len,
+        rows.closest_ref_len,
+        weights,
+        config.smoothing,
+        config.smooth_value,
+        config.effective_order,
+    )
+
+
+FLAVOR = Flavor(
+    name="sacrebleu",
+    replicates="sacrebleu 2.x, BLEU.corpus_score / sentence_bleu",
+    implementation=None,
+    smoothing=tuple(SMOOTH_DEFAULTS),
+    default_smoothing="exp",
+    smoothing_values={k: float(v) for k, v in SMOOTH_DEFAULTS.items() if v is not None},
+    brevity_reference="closest",
+    score=_score,
+    effective_order=True,
+    sentence_effective_order=True,
+    float32_resampling=True,
+)

@@ -13,12 +13,21 @@ hypothesis side and BP = 1 for an empty reference side with a non-empty hypothes
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
+from bleuviz.bleu.flavors.base import Flavor
 from bleuviz.bleu.ngrams import IntArray
 from bleuviz.bleu.result import BleuArrays, FloatArray
+from bleuviz.bleu.stats import SegmentStats
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
 
 TF_NMT_SMOOTHING: tuple[str, ...] = ("none", "add-one")
+#: The tensorflow/nmt commit whose nmt/scripts/bleu.py is replicated.
+TF_NMT_COMMIT = "0be8642"
 
 
 def tfnmt_rows(
@@ -58,3 +67,24 @@ def _brevity_penalty(ratio: FloatArray, hyp_len: IntArray) -> FloatArray:
         inverse = np.divide(1.0, ratio, out=np.zeros_like(ratio), where=ratio > 0)
     bp = np.where(ratio > 1.0, 1.0, np.exp(1.0 - inverse))
     return np.where(hyp_len == 0, 0.0, bp)
+
+
+def _score(
+    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: BleuConfig
+) -> BleuArrays:
+    """Score rows as ``compute_bleu`` (``last`` is not used)."""
+    return tfnmt_rows(
+        rows.matches, rows.totals, rows.hyp_len, rows.shortest_ref_len, weights, config.smoothing
+    )
+
+
+FLAVOR = Flavor(
+    name="tf-nmt",
+    replicates=f"tensorflow/nmt {TF_NMT_COMMIT}, nmt/scripts/bleu.py compute_bleu "
+    "(Hugging Face evaluate's bleu)",
+    implementation=f"tf-nmt-{TF_NMT_COMMIT}",
+    smoothing=TF_NMT_SMOOTHING,
+    default_smoothing="none",
+    brevity_reference="shortest",
+    score=_score,
+)

@@ -1,4 +1,4 @@
-"""The UI boundary: cached loading, the shared settings and helpers every page uses.
+"""The UI boundary: the loaded test set, its statistics and metric scores, cached.
 
 Heavy, immutable results (test sets, statistics) are cached with
 ``st.cache_resource`` keyed on the files' identity and the tokenization, so a
@@ -11,21 +11,34 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 import streamlit as st
 
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.bleu.score import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
-from bleuviz.io.decode import NamedBytes, read_path
-from bleuviz.io.load import load_files
+from bleuviz.io.decode import NamedBytes
+from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.registry import EXTRA_METRICS, MetricScores, score_rouge, score_sacrebleu
+from ui.settings import bleu_config_from_state
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "sample_data"
-SAMPLE_FILES = {
+
+
+class SampleFiles(TypedDict):
+    """The bundled sample's files."""
+
+    hyp: list[Path]
+    ref: list[Path]
+    src: Path
+    docids: Path
+
+
+SAMPLE_FILES: SampleFiles = {
     "hyp": [SAMPLE / "hyp.literal.en", SAMPLE / "hyp.terse.en", SAMPLE / "hyp.repeat.en"],
     "ref": [SAMPLE / "ref.A.en", SAMPLE / "ref.B.en"],
     "src": SAMPLE / "source.de",
@@ -68,10 +81,9 @@ def sample_paths() -> PathSet:
 
 
 @st.cache_resource(max_entries=6, show_spinner="Reading files…")
-def load_paths(key: tuple[object, ...], _paths: PathSet) -> TestSet:
+def read_testset(key: tuple[object, ...], _paths: PathSet) -> TestSet:
     """Read a test set from disk (cached on paths, sizes and modification times)."""
-    opt = [read_path(p) if p else None for p in (_paths.src, _paths.docids)]
-    return load_files([read_path(p) for p in _paths.hyp], [read_path(p) for p in _paths.ref], *opt)
+    return load_paths(_paths.hyp, _paths.ref, _paths.src or None, _paths.docids or None)
 
 
 @st.cache_resource(max_entries=6, show_spinner="Reading uploads…")
@@ -123,37 +135,8 @@ def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
     return system_metric(key, corpus.testset, system, label, lowercase, stemmer)
 
 
-def chosen_metrics() -> list[str]:
-    """The metrics beside BLEU chosen in the sidebar, in the sidebar's order."""
-    return [label for label in st.session_state.get("metrics", []) if label in EXTRA_METRICS]
-
-
-def fmt_metric(label: str, value: float) -> str:
-    """A metric as its library prints it: two decimals, or four for ROUGE's 0-1 scale."""
-    return f"{value:.4f}" if EXTRA_METRICS[label].scale <= 1 else f"{value:.2f}"
-
-
-def require_frame() -> None:
-    """Hand the run back to app.py if Streamlit routed straight to a page file.
-
-    Streamlit treats a folder named ``pages/`` next to the entry script as a
-    legacy (v1) multipage app until ``st.navigation`` has run once in the
-    server process, so the first request after start-up (a deep link, say)
-    can execute a page without the frame. The flag is the one ``st.navigation``
-    itself clears (streamlit/commands/navigation.py); clearing it and rerunning
-    routes the request through app.py with its URL and query string intact.
-    """
-    if "flavor" in st.session_state:
-        return
-    from streamlit.runtime.pages_manager import PagesManager
-
-    PagesManager.uses_pages_directory = False
-    st.rerun()
-
-
 def current_corpus() -> tuple[CorpusStats, BleuConfig] | None:
     """Return the loaded corpus and settings, or show the error and return None."""
-    require_frame()
     try:
         testset, key = _current_testset()
         tokenize = TokenizeConfig(st.session_state["tokenize"], st.session_state["lowercase"])
@@ -178,44 +161,4 @@ def _current_testset() -> tuple[TestSet, tuple[object, ...]]:
         ), key
     paths: PathSet = st.session_state["cli_paths"] if source == "cli" else sample_paths()
     key = ("paths", *paths.key())
-    return load_paths(key, paths), key
-
-
-def bleu_config_from_state() -> BleuConfig:
-    """Build the BleuConfig from the sidebar's widgets."""
-    state = st.session_state
-    flavor = state["flavor"]
-    weights = parse_weights(state.get("weights_text", ""))
-    order = len(weights) if weights else int(state["max_order"])
-    smooth = state.get(f"smooth_{flavor}")
-    value = state.get(f"smooth_value_{smooth}") if smooth in ("floor", "add-k") else None
-    return BleuConfig(
-        flavor=flavor,
-        max_order=order,
-        weights=weights,
-        smooth=smooth,
-        smooth_value=value,
-        effective_order=bool(state.get("effective_order")) and flavor == "sacrebleu",
-        auto_reweigh=bool(state.get("auto_reweigh")) and flavor == "nltk",
-    )
-
-
-def parse_weights(text: str) -> tuple[float, ...] | None:
-    """Parse "0.5, 0.5" into weights; empty means uniform."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if not parts:
-        return None
-    try:
-        return tuple(float(p) for p in parts)
-    except ValueError:
-        raise BleuvizError(f"weights: {text!r} is not a list of numbers") from None
-
-
-def fmt_bleu(value: float) -> str:
-    """BLEU as sacrebleu prints it: two decimals."""
-    return f"{value:.2f}"
-
-
-def fmt_bp(value: float) -> str:
-    """BP as sacrebleu prints it: three decimals."""
-    return f"{value:.3f}"
+    return read_testset(key, paths), key

@@ -1,0 +1,96 @@
+"""How statistics become a BLEU score: flavour, smoothing, order and weights."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from bleuviz.bleu.flavors import DEFAULT_FLAVOR, get_flavor
+from bleuviz.bleu.flavors.base import Flavor
+from bleuviz.bleu.result import FloatArray
+from bleuviz.errors import ConfigError
+
+#: The highest n-gram order bleuviz scores (the app's and the command line's limit).
+MAX_ORDER = 9
+DEFAULT_ORDER = 4
+
+
+@dataclass(frozen=True, slots=True)
+class BleuConfig:
+    """How statistics become a score.
+
+    Attributes:
+        flavor: a name in the flavour registry (``bleuviz.bleu.flavors.FLAVORS``).
+        max_order: highest n-gram order (nltk: the length of ``weights`` when given).
+        weights: per-order weights; None means uniform 1/max_order.
+        smooth: smoothing name for the flavour (see ``Flavor.smoothing``); None means its
+            default.
+        smooth_value: value for a smoothing that takes one (None: the flavour's default,
+            e.g. sacrebleu's floor 0.1 / add-k 1).
+        effective_order: sacrebleu only: average only the orders that have n-grams.
+        auto_reweigh: nltk only: reweigh uniformly for hypotheses shorter than 4.
+    """
+
+    flavor: str = DEFAULT_FLAVOR
+    max_order: int = DEFAULT_ORDER
+    weights: tuple[float, ...] | None = None
+    smooth: str | None = None
+    smooth_value: float | None = None
+    effective_order: bool = False
+    auto_reweigh: bool = False
+    _resolved: tuple[str, tuple[float, ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        flavor = get_flavor(self.flavor)
+        smooth = flavor.default_smoothing if self.smooth is None else self.smooth
+        if smooth not in flavor.smoothing:
+            choices = ", ".join(flavor.smoothing)
+            raise ConfigError(
+                f"smooth: {smooth!r} is not a {self.flavor} smoothing; choose {choices}"
+            )
+        order = len(self.weights) if self.weights else self.max_order
+        if not 1 <= order <= MAX_ORDER:
+            raise ConfigError(f"max_order: must be between 1 and {MAX_ORDER}, got {order}")
+        if self.weights is not None and len(self.weights) != self.max_order:
+            raise ConfigError(
+                f"weights: {len(self.weights)} weights given for max_order {self.max_order}"
+            )
+        weights = self.weights or tuple(1.0 / order for _ in range(order))
+        if any(w < 0 or not np.isfinite(w) for w in weights) or sum(weights) <= 0:
+            raise ConfigError(f"weights: must be non-negative with a positive sum, got {weights}")
+        object.__setattr__(self, "_resolved", (smooth, tuple(float(w) for w in weights)))
+
+    @property
+    def flavor_spec(self) -> Flavor:
+        """The flavour in effect, from the registry.
+
+        Looked up, not stored: a config holds plain values only, so that caches
+        can hash it.
+        """
+        return get_flavor(self.flavor)
+
+    @property
+    def smoothing(self) -> str:
+        """The smoothing name in effect."""
+        return self._resolved[0]
+
+    @property
+    def weight_vector(self) -> FloatArray:
+        """Per-order weights in effect."""
+        return np.asarray(self._resolved[1], dtype=np.float64)
+
+    @property
+    def stats_order(self) -> int:
+        """Orders the statistics must hold (nltk's method5/7 also read 5-gram precision)."""
+        return self.flavor_spec.stats_order(self.max_order, self.smoothing)
+
+    def for_sentences(self) -> BleuConfig:
+        """Return the configuration the flavour's sentence-level call uses.
+
+        sacrebleu's ``sentence_bleu`` turns effective order on; nltk's and
+        tf-nmt's sentence scores are one-segment corpora.
+        """
+        if self.flavor_spec.sentence_effective_order:
+            return replace(self, effective_order=True)
+        return self

@@ -1,0 +1,40 @@
+"""The project's Streamlit configuration, read the way ``streamlit run`` reads it."""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit import config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Parse the configuration as a server started in the project root would.
+
+    ``HOME`` points to an empty folder, so that only the project's
+    ``.streamlit/config.toml`` (and Streamlit's defaults) count.
+    """
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(ROOT)
+    config.get_config_options(force_reparse=True)
+    yield
+    monkeypatch.undo()
+    config.get_config_options(force_reparse=True)
+
+
+@pytest.mark.usefixtures("project_config")
+def test_the_server_listens_on_loopback_only() -> None:
+    address = config.get_option("server.address")
+    assert address is not None, "server.address unset: Streamlit would listen on every interface"
+    assert ipaddress.ip_address(address).is_loopback
+
+
+@pytest.mark.usefixtures("project_config")
+def test_upload_limit_and_xsrf_protection_stay_as_documented() -> None:
+    assert config.get_option("server.maxUploadSize") == 200
+    assert config.get_option("server.enableXsrfProtection") is True

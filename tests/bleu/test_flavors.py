@@ -1,0 +1,135 @@
+"""The flavour registry, and the invariants every flavour keeps, parametrized over it.
+
+Oracle tests (each flavour against its own library) live in test_bleu_sacrebleu.py,
+test_bleu_nltk.py and test_bleu_tfnmt.py; here are the properties that hold for
+any flavour, so that a new one is checked by being registered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleuviz.bleu import (
+    DEFAULT_FLAVOR,
+    FLAVORS,
+    BleuConfig,
+    Flavor,
+    SegmentStats,
+    corpus_score,
+    get_flavor,
+    sentence_scores,
+)
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.errors import ConfigError
+
+MakeStats = Callable[..., SegmentStats]
+ABS = 1e-9
+#: nltk's own quirks break "identical input scores 100" there: method5/7 average
+#: p_n with p_(n-1) + 1 (above 1), method6 divides by the last segment's n-gram count.
+NOT_100 = {("nltk", "method5"), ("nltk", "method6"), ("nltk", "method7")}
+SETTINGS = [(name, smooth) for name, flavor in FLAVORS.items() for smooth in flavor.smoothing]
+
+words = st.sampled_from(["a", "b", "c", "the", ",", ".", "A"])
+long_lines = st.lists(
+    st.lists(words, min_size=4, max_size=15).map(" ".join), min_size=1, max_size=8
+)
+
+
+def test_registry_lists_the_three_implementations() -> None:
+    assert list(FLAVORS) == ["sacrebleu", "nltk", "tf-nmt"]
+    assert DEFAULT_FLAVOR == "sacrebleu"
+    assert all(name == flavor.name for name, flavor in FLAVORS.items())
+
+
+def test_unknown_flavor_names_the_choices() -> None:
+    with pytest.raises(ConfigError, match=r"flavor: unknown 'bleurt'; choose one of sacrebleu, "):
+        get_flavor("bleurt")
+    with pytest.raises(ConfigError, match="flavor: unknown"):
+        BleuConfig("bleurt")
+
+
+@pytest.mark.parametrize("flavor", FLAVORS.values(), ids=list(FLAVORS))
+def test_each_flavor_describes_itself(flavor: Flavor) -> None:
+    assert flavor.default_smoothing in flavor.smoothing
+    assert set(flavor.smoothing_values) <= set(flavor.smoothing)
+    assert BleuConfig(flavor.name).smoothing == flavor.default_smoothing
+    assert (flavor.implementation is None) == (flavor.name == DEFAULT_FLAVOR)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS.values(), ids=list(FLAVORS))
+def test_the_reference_length_shown_is_the_one_scored(
+    make_stats: MakeStats, flavor: Flavor
+) -> None:
+    """A 5-token hypothesis with references of 2 and 5 tokens: tf-nmt scores against 2."""
+    hyp, refs = ["a b c d e"], [["a b"], ["a b c d e"]]
+    stats = make_stats(hyp, refs)
+    config = BleuConfig(flavor.name)
+    want = {"closest": 5, "shortest": 2}[flavor.brevity_reference]
+    assert int(flavor.ref_lengths(stats)[0]) == want
+    assert corpus_score(stats, config, TokenizeConfig(), 2).ref_len == want
+    ratio = sentence_scores(stats, config).ratio[0]
+    assert ratio == pytest.approx(5 / want, abs=ABS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(lines=long_lines, n_refs=st.integers(1, 3), max_order=st.integers(1, 4))
+@pytest.mark.parametrize(("name", "smooth"), SETTINGS)
+def test_identical_scores_100_and_empty_scores_0(
+    make_stats: MakeStats, name: str, smooth: str, lines: list[str], n_refs: int, max_order: int
+) -> None:
+    config = BleuConfig(name, max_order=max_order, smooth=smooth)
+    refs = [lines] * n_refs
+    stats = make_stats(lines, refs, max_order=config.stats_order)
+    if (name, smooth) not in NOT_100:
+        assert corpus_score(stats, config, TokenizeConfig(), n_refs).score == pytest.approx(100)
+        assert list(sentence_scores(stats, config).score) == pytest.approx([100] * len(lines))
+    empty = make_stats([""] * len(lines), refs, max_order=config.stats_order)
+    assert corpus_score(empty, config, TokenizeConfig(), n_refs).score == 0
+    assert not sentence_scores(empty, config).score.any()
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data(), max_order=st.integers(1, 4))
+@pytest.mark.parametrize(("name", "smooth"), SETTINGS)
+def test_subset_from_cache_equals_fresh(
+    data: st.DataObject, corpora, make_stats: MakeStats, name: str, smooth: str, max_order: int
+) -> None:
+    """A filter or a bootstrap sample (any order, repeats allowed) scored from cached rows."""
+    config, tok = BleuConfig(name, max_order=max_order, smooth=smooth), TokenizeConfig()
+    hyps, refs = data.draw(corpora)
+    stats = make_stats(hyps, refs, max_order=config.stats_order)
+    subset = data.draw(
+        st.lists(st.integers(0, len(hyps) - 1), min_size=1, max_size=2 * len(hyps)),
+        label="subset",
+    )
+    fresh = make_stats(
+        [hyps[i] for i in subset],
+        [[stream[i] for i in subset] for stream in refs],
+        max_order=config.stats_order,
+    )
+    cached = corpus_score(stats, config, tok, len(refs), index=np.asarray(subset))
+    assert cached == corpus_score(fresh, config, tok, len(refs))
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize("name", list(FLAVORS))
+def test_summed_sentence_rows_equal_the_corpus_rows(
+    data: st.DataObject, corpora, make_stats: MakeStats, name: str
+) -> None:
+    hyps, refs = data.draw(corpora)
+    config = BleuConfig(name)
+    stats = make_stats(hyps, refs)
+    one_by_one = [make_stats([h], [[s[i]] for s in refs]) for i, h in enumerate(hyps)]
+    total = stats.total()
+    assert sum(int(s.hyp_len[0]) for s in one_by_one) == int(total.hyp_len[0])
+    assert np.array_equal(sum(s.matches[0] for s in one_by_one), total.matches[0])
+    assert np.array_equal(sum(s.totals[0] for s in one_by_one), total.totals[0])
+    assert int(config.flavor_spec.ref_lengths(total)[0]) == sum(
+        int(config.flavor_spec.ref_lengths(s)[0]) for s in one_by_one
+    )

@@ -1,0 +1,45 @@
+"""The sidebar's settings as the core's configurations, and the metrics chosen beside BLEU."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleuviz.bleu import BleuConfig, get_flavor
+from bleuviz.errors import BleuvizError
+from bleuviz.metrics.registry import EXTRA_METRICS
+
+
+def chosen_metrics() -> list[str]:
+    """The metrics beside BLEU chosen in the sidebar, in the sidebar's order."""
+    return [label for label in st.session_state.get("metrics", []) if label in EXTRA_METRICS]
+
+
+def bleu_config_from_state() -> BleuConfig:
+    """Build the BleuConfig from the sidebar's widgets."""
+    state = st.session_state
+    name = state["flavor"]
+    flavor = get_flavor(name)
+    weights = parse_weights(state.get("weights_text", ""))
+    order = len(weights) if weights else int(state["max_order"])
+    smooth = state.get(f"smooth_{name}")
+    value = state.get(f"smooth_value_{smooth}") if smooth in flavor.smoothing_values else None
+    return BleuConfig(
+        flavor=name,
+        max_order=order,
+        weights=weights,
+        smooth=smooth,
+        smooth_value=value,
+        effective_order=bool(state.get("effective_order")) and flavor.effective_order,
+        auto_reweigh=bool(state.get("auto_reweigh")) and flavor.auto_reweigh,
+    )
+
+
+def parse_weights(text: str) -> tuple[float, ...] | None:
+    """Parse "0.5, 0.5" into weights; empty means uniform."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if not parts:
+        return None
+    try:
+        return tuple(float(p) for p in parts)
+    except ValueError:
+        raise BleuvizError(f"weights: {text!r} is not a list of numbers") from None

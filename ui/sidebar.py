@@ -1,0 +1,123 @@
+"""The frame's state and sidebar: defaults, the data source, BLEU settings, other metrics.
+
+Every page reads the settings from ``st.session_state`` under the keys set here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import streamlit as st
+
+from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
+from bleuviz.bleu.tokenize import TOKENIZERS
+from bleuviz.io.decode import NamedBytes
+from bleuviz.metrics.registry import EXTRA_METRICS
+from ui.data import PathSet
+
+
+def cli_paths(argv: list[str]) -> PathSet | None:
+    """Parse the files given after ``--`` on the streamlit command line."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--ref", nargs="+")
+    parser.add_argument("--hyp", nargs="+")
+    parser.add_argument("--src")
+    parser.add_argument("--docids")
+    args, _ = parser.parse_known_args(argv)
+    if not args.ref or not args.hyp:
+        return None
+    return PathSet(tuple(args.hyp), tuple(args.ref), args.src, args.docids)
+
+
+def init_state() -> None:
+    """Shared defaults, set once per session."""
+    paths = cli_paths(sys.argv[1:])
+    st.session_state.setdefault("cli_paths", paths)
+    st.session_state.setdefault("data_source", "cli" if paths else "sample")
+    st.session_state.setdefault("tokenize", "13a")
+    st.session_state.setdefault("lowercase", False)
+    st.session_state.setdefault("flavor", DEFAULT_FLAVOR)
+    for name, flavor in FLAVORS.items():
+        st.session_state.setdefault(f"smooth_{name}", flavor.default_smoothing)
+        for smooth, value in flavor.smoothing_values.items():
+            st.session_state.setdefault(f"smooth_value_{smooth}", value)
+    st.session_state.setdefault("max_order", DEFAULT_ORDER)
+    st.session_state.setdefault("weights_text", "")
+    st.session_state.setdefault("effective_order", False)
+    st.session_state.setdefault("auto_reweigh", False)
+    st.session_state.setdefault("metrics", [])
+    st.session_state.setdefault("rouge_stemmer", False)
+
+
+def data_sidebar() -> None:
+    """Where the test set comes from: the sample, command-line files or uploads."""
+    sources = {"sample": "Bundled sample", "upload": "Upload files"}
+    if st.session_state["cli_paths"] is not None:
+        sources = {"cli": "Command-line files", **sources}
+    st.sidebar.radio("Test set", list(sources), format_func=sources.__getitem__, key="data_source")
+    if st.session_state["data_source"] == "upload":
+        upload_widgets()
+
+
+def upload_widgets() -> None:
+    """Uploaders for hypotheses, references, source and document ids."""
+    bar = st.sidebar
+    hyp = bar.file_uploader(
+        "Hypotheses: one file per system, or one TSV/CSV/JSONL/XML holding everything",
+        accept_multiple_files=True,
+        key="up_hyp",
+    )
+    ref = bar.file_uploader(
+        "References: one file per reference", accept_multiple_files=True, key="up_ref"
+    )
+    src = bar.file_uploader("Source (optional)", key="up_src")
+    docids = bar.file_uploader("Document ids, one per line (optional)", key="up_docids")
+    if not hyp:
+        st.session_state["uploads"] = None
+        return
+    files = [*hyp, *(ref or []), *(f for f in (src, docids) if f is not None)]
+    st.session_state["uploads"] = {
+        "key": tuple(f.file_id for f in files),
+        "hyp": tuple(NamedBytes(f.name, f.getvalue()) for f in hyp),
+        "ref": tuple(NamedBytes(f.name, f.getvalue()) for f in ref or []),
+        "src": NamedBytes(src.name, src.getvalue()) if src else None,
+        "docids": NamedBytes(docids.name, docids.getvalue()) if docids else None,
+    }
+
+
+def settings_sidebar() -> None:
+    """Tokenizer, flavour, smoothing, order and weights: one place for every page."""
+    bar = st.sidebar
+    bar.subheader("BLEU settings")
+    bar.selectbox("Tokenizer", TOKENIZERS, key="tokenize", help="sacrebleu's tokenizers")
+    bar.checkbox("Lowercase", key="lowercase")
+    name = bar.selectbox(
+        "Flavour", list(FLAVORS), key="flavor", help="which implementation to replicate"
+    )
+    flavor = get_flavor(name)
+    smooth = bar.selectbox("Smoothing", flavor.smoothing, key=f"smooth_{name}")
+    if smooth in flavor.smoothing_values:
+        bar.number_input("Smoothing value", min_value=0.0, step=0.1, key=f"smooth_value_{smooth}")
+    bar.number_input("Max n-gram order", min_value=1, max_value=MAX_ORDER, step=1, key="max_order")
+    bar.text_input("Weights (blank: uniform)", key="weights_text", placeholder="e.g. 0.5 0.5")
+    if flavor.effective_order:
+        bar.checkbox("Effective order", key="effective_order")
+    if flavor.auto_reweigh:
+        bar.checkbox("auto_reweigh", key="auto_reweigh")
+
+
+def metrics_sidebar() -> None:
+    """Metrics shown beside BLEU in the tables and the drill-down."""
+    bar = st.sidebar
+    bar.subheader("Other metrics")
+    chosen = bar.multiselect(
+        "Add columns",
+        list(EXTRA_METRICS),
+        key="metrics",
+        placeholder="chrF, TER, ROUGE…",
+        help="chrF, chrF++ and TER are computed by sacrebleu; ROUGE (F-measure, 0–1) "
+        "replicates rouge-score. Each is computed once per test set, when first chosen.",
+    )
+    if any(EXTRA_METRICS[label].family == "rouge" for label in chosen):
+        bar.checkbox("ROUGE: Porter stemmer", key="rouge_stemmer")
