@@ -7,7 +7,7 @@ import streamlit as st
 
 from bleuviz.analysis.segments import document_scores, mean_sentence_bleu, system_scores
 from bleuviz.bleu import sentence_scores
-from bleuviz.metrics.registry import EXTRA_METRICS
+from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
 from bleuviz.render.highlight import escape_markdown as md
 from ui.data import current_corpus, metric_scores
@@ -48,7 +48,7 @@ table = pd.DataFrame(
 )
 others = {label: {n: metric_scores(corpus, n, label) for n in scores} for label in chosen_metrics()}
 for label, by_system in others.items():
-    heading = f"mean {label} F" if EXTRA_METRICS[label].family == "rouge" else label
+    heading = f"mean {label} F" if EXTRA_METRICS[label].mean_of_sentences else label
     table[heading] = [fmt_metric(label, by_system[n].corpus) for n in scores]
 st.table(table.set_index("system"))
 st.markdown("**Signature**")

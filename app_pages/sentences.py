@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 
 from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_table
-from bleuviz.metrics.registry import EXTRA_METRICS
+from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.highlight import code_span as code
 from ui.data import current_corpus, metric_scores
 from ui.segment_view import show_segment

@@ -31,7 +31,7 @@ from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.significance import PairedTest
 
 from benchmarks.bench_significance import best_of
-from bleuviz.metrics.registry import sacrebleu_metric, score_rouge, score_sacrebleu
+from bleuviz.metrics import paired_test_metric, score_rouge, score_sacrebleu
 from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
 
 TOL = 1e-9
@@ -119,7 +119,7 @@ def bench_significance(repeats: int, refs: list[str], base: list[str], system: l
 
     def ours_with_stats() -> Any:
         matrices = [score_sacrebleu("chrF", hyps, [refs]).statistics() for hyps in (base, system)]
-        scorer = sacrebleu_metric("chrF")
+        scorer = paired_test_metric("chrF")
         return compare_systems_metric("baseline", matrices[0], {"system": matrices[1]}, scorer)
 
     stats_time, rows = best_of(repeats, ours_from_stats)

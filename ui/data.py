@@ -22,7 +22,7 @@ from bleuviz.errors import BleuvizError
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics.registry import EXTRA_METRICS, MetricScores, score_rouge, score_sacrebleu
+from bleuviz.metrics import EXTRA_METRICS, MetricScores, score_metric
 from ui.settings import bleu_config_from_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,9 +117,7 @@ def system_metric(
 ) -> MetricScores:
     """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
     hyps, refs = _testset.systems[system], _testset.references
-    if EXTRA_METRICS[label].family == "rouge":
-        return score_rouge([label], hyps, refs, stemmer)[label]
-    return score_sacrebleu(label, hyps, refs, lowercase)
+    return score_metric(label, hyps, refs, lowercase, stemmer)
 
 
 def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
@@ -130,9 +128,10 @@ def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
     """
     state = st.session_state
     _, key = _current_testset()
-    lowercase = bool(state.get("lowercase")) and label.startswith("chrF")
-    stemmer = bool(state.get("rouge_stemmer")) and EXTRA_METRICS[label].family == "rouge"
-    return system_metric(key, corpus.testset, system, label, lowercase, stemmer)
+    options = EXTRA_METRICS[label].options(
+        bool(state.get("lowercase")), bool(state.get("rouge_stemmer"))
+    )
+    return system_metric(key, corpus.testset, system, label, options.lowercase, options.stemmer)
 
 
 def current_corpus() -> tuple[CorpusStats, BleuConfig] | None:

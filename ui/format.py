@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bleuviz.metrics.registry import EXTRA_METRICS
+from bleuviz.metrics import EXTRA_METRICS
 
 
 def fmt_bleu(value: float) -> str:

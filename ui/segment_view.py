@@ -9,7 +9,7 @@ from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
 from bleuviz.bleu.tokenize import TokenizeConfig
-from bleuviz.metrics.registry import EXTRA_METRICS, rouge_text
+from bleuviz.metrics import EXTRA_METRICS, rouge_text
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.highlight import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
@@ -87,7 +87,7 @@ def show_segment(
         st.html(reference_html(expl, order, r))
     _precision_lines(expl, config)
     st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
-    rouge = [label for label in chosen_metrics() if EXTRA_METRICS[label].family == "rouge"]
+    rouge = [label for label in chosen_metrics() if EXTRA_METRICS[label].rouge_type is not None]
     if rouge:
         _rouge_section(hyp, refs, rouge, key_prefix)
 

@@ -6,7 +6,7 @@ import streamlit as st
 
 from bleuviz.bleu import BleuConfig, get_flavor
 from bleuviz.errors import BleuvizError
-from bleuviz.metrics.registry import EXTRA_METRICS
+from bleuviz.metrics import EXTRA_METRICS
 
 
 def chosen_metrics() -> list[str]:

@@ -13,7 +13,7 @@ import streamlit as st
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import TOKENIZERS
 from bleuviz.io.decode import NamedBytes
-from bleuviz.metrics.registry import EXTRA_METRICS
+from bleuviz.metrics import EXTRA_METRICS
 from ui.data import PathSet
 
 
@@ -119,5 +119,5 @@ def metrics_sidebar() -> None:
         help="chrF, chrF++ and TER are computed by sacrebleu; ROUGE (F-measure, 0–1) "
         "replicates rouge-score. Each is computed once per test set, when first chosen.",
     )
-    if any(EXTRA_METRICS[label].family == "rouge" for label in chosen):
+    if any(EXTRA_METRICS[label].reads_stemmer for label in chosen):
         bar.checkbox("ROUGE: Porter stemmer", key="rouge_stemmer")

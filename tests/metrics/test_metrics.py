@@ -18,7 +18,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.metrics import CHRF, TER
 
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.metrics.registry import (
+from bleuviz.metrics import (
     EXTRA_METRICS,
     SIGNIFICANCE_METRICS,
     rouge_signature,
@@ -34,7 +34,7 @@ ORACLES = {
     "chrF++": lambda lc: CHRF(word_order=2, lowercase=lc),
     "TER": lambda lc: TER(),
 }
-ROUGE_LABELS = [label for label, spec in EXTRA_METRICS.items() if spec.family == "rouge"]
+ROUGE_LABELS = [label for label, spec in EXTRA_METRICS.items() if spec.rouge_type is not None]
 
 
 def read(name: str) -> list[str]:

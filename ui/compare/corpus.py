@@ -22,7 +22,7 @@ from bleuviz.analysis.salient import (
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.ngrams import IntArray
-from bleuviz.metrics.registry import EXTRA_METRICS, SIGNIFICANCE_METRICS
+from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS
 from bleuviz.render.compare_charts import (
     bucket_bars,
 )

@@ -23,7 +23,7 @@ from bleuviz.analysis.salient import (
 )
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.metrics.registry import EXTRA_METRICS, sacrebleu_metric
+from bleuviz.metrics import EXTRA_METRICS, paired_test_metric
 from bleuviz.render.compare_charts import (
     Axis,
 )
@@ -68,7 +68,7 @@ def significance(
         return compare_systems(baseline, _corpus.systems[baseline], stats, config, *settings)
     sums = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
     base = metric_scores(_corpus, baseline, metric).statistics()
-    scorer = sacrebleu_metric(metric, lowercase and metric.startswith("chrF"))
+    scorer = paired_test_metric(metric, lowercase)
     return compare_systems_metric(baseline, base, sums, scorer, *settings)
 
 

@@ -1,0 +1,84 @@
+"""The adapter to sacrebleu's chrF, chrF++ and TER: the one module calling their private API.
+
+chrF, chrF++ and TER are not reimplemented: sacrebleu's own ``Metric`` objects
+extract each segment's sufficient statistics (``_extract_corpus_statistics``)
+and turn statistics into scores (``_compute_score_from_stats``,
+``_aggregate_and_compute``), exactly as its ``sentence_score``, ``corpus_score``
+and ``PairedTest`` do. The statistics are kept as a matrix, so a subset's or a
+resample's score is a sum away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from sacrebleu.metrics.base import Metric
+from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.metrics.ter import TER
+
+from bleuviz.bleu.result import FloatArray
+from bleuviz.errors import ConfigError
+from bleuviz.metrics.result import MetricScores, readonly
+from bleuviz.metrics.spec import MetricOptions, MetricSpec
+from bleuviz.metrics.streams import check_streams
+
+
+def sacrebleu_metric(key: str, lowercase: bool = False) -> Metric:
+    """Return a fresh sacrebleu metric object for ``key`` with sacrebleu's CLI defaults.
+
+    ``lowercase`` applies to chrF and chrF++ only, as sacrebleu's ``-lc`` does;
+    TER keeps its own default, which is case-insensitive.
+    """
+    if key == "TER":
+        return TER()
+    if key in ("chrF", "chrF++"):
+        return CHRF(word_order=2 if key == "chrF++" else 0, lowercase=lowercase)
+    raise ConfigError(f"metric: {key!r} is not a sacrebleu metric")
+
+
+def score_with_sacrebleu(
+    spec: MetricSpec,
+    hyps: Sequence[str],
+    references: Sequence[Sequence[str]],
+    options: MetricOptions,
+) -> MetricScores:
+    """Score every segment and the corpus with sacrebleu's chrF, chrF++ or TER.
+
+    Raises:
+        InputError: no segments, or a stream's length differs from ``hyps``.
+    """
+    check_streams(hyps, references)
+    metric = sacrebleu_metric(spec.key, options.lowercase)
+    rows: list[list[Any]] = metric._extract_corpus_statistics(hyps, references)
+    sentence = np.array(scores_from_stats(metric, rows))
+    corpus = float(metric._aggregate_and_compute(rows).score)
+    return MetricScores(
+        spec,
+        readonly(sentence),
+        corpus,
+        metric.get_signature().format(),
+        readonly(np.array(rows, dtype=np.float64)),
+    )
+
+
+def scores_from_stats(metric: Metric, rows: Any) -> list[Any]:
+    """Score each row of (summed) statistics, keeping the type sacrebleu's score has."""
+    return [metric._compute_score_from_stats(row).score for row in rows]
+
+
+def corpus_from_stats(metric: Metric, rows: FloatArray) -> float:
+    """Return sacrebleu's corpus score of statistics rows, as ``_aggregate_and_compute``."""
+    ints = rows.astype(np.int64)
+    python_rows = ints if np.array_equal(ints, rows) else rows
+    return float(metric._aggregate_and_compute(python_rows.tolist()).score)
+
+
+def statistics_width(metric: Metric) -> int | None:
+    """Statistics a segment has for ``metric`` (chrF: 3 per order; TER: 2), if known."""
+    if isinstance(metric, CHRF):
+        return 3 * int(metric.order)
+    if isinstance(metric, TER):
+        return 2
+    return None
