@@ -32,7 +32,7 @@ from sacrebleu.significance import PairedTest
 
 from benchmarks.bench_significance import best_of
 from bleuviz.metrics import paired_test_metric, score_rouge, score_sacrebleu
-from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
+from bleuviz.significance import compare_systems_metric
 
 TOL = 1e-9
 

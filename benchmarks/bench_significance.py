@@ -32,7 +32,7 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
-from bleuviz.significance.bleu import paired_approximate_randomization, paired_bootstrap
+from bleuviz.significance import paired_approximate_randomization, paired_bootstrap
 
 TOL = 1e-6
 

@@ -96,6 +96,25 @@ class SegmentStats:
             add(self.floor_totals),
         )
 
+    def to_matrix(self) -> NDArray[np.float64]:
+        """Lay the rows out as one float64 matrix row each (integer sums stay exact).
+
+        Columns: hyp_len, closest_ref_len, shortest_ref_len, then K matches,
+        K totals and K floor_totals. A resample or a pseudo-system is then a
+        matrix product, and ``from_matrix`` turns its rows back into statistics.
+        """
+        lengths = (self.hyp_len, self.closest_ref_len, self.shortest_ref_len)
+        blocks = (self.matches, self.totals, self.floor_totals)
+        return np.column_stack([*lengths, *blocks]).astype(np.float64)
+
+    @classmethod
+    def from_matrix(cls, matrix: NDArray[np.float64], max_order: int) -> SegmentStats:
+        """Turn rows laid out by ``to_matrix`` (integral values) back into statistics."""
+        ints = np.rint(np.atleast_2d(matrix)).astype(np.int64)
+        k = max_order
+        blocks = [ints[:, 3 + b * k : 3 + (b + 1) * k] for b in range(3)]
+        return cls(ints[:, 0], ints[:, 1], ints[:, 2], *blocks)
+
     def sacrebleu_rows(self, max_order: int | None = None) -> IntArray:
         """Return sacrebleu's flat layout ``[hyp_len, ref_len, correct_1..N, total_1..N]``."""
         k = self.max_order if max_order is None else max_order

@@ -8,7 +8,7 @@ from typing import Any
 
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
 from bleuviz.errors import ConfigError
-from bleuviz.significance.bleu import PairedResult, compare_systems
+from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
 
 
 def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
@@ -24,7 +24,7 @@ def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--paired-ar", type=int, default=10000, metavar="N", help="AR trials (0: off)"
     )
-    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.set_defaults(func=run_compare)
     return parser
 

@@ -28,7 +28,7 @@ from bleuviz.render.compare_charts import (
     sentence_scatter,
     win_tie_loss_bar,
 )
-from bleuviz.significance.bleu import PairedResult, compare_systems
+from bleuviz.significance import PairedResult, compare_systems
 from ui.data import SAMPLE_FILES, PathSet
 
 REPO = Path(__file__).resolve().parents[2]

@@ -28,9 +28,7 @@ from sacrebleu.metrics.base import Metric
 from sacrebleu.significance import PairedTest
 
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.significance import resampling
-from bleuviz.significance.bleu import PairedResult
-from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
+from bleuviz.significance import PairedResult, compare_systems_metric, resampling
 
 TIGHT = 1e-9
 METRICS: dict[str, Callable[[], Metric]] = {

@@ -28,14 +28,14 @@ from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.significance import resampling
-from bleuviz.significance.bleu import (
+from bleuviz.significance import (
     BootstrapCI,
     PairedResult,
     bootstrap_ci,
     compare_systems,
     paired_approximate_randomization,
     paired_bootstrap,
+    resampling,
 )
 
 TOL = 1e-6  # the required agreement with sacrebleu

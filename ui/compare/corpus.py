@@ -28,7 +28,7 @@ from bleuviz.render.compare_charts import (
 )
 from bleuviz.render.highlight import code_span
 from bleuviz.render.highlight import escape_markdown as md
-from bleuviz.significance.bleu import DEFAULT_SEED, PairedResult
+from bleuviz.significance import DEFAULT_SEED, PairedResult
 from ui.compare.data import ALL, BLEU, NONE, fmt_p, salient, verdict
 from ui.format import fmt_bleu
 

@@ -28,8 +28,7 @@ from bleuviz.render.compare_charts import (
     Axis,
 )
 from bleuviz.render.highlight import escape_markdown as md
-from bleuviz.significance.bleu import PairedResult, compare_systems
-from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
+from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
 from ui.data import metric_scores
 from ui.format import fmt_bleu, fmt_metric
 

@@ -1,0 +1,173 @@
+"""One driver for sacrebleu's paired tests, over summed statistics of any metric.
+
+Replicates sacrebleu/significance.py (``PairedTest``, ``_paired_bs_test``,
+``_paired_ar_test``, ``_bootstrap_resample``, ``estimate_ci``, ``_compute_p_value``)
+draw for draw, but a resample is one row of summed statistics (a count matrix
+times the statistics matrix), and rows are scored together by a ``Resampler``:
+one per metric family (``bleuviz.significance.bleu`` for BLEU,
+``bleuviz.significance.sacrebleu_metrics`` for chrF, chrF++ and TER), which
+says how summed statistics become scores.
+
+Random draws, exactly as sacrebleu makes them:
+
+* paired bootstrap: ``np.random.default_rng(seed).choice(N, size=(n, N),
+  replace=True)``. sacrebleu creates a fresh generator with the same seed for
+  the baseline's CI and for every system, so all of them share one index matrix.
+* approximate randomization: ``default_rng(seed).integers(2, size=(n, N),
+  dtype=bool)``, again fresh per system. A true cell takes the baseline's segment
+  into pseudo-system A and the system's into B; false, the reverse.
+
+Draws are made in chunks of rows to bound memory; the stream is unchanged (see
+``bleuviz.significance.resampling.draw_chunks``). Kept on purpose: p = (c + 1) /
+(n + 1), where c counts statistics *strictly* above the observed one, so a system
+compared with itself gets p = 1 / (n + 1), not 1.
+
+Deviations: sums are exact (sacrebleu's float32 sums are exact only while a
+column sum stays below 2**24); seed 0 is a seed like any other (``PairedTest``
+turns 0 into "no seed" for every system but the baseline); ``None`` draws
+entropy from the OS, like ``SACREBLEU_SEED=none``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from bleuviz.bleu.result import FloatArray
+from bleuviz.errors import ConfigError, InputError
+from bleuviz.significance.resampling import (
+    PairedResult,
+    SampleArray,
+    bootstrap_p_value,
+    compute_p_value,
+    count_matrix,
+    draw_chunks,
+    estimate_ci,
+    paired_result,
+)
+
+
+class Resampler(Protocol):
+    """How one metric family scores rows of summed statistics.
+
+    ``lasts`` holds, per row, the statistics row of the last segment of the
+    resample or pseudo-system (nltk's BLEU smoothing reads it; others ignore it).
+    """
+
+    def total(self, matrix: FloatArray) -> FloatArray:
+        """Sum a system's rows as the implementation does (the order can matter)."""
+        ...
+
+    def corpus_score(self, matrix: FloatArray) -> float:
+        """Score one system's whole corpus."""
+        ...
+
+    def bootstrap_scores(self, sums: FloatArray, lasts: FloatArray) -> ArrayLike:
+        """Score bootstrap resamples (the implementation's number types kept)."""
+        ...
+
+    def trial_scores(self, sums: FloatArray, lasts: FloatArray) -> ArrayLike:
+        """Score approximate-randomization pseudo-systems."""
+        ...
+
+
+def check_counts(count: int, count_name: str, seed: int | None, n_ar: int | None = None) -> None:
+    """Refuse a non-positive count, a negative AR count or a negative seed."""
+    if count < 1:
+        raise ConfigError(f"{count_name}: must be positive, got {count}")
+    if n_ar is not None and n_ar < 0:
+        raise ConfigError(f"n_ar: must be 0 (off) or positive, got {n_ar}")
+    if seed is not None and seed < 0:
+        raise ConfigError(f"seed: must be a non-negative integer or None, got {seed}")
+
+
+def check_segments(named: Sequence[tuple[str, int]]) -> None:
+    """Refuse a baseline without segments, or a system with another segment count."""
+    (first, n), *rest = named
+    if n == 0:
+        raise InputError(f"{first}: no segments to resample")
+    for name, count in rest:
+        if count != n:
+            raise InputError(f"{name}: {count} segments but {first} has {n}")
+
+
+def paired_tests(
+    named: Sequence[tuple[str, FloatArray]],
+    resampler: Resampler,
+    n_bootstrap: int,
+    n_ar: int,
+    seed: int | None,
+) -> list[PairedResult]:
+    """Compare every system with the first (the baseline), as ``PairedTest`` does.
+
+    Inputs must be checked (``check_counts``, ``check_segments``). Returns one
+    row per system, the baseline first with p-values None; ``n_ar`` 0 leaves the
+    AR p-values None.
+    """
+    matrices = [matrix for _, matrix in named]
+    real = [resampler.corpus_score(matrix) for matrix in matrices]
+    boot = bootstrap_samples(matrices, resampler, n_bootstrap, seed)
+    p_ar: list[float | None] = [None] * (len(named) - 1)
+    if n_ar > 0 and len(named) > 1:
+        p_ar = list(ar_p_values(matrices, real, resampler, n_ar, seed))
+    rows = [paired_result(named[0][0], estimate_ci(real[0], boot[0]), None, None)]
+    for j, (name, _) in enumerate(named[1:], start=1):
+        p_bs = bootstrap_p_value(boot[0], boot[j], abs(real[0] - real[j]))
+        rows.append(paired_result(name, estimate_ci(real[j], boot[j]), p_bs, p_ar[j - 1]))
+    return rows
+
+
+def bootstrap_samples(
+    matrices: Sequence[FloatArray], resampler: Resampler, n_samples: int, seed: int | None
+) -> list[SampleArray]:
+    """Score ``n_samples`` resamples of every system from one shared index matrix.
+
+    One array per system over all samples, as in sacrebleu: its dtype follows
+    the scores' types (float32 where sacrebleu's own scores are).
+    """
+    n, width = matrices[0].shape
+    stacked = np.hstack(matrices)
+    rng = np.random.default_rng(seed)
+    scores: list[list[SampleArray]] = [[] for _ in matrices]
+    for start, stop in draw_chunks(n_samples, n, multiple=1):
+        idx = rng.choice(n, size=(stop - start, n), replace=True)
+        sums = count_matrix(idx) @ stacked
+        for j, matrix in enumerate(matrices):
+            chunk = sums[:, j * width : (j + 1) * width]
+            scores[j].append(np.asarray(resampler.bootstrap_scores(chunk, matrix[idx[:, -1]])))
+    return [np.concatenate(system) for system in scores]
+
+
+def ar_p_values(
+    matrices: Sequence[FloatArray],
+    real: Sequence[float],
+    resampler: Resampler,
+    n_trials: int,
+    seed: int | None,
+) -> list[float]:
+    """AR p-value of every system against the first, all from one shared mask matrix."""
+    (base, *owns), (n, width) = matrices, matrices[0].shape
+    # A = mask @ baseline + ~mask @ system = system total + mask @ (baseline - system).
+    diffs = np.hstack([base - own for own in owns])
+    own_totals = [resampler.total(own) for own in owns]
+    both = [resampler.total(base) + total for total in own_totals]
+    rng = np.random.default_rng(seed)
+    gaps: list[list[SampleArray]] = [[] for _ in owns]
+    for start, stop in draw_chunks(n_trials, n, multiple=32):
+        mask = rng.integers(2, size=(stop - start, n), dtype=bool)
+        shifts = mask.astype(np.float64) @ diffs
+        base_last = mask[:, -1:]  # A ends with the baseline's last segment where True
+        for j, own in enumerate(owns):
+            sum_a = own_totals[j] + shifts[:, j * width : (j + 1) * width]
+            last_a = np.where(base_last, base[-1], own[-1])
+            last_b = np.where(base_last, own[-1], base[-1])
+            a = np.asarray(resampler.trial_scores(sum_a, last_a))
+            b = np.asarray(resampler.trial_scores(both[j] - sum_a, last_b))
+            gaps[j].append(np.abs(a - b))
+    return [
+        compute_p_value(np.concatenate(gap), abs(real[0] - r))
+        for gap, r in zip(gaps, real[1:], strict=True)
+    ]
