@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from bleuviz.errors import InputError
 from bleuviz.io.decode import decode_lines, read_path
 from bleuviz.io.plain import system_name_from_filename
-from bleuviz.rouge.tokenize import SENTENCE_BREAK
 
 if TYPE_CHECKING:  # bleuviz.rouge.score imports rouge-score and nltk: about a second at start-up
     from bleuviz.rouge.score import CorpusRouge
@@ -106,6 +105,10 @@ def run_rouge(args: argparse.Namespace) -> int:
 
 def _read_segments(path: str) -> tuple[str, ...]:
     """Read a file's lines, turning each escaped ``\\n`` into a sentence break."""
+    # Imported here, as the scoring is: rouge-score takes a second to import, and the
+    # score and compare commands never need it.
+    from bleuviz.rouge.tokenize import SENTENCE_BREAK
+
     return tuple(line.replace(SENTENCE_BREAK, "\n") for line in decode_lines(read_path(path)))
 
 

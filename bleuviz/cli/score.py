@@ -6,8 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores, signature, to_score
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores, to_score
 from bleuviz.bleu.result import BleuScore
+from bleuviz.bleu.signature import signature
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
 
 

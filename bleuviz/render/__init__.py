@@ -1,23 +1,47 @@
 """Escaped highlight HTML, Markdown-safe labels and plotly figures (no Streamlit)."""
 
-from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
-from bleuviz.render.compare_charts import (
-    bucket_bars,
-    difference_histogram,
-    sentence_scatter,
-    win_tie_loss_bar,
-)
-from bleuviz.render.highlight import (
-    STATUS_LABELS,
-    STYLE,
-    code_span,
-    escape_markdown,
-    hypothesis_html,
-    legend,
-    reference_html,
-)
-from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
+from typing import TYPE_CHECKING
 
+from bleuviz.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
+    from bleuviz.render.compare_charts import (
+        bucket_bars,
+        difference_histogram,
+        sentence_scatter,
+        win_tie_loss_bar,
+    )
+    from bleuviz.render.highlight import (
+        STATUS_LABELS,
+        STYLE,
+        code_span,
+        escape_markdown,
+        hypothesis_html,
+        legend,
+        reference_html,
+    )
+    from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
+
+_EXPORTS = {
+    "document_bars": "bleuviz.render.charts",
+    "precision_by_order": "bleuviz.render.charts",
+    "sentence_bleu_histogram": "bleuviz.render.charts",
+    "bucket_bars": "bleuviz.render.compare_charts",
+    "difference_histogram": "bleuviz.render.compare_charts",
+    "sentence_scatter": "bleuviz.render.compare_charts",
+    "win_tie_loss_bar": "bleuviz.render.compare_charts",
+    "STATUS_LABELS": "bleuviz.render.highlight",
+    "STYLE": "bleuviz.render.highlight",
+    "code_span": "bleuviz.render.highlight",
+    "escape_markdown": "bleuviz.render.highlight",
+    "hypothesis_html": "bleuviz.render.highlight",
+    "legend": "bleuviz.render.highlight",
+    "reference_html": "bleuviz.render.highlight",
+    "rouge_hypothesis_html": "bleuviz.render.rouge_highlight",
+    "rouge_reference_html": "bleuviz.render.rouge_highlight",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "STATUS_LABELS",
     "STYLE",

@@ -16,10 +16,11 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics.bleu import BLEU
 
-from bleuviz.bleu import BleuConfig, corpus_score, signature
+from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.flavors.nltk import NLTK_VERSION
 from bleuviz.bleu.flavors.tfnmt import TF_NMT_COMMIT
 from bleuviz.bleu.references import build_reference_index
+from bleuviz.bleu.signature import signature
 from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 
