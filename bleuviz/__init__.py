@@ -1,0 +1,84 @@
+"""bleuviz: look inside BLEU scores. A small public API for scripts and notebooks.
+
+The stages in the order data flows: load files into a ``TestSet``
+(:mod:`bleuviz.io`), tokenize and count them once into per-segment statistics
+(:mod:`bleuviz.bleu`), score any selection of segments from summed statistics,
+compare systems with sacrebleu's paired tests (:mod:`bleuviz.significance`) and
+explain one segment's n-grams::
+
+    import bleuviz
+
+    testset = bleuviz.load_paths(["hyp.A.txt", "hyp.B.txt"], ["ref.txt"])
+    corpus = bleuviz.compute_corpus_stats(testset, bleuviz.TokenizeConfig("13a"))
+    config = bleuviz.BleuConfig()  # sacrebleu's defaults; BleuConfig("nltk") for NLTK
+    score = bleuviz.corpus_score(corpus.systems["A"], config, corpus.tokenize, corpus.n_refs)
+    print(score.format(), score.signature)
+    first_ten = bleuviz.corpus_score(
+        corpus.systems["A"], config, corpus.tokenize, corpus.n_refs, index=range(10)
+    )
+    rows = bleuviz.compare_systems("A", corpus.systems["A"], {"B": corpus.systems["B"]}, config)
+    detail = bleuviz.explain_segment(testset.systems["A"][0], [r[0] for r in testset.references],
+                                     corpus.tokenize)
+
+Names are imported on first use, so ``import bleuviz`` is cheap.
+"""
+
+from typing import TYPE_CHECKING
+
+from bleuviz.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
+    from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
+    from bleuviz.bleu.explain import SegmentExplanation, explain_segment
+    from bleuviz.bleu.result import BleuScore
+    from bleuviz.bleu.score import corpus_score, sentence_scores
+    from bleuviz.bleu.tokenize import TokenizeConfig
+    from bleuviz.errors import BleuvizError, ConfigError, InputError
+    from bleuviz.io.load import load_files, load_paths
+    from bleuviz.io.testset import TestSet
+    from bleuviz.metrics.registry import score_metric
+    from bleuviz.significance.bleu import compare_systems
+    from bleuviz.significance.resampling import PairedResult
+
+_EXPORTS = {
+    "load_paths": "bleuviz.io.load",
+    "load_files": "bleuviz.io.load",
+    "TestSet": "bleuviz.io.testset",
+    "TokenizeConfig": "bleuviz.bleu.tokenize",
+    "compute_corpus_stats": "bleuviz.bleu.corpus",
+    "CorpusStats": "bleuviz.bleu.corpus",
+    "BleuConfig": "bleuviz.bleu.config",
+    "corpus_score": "bleuviz.bleu.score",
+    "sentence_scores": "bleuviz.bleu.score",
+    "BleuScore": "bleuviz.bleu.result",
+    "score_metric": "bleuviz.metrics.registry",
+    "compare_systems": "bleuviz.significance.bleu",
+    "PairedResult": "bleuviz.significance.resampling",
+    "explain_segment": "bleuviz.bleu.explain",
+    "SegmentExplanation": "bleuviz.bleu.explain",
+    "BleuvizError": "bleuviz.errors",
+    "ConfigError": "bleuviz.errors",
+    "InputError": "bleuviz.errors",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = [
+    "BleuConfig",
+    "BleuScore",
+    "BleuvizError",
+    "ConfigError",
+    "CorpusStats",
+    "InputError",
+    "PairedResult",
+    "SegmentExplanation",
+    "TestSet",
+    "TokenizeConfig",
+    "compare_systems",
+    "compute_corpus_stats",
+    "corpus_score",
+    "explain_segment",
+    "load_files",
+    "load_paths",
+    "score_metric",
+    "sentence_scores",
+]

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu import BleuConfig, group_scores, sentence_scores
-from bleuviz.bleu.ngrams import IntArray
-from bleuviz.bleu.result import FloatArray
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.errors import ConfigError, InputError
 

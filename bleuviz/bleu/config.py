@@ -6,9 +6,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from bleuviz.arrays import FloatArray
 from bleuviz.bleu.flavors import DEFAULT_FLAVOR, get_flavor
 from bleuviz.bleu.flavors.base import Flavor
-from bleuviz.bleu.result import FloatArray
 from bleuviz.errors import ConfigError
 
 #: The highest n-gram order bleuviz scores (the app's and the command line's limit).

@@ -12,36 +12,17 @@ dense codes from a hash table, not hashes that could collide.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-IntArray = NDArray[np.int64]
+from bleuviz.arrays import IntArray
 
 #: Marks a position where no n-gram of this order starts (it would cross a line end).
 NO_GRAM = -2
 #: Marks an n-gram (or token) that never occurs in the references.
 UNSEEN = -1
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class FlatTokens:
-    """Token ids of N lines laid end to end, with each line's start offset."""
-
-    ids: IntArray  # (T,) token id, or UNSEEN
-    offsets: IntArray  # (N + 1,) line i spans ids[offsets[i]:offsets[i + 1]]
-
-    @property
-    def lengths(self) -> IntArray:
-        """Tokens per line."""
-        return np.diff(self.offsets)
-
-    @property
-    def line_of_token(self) -> IntArray:
-        """The line index of every token position."""
-        return np.repeat(np.arange(len(self.offsets) - 1, dtype=np.int64), self.lengths)
 
 
 def split_tokens(tokenized: Sequence[str]) -> tuple[list[str], IntArray]:

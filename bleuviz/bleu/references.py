@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from bleuviz.bleu.ngrams import IntArray, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.arrays import IntArray
+from bleuviz.bleu.ngrams import NO_GRAM, factorize, gram_starts, pair_keys, split_tokens
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.errors import ConfigError, InputError
 
@@ -112,7 +113,7 @@ def _index_orders(
             keys = pair_keys(gram_ids, ids, order, vocab_size)
             valid = gram_starts(offsets, order)
             codes, uniques = factorize(keys[valid])
-            gram_ids = np.full(len(ids), -2, dtype=np.int64)
+            gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
             gram_ids[valid] = codes
             n_grams = len(uniques)
             pair_index = pd.Index(uniques)

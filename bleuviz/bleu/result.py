@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-from numpy.typing import NDArray
-
-FloatArray = NDArray[np.float64]
+from bleuviz.arrays import FloatArray
 
 
 @dataclass(frozen=True, slots=True, eq=False)

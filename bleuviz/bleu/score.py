@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from bleuviz.arrays import Index
 from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.result import BleuArrays, BleuScore
 from bleuviz.bleu.signature import signature
-from bleuviz.bleu.stats import Index, SegmentStats
+from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
 

@@ -15,12 +15,11 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from bleuviz.bleu.ngrams import UNSEEN, IntArray, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.arrays import Index, IntArray
+from bleuviz.bleu.ngrams import NO_GRAM, UNSEEN, factorize, gram_starts, pair_keys, split_tokens
 from bleuviz.bleu.references import OrderIndex, ReferenceIndex
 from bleuviz.bleu.tokenize import tokenize_lines
 from bleuviz.errors import InputError
-
-Index = slice | NDArray[np.int64] | NDArray[np.bool_] | Sequence[int]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -140,7 +139,7 @@ def compute_stats(
     for order, index in enumerate(refs.orders, start=1):
         if order > 1:
             keys = pair_keys(gram_ids, ids, order, len(refs.vocabulary))
-            gram_ids = np.full(len(ids), -2, dtype=np.int64)
+            gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
             known = gram_starts(offsets, order) & (keys >= 0)
             gram_ids[known] = index.pair_index.get_indexer(pd.Index(keys[known]))
         matches[:, order - 1] = _clipped_matches(gram_ids, segment, refs.n_segments, index)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bleuviz.bleu.result import FloatArray
+from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.spec import MetricSpec
 

@@ -18,7 +18,7 @@ from sacrebleu.metrics.base import Metric
 from sacrebleu.metrics.chrf import CHRF
 from sacrebleu.metrics.ter import TER
 
-from bleuviz.bleu.result import FloatArray
+from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.result import MetricScores, readonly
 from bleuviz.metrics.spec import MetricOptions, MetricSpec

@@ -15,7 +15,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from bleuviz.analysis.buckets import TIE_TOLERANCE, WinTieLoss
-from bleuviz.bleu.result import FloatArray
+from bleuviz.arrays import FloatArray
 
 COLOR_A = "#1c7ed6"
 COLOR_B = "#e8590c"

@@ -28,16 +28,13 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.rouge.stats import RougeScore, RougeStats, pair_stats
 from bleuviz.rouge.tokenize import TokenizedText, tokenize
 
 ROUGE_TYPES: tuple[str, ...] = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, score_rows
-from bleuviz.bleu.result import BleuArrays, FloatArray
+from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.significance.paired import (
     ar_p_values,

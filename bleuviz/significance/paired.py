@@ -36,7 +36,7 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bleuviz.bleu.result import FloatArray
+from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.significance.resampling import (
     PairedResult,

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from bleuviz.bleu.result import FloatArray
+from bleuviz.arrays import FloatArray
 
 DEFAULT_SEED = 12345  # sacrebleu's SACREBLEU_SEED default
 #: Resampled scores: float64 here, float32 where sacrebleu's own scores are (metric_significance).

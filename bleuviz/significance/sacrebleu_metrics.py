@@ -39,7 +39,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from sacrebleu.metrics.base import Metric
 
-from bleuviz.bleu.result import FloatArray
+from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.metrics.sacrebleu_adapter import scores_from_stats, statistics_width
 from bleuviz.significance.paired import check_counts, check_segments, paired_tests

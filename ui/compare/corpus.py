@@ -19,9 +19,9 @@ from bleuviz.analysis.salient import (
     SalientNgram,
     salient_frame,
 )
+from bleuviz.arrays import IntArray
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.bleu.ngrams import IntArray
 from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS
 from bleuviz.render.compare_charts import (
     bucket_bars,

@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from bleuviz.bleu.ngrams import IntArray
-from bleuviz.bleu.result import BleuArrays, FloatArray
+from bleuviz.arrays import FloatArray, IntArray
+from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
 
 if TYPE_CHECKING:

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.flavors.base import Flavor
-from bleuviz.bleu.ngrams import IntArray
-from bleuviz.bleu.result import BleuArrays, FloatArray
+from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
 
 if TYPE_CHECKING:

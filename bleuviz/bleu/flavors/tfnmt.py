@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.flavors.base import Flavor
-from bleuviz.bleu.ngrams import IntArray
-from bleuviz.bleu.result import BleuArrays, FloatArray
+from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
 
 if TYPE_CHECKING:
