@@ -39,7 +39,7 @@ from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_files
 from bleuviz.io.testset import TestSet
-from ui.data import SAMPLE_FILES
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 
 TOK = TokenizeConfig()
 CONFIGS = {
@@ -54,9 +54,7 @@ MakeStats = Callable[..., SegmentStats]
 @pytest.fixture(scope="module")
 def sample() -> TestSet:
     """The bundled sample: 126 segments, systems literal, terse and repeat, two references."""
-    return load_files(
-        [read_path(p) for p in SAMPLE_FILES["hyp"]], [read_path(p) for p in SAMPLE_FILES["ref"]]
-    )
+    return load_files([read_path(p) for p in SAMPLE_HYPS], [read_path(p) for p in SAMPLE_REFS])
 
 
 @pytest.fixture(scope="module")

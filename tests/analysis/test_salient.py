@@ -31,7 +31,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_files
-from ui.data import SAMPLE_FILES
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 
 TOK = TokenizeConfig()
 
@@ -137,8 +137,8 @@ def test_alpha_changes_the_ranking() -> None:
 
 
 def test_counts_equal_explain_segment_and_the_statistics() -> None:
-    hyps = [read_path(p) for p in SAMPLE_FILES["hyp"]]
-    refs = [read_path(p) for p in SAMPLE_FILES["ref"]]
+    hyps = [read_path(p) for p in SAMPLE_HYPS]
+    refs = [read_path(p) for p in SAMPLE_REFS]
     testset = load_files(hyps, refs)
     clips = reference_clips(testset.references, TOK)
     corpus = compute_corpus_stats(testset, TOK, 4)

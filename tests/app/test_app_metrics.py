@@ -19,12 +19,10 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
-from ui.data import SAMPLE_FILES
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 
-HYP = {
-    path.name.split(".")[1]: path.read_text("utf-8").splitlines() for path in SAMPLE_FILES["hyp"]
-}
-REFS = [path.read_text("utf-8").splitlines() for path in SAMPLE_FILES["ref"]]
+HYP = {path.name.split(".")[1]: path.read_text("utf-8").splitlines() for path in SAMPLE_HYPS}
+REFS = [path.read_text("utf-8").splitlines() for path in SAMPLE_REFS]
 
 
 @pytest.fixture

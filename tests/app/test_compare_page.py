@@ -29,7 +29,8 @@ from bleuviz.render.compare_charts import (
     win_tie_loss_bar,
 )
 from bleuviz.significance import PairedResult, compare_systems
-from ui.data import SAMPLE_FILES, PathSet
+from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
+from ui.data import PathSet
 
 REPO = Path(__file__).resolve().parents[2]
 TOK = TokenizeConfig()
@@ -39,10 +40,10 @@ TOK = TokenizeConfig()
 def corpus() -> CorpusStats:
     """The sample, loaded and counted as the app does by default (13a, order 4)."""
     testset = load_files(
-        [read_path(p) for p in SAMPLE_FILES["hyp"]],
-        [read_path(p) for p in SAMPLE_FILES["ref"]],
-        read_path(SAMPLE_FILES["src"]),
-        read_path(SAMPLE_FILES["docids"]),
+        [read_path(p) for p in SAMPLE_HYPS],
+        [read_path(p) for p in SAMPLE_REFS],
+        read_path(SAMPLE_SOURCE),
+        read_path(SAMPLE_DOCIDS),
     )
     return compute_corpus_stats(testset, TOK, 4)
 
@@ -164,7 +165,7 @@ def test_bucket_and_salient_ngram_filter_the_table(app: AppTest, corpus: CorpusS
 
 
 def test_one_system_says_so(app: AppTest) -> None:
-    paths = PathSet((str(SAMPLE_FILES["hyp"][0]),), tuple(map(str, SAMPLE_FILES["ref"])))
+    paths = PathSet((str(SAMPLE_HYPS[0]),), tuple(map(str, SAMPLE_REFS)))
     app.session_state["cli_paths"] = paths
     app.session_state["data_source"] = "cli"
     app.run()

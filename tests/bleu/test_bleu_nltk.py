@@ -34,6 +34,7 @@ from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.result import BleuArrays, BleuScore
 from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
+from tests.data import long_lines
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:nltk")
 
@@ -341,12 +342,6 @@ def test_subset_from_cache_equals_fresh(data: st.DataObject, corpora, config: Bl
     assert cached == fresh
     hyp_tokens, ref_tokens = token_lists(sub_hyps, sub_refs, tok)
     assert cached.score == close(nltk_score(corpus_bleu, ref_tokens, hyp_tokens, config=config))
-
-
-words = st.sampled_from(["a", "b", "c", "the", ",", ".", "A"])
-long_lines = st.lists(
-    st.lists(words, min_size=4, max_size=15).map(" ".join), min_size=1, max_size=8
-)
 
 
 @settings(max_examples=60, deadline=None)

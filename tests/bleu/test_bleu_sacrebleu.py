@@ -25,12 +25,10 @@ from bleuviz.bleu.result import BleuScore
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
+from tests.data import CAT, CAT2, SEVEN_THE
 
 MakeStats = Callable[..., SegmentStats]
 ABS = 1e-9
-CAT = ["The cat is on the mat."]
-CAT2 = ["There is a cat on the mat."]
-SEVEN_THE = ["the the the the the the the"]
 MAT = "The cat sat on the mat."
 
 

@@ -26,6 +26,7 @@ from bleuviz.bleu import (
 )
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
+from tests.data import long_lines
 
 MakeStats = Callable[..., SegmentStats]
 ABS = 1e-9
@@ -33,11 +34,6 @@ ABS = 1e-9
 #: p_n with p_(n-1) + 1 (above 1), method6 divides by the last segment's n-gram count.
 NOT_100 = {("nltk", "method5"), ("nltk", "method6"), ("nltk", "method7")}
 SETTINGS = [(name, smooth) for name, flavor in FLAVORS.items() for smooth in flavor.smoothing]
-
-words = st.sampled_from(["a", "b", "c", "the", ",", ".", "A"])
-long_lines = st.lists(
-    st.lists(words, min_size=4, max_size=15).map(" ".join), min_size=1, max_size=8
-)
 
 
 def test_registry_lists_the_three_implementations() -> None:

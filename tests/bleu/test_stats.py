@@ -23,11 +23,9 @@ from bleuviz.bleu.references import MAX_SUPPORTED_ORDER, build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats, stats_frame
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.errors import ConfigError, InputError
+from tests.data import CAT, CAT2, SEVEN_THE
 
 MakeStats = Callable[..., SegmentStats]
-CAT = ["The cat is on the mat."]
-CAT2 = ["There is a cat on the mat."]
-SEVEN_THE = ["the the the the the the the"]
 
 # (id, lowercase, hyps, ref streams, sacrebleu rows, shortest reference length per segment)
 GOLDEN = [

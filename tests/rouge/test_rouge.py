@@ -17,6 +17,7 @@ from bleuviz.errors import ConfigError, InputError
 from bleuviz.rouge.score import ROUGE_TYPES, RougeConfig, score_corpus, score_segment
 from bleuviz.rouge.stats import RougeScore, lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
+from tests.data import rouge_texts as texts
 
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 ALL = (1.0, 1.0, 1.0)
@@ -92,14 +93,6 @@ def test_higher_orders() -> None:
     assert _as_tuple(got["rouge9"]) == pytest.approx((3 / 4,) * 3, abs=1e-9)
 
 
-# Random texts over a small vocabulary, so that overlaps, repeats, stems, empty
-# and punctuation-only lines are common.
-VOCAB = ["the", "The", "cat", "cats", "sat", "on", "a", "mat", "running", "runs", "run",
-         "dog", "42", ".", ",", "!?", "--"]  # fmt: skip
-SEPARATORS = [" ", " ", " ", "  ", "\n", " \n ", "\n\n", "\n.\n"]
-texts = st.lists(st.tuples(st.sampled_from(VOCAB), st.sampled_from(SEPARATORS)), max_size=18).map(
-    lambda pairs: "".join(word + sep for word, sep in pairs)
-)
 ref_lists = st.lists(texts, min_size=1, max_size=3)
 
 

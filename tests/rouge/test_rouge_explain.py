@@ -26,13 +26,7 @@ from bleuviz.rouge.explain import (
 from bleuviz.rouge.score import ROUGE_TYPES, RougeConfig, score_segment
 from bleuviz.rouge.stats import pair_stats
 from bleuviz.rouge.tokenize import tokenize
-
-VOCAB = ["the", "The", "cat", "cats", "sat", "on", "a", "mat", "running", "runs", "run",
-         "dog", "42", ".", ",", "!?", "--"]  # fmt: skip
-SEPARATORS = [" ", " ", " ", "  ", "\n", " \n ", "\n\n", "\n.\n"]
-texts = st.lists(st.tuples(st.sampled_from(VOCAB), st.sampled_from(SEPARATORS)), max_size=18).map(
-    lambda pairs: "".join(word + sep for word, sep in pairs)
-)
+from tests.data import rouge_texts as texts
 
 
 def test_ngram_clipping() -> None:
