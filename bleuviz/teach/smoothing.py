@@ -115,7 +115,7 @@ def smoothing_note(
     if raw is not None and math.isclose(p, raw, rel_tol=1e-12, abs_tol=0.0):
         return "unchanged" if p > 0 else "no match, not smoothed: p = 0"
     if raw is None and p == 0:
-        if config.flavor == "sacrebleu" and config.effective_order:
+        if config.flavor_spec.effective_order and config.effective_order:
             return "no n-grams of this order: effective order leaves it out"
         return "no n-grams of this order: p = 0"
     if config.flavor == "sacrebleu" and p == 0:

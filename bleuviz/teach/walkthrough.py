@@ -150,7 +150,7 @@ def _orders(expl: SegmentExplanation, config: BleuConfig, core: BleuScore) -> tu
     zeros = 0  # orders without a match so far: the k of exp / method3 / method4 smoothing
     for n in range(1, config.max_order + 1):
         m, t = expl.matches(n), expl.totals(n)
-        den = max(1, t) if config.flavor == "nltk" else t
+        den = max(1, t) if config.flavor_spec.floor_totals else t
         zeros += m == 0 and den > 0
         p = core.precisions[n - 1] / 100.0
         note = smoothing_note(config, m, den, m / den if den else None, p, zeros)

@@ -77,7 +77,7 @@ def step_precision(walk: Walkthrough) -> None:
     """Step 3: modified precision as a fraction and a decimal."""
     st.subheader("3 · Modified precision")
     st.latex(PRECISION_FORMULA)
-    if walk.config.flavor == "nltk":
+    if walk.config.flavor_spec.floor_totals:
         st.markdown("nltk divides by max(1, t_n): an order the candidate is too short for is 0/1.")
     frame = orders_frame(walk)[["n", "m_n", "t_n", "p_n (fraction)", "p_n"]]
     st.dataframe(frame, hide_index=True, key="learn_precision")

@@ -46,6 +46,8 @@ class Flavor:
             method5 and method7 read the 5-gram precision).
         float32_resampling: whether paired tests score resampled statistics as
             float32, as sacrebleu's ``PairedTest`` does.
+        floor_totals: whether each segment's n-gram denominator is ``max(1, count)``
+            before the corpus sum (nltk's ``modified_precision``).
     """
 
     name: str
@@ -61,6 +63,7 @@ class Flavor:
     sentence_effective_order: bool = False
     smoothing_orders: Mapping[str, int] = field(default_factory=dict)
     float32_resampling: bool = False
+    floor_totals: bool = False
 
     def ref_lengths(self, stats: SegmentStats) -> IntArray:
         """Return each row's reference length as this flavour's brevity penalty uses it."""

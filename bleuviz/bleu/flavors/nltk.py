@@ -166,4 +166,5 @@ FLAVOR = Flavor(
     score=_score,
     auto_reweigh=True,
     smoothing_orders={"method5": K, "method7": K},
+    floor_totals=True,
 )
