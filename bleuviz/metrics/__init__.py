@@ -15,9 +15,8 @@ if TYPE_CHECKING:
         score_sacrebleu,
         subset_score,
     )
-    from bleuviz.metrics.result import MetricScores
     from bleuviz.metrics.rouge_adapter import rouge_signature, rouge_text
-    from bleuviz.metrics.spec import MetricOptions, MetricSpec
+    from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
 
 _EXPORTS = {
     "EXTRA_METRICS": "bleuviz.metrics.registry",
@@ -28,7 +27,7 @@ _EXPORTS = {
     "score_rouge": "bleuviz.metrics.registry",
     "score_sacrebleu": "bleuviz.metrics.registry",
     "subset_score": "bleuviz.metrics.registry",
-    "MetricScores": "bleuviz.metrics.result",
+    "MetricScores": "bleuviz.metrics.spec",
     "rouge_signature": "bleuviz.metrics.rouge_adapter",
     "rouge_text": "bleuviz.metrics.rouge_adapter",
     "MetricOptions": "bleuviz.metrics.spec",

@@ -14,14 +14,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bleuviz.errors import ConfigError
-from bleuviz.metrics.result import MetricScores
 from bleuviz.metrics.rouge_adapter import score_one_rouge, score_with_rouge
 from bleuviz.metrics.sacrebleu_adapter import (
     corpus_from_stats,
     sacrebleu_metric,
     score_with_sacrebleu,
 )
-from bleuviz.metrics.spec import MetricOptions, MetricSpec
+from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from bleuviz.metrics.result import MetricScores
-from bleuviz.metrics.spec import MetricOptions, MetricSpec
+from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
 from bleuviz.metrics.streams import check_streams
 from bleuviz.rouge.score import RougeConfig, score_corpus
 from bleuviz.rouge.tokenize import SENTENCE_BREAK

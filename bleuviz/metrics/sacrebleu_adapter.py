@@ -20,8 +20,7 @@ from sacrebleu.metrics.ter import TER
 
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
-from bleuviz.metrics.result import MetricScores, readonly
-from bleuviz.metrics.spec import MetricOptions, MetricSpec
+from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, readonly
 from bleuviz.metrics.streams import check_streams
 
 

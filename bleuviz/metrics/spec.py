@@ -1,13 +1,12 @@
-"""What a metric beside BLEU is: its name, direction, scale, options and scorer."""
+"""What a metric beside BLEU is (name, direction, scale, options, scorer) and what it returns."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from bleuviz.metrics.result import MetricScores
+from bleuviz.arrays import FloatArray
+from bleuviz.errors import ConfigError
 
 #: Score one system: ``(spec, hyps, references, options)`` -> its scores.
 Scorer = Callable[
@@ -58,3 +57,39 @@ class MetricSpec:
     def options(self, lowercase: bool = False, stemmer: bool = False) -> MetricOptions:
         """Keep only the options this metric reads (for cache keys and scoring)."""
         return MetricOptions(lowercase and self.reads_lowercase, stemmer and self.reads_stemmer)
+
+
+@dataclass(frozen=True, slots=True)
+class MetricScores:
+    """One metric of one system: sentence scores, the corpus score and its signature.
+
+    Attributes:
+        spec: which metric.
+        sentence: one score per segment (read-only).
+        corpus: the corpus score (of summed statistics), or the mean sentence score.
+        signature: the implementation's own signature, or one in sacrebleu's style.
+        stats: the segment statistics, one row per segment (read-only); None for
+            a metric without statistics that sum (ROUGE).
+    """
+
+    spec: MetricSpec
+    sentence: FloatArray
+    corpus: float
+    signature: str
+    stats: FloatArray | None = None
+
+    def statistics(self) -> FloatArray:
+        """Return the segment statistics.
+
+        Raises:
+            ConfigError: a metric without statistics that sum (ROUGE).
+        """
+        if self.stats is None:
+            raise ConfigError(f"metric: {self.spec.label} has no statistics to sum")
+        return self.stats
+
+
+def readonly(array: FloatArray) -> FloatArray:
+    """Mark ``array`` read-only (results are cached and shared) and return it."""
+    array.flags.writeable = False
+    return array

@@ -9,18 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
 
-if TYPE_CHECKING:
-    from bleuviz.bleu.config import BleuConfig
 
-#: Score rows of statistics: ``(rows, last, weights, config)``. ``last`` holds,
+class ScoringSettings(Protocol):
+    """The settings a flavour's scorer reads (``BleuConfig`` has them)."""
+
+    @property
+    def smoothing(self) -> str: ...
+
+    @property
+    def smooth_value(self) -> float | None: ...
+
+    @property
+    def effective_order(self) -> bool: ...
+
+    @property
+    def auto_reweigh(self) -> bool: ...
+
+
+#: Score rows of statistics: ``(rows, last, weights, settings)``. ``last`` holds,
 #: per row, the statistics of its corpus's last segment (nltk's smoothing reads it).
-RowScorer = Callable[[SegmentStats, SegmentStats, FloatArray, "BleuConfig"], BleuArrays]
+RowScorer = Callable[[SegmentStats, SegmentStats, FloatArray, ScoringSettings], BleuArrays]
 
 
 @dataclass(frozen=True, slots=True)

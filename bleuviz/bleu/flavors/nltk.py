@@ -19,18 +19,14 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from bleuviz.arrays import FloatArray, IntArray
-from bleuviz.bleu.flavors.base import Flavor
+from bleuviz.bleu.flavors.base import Flavor, ScoringSettings
 from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
-
-if TYPE_CHECKING:
-    from bleuviz.bleu.config import BleuConfig
 
 NLTK_METHODS: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
 #: The version whose behaviour is replicated (and tested against).
@@ -150,7 +146,7 @@ def _method6(p: FloatArray, num: FloatArray, last: SegmentStats) -> FloatArray:
 
 
 def _score(
-    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: BleuConfig
+    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: ScoringSettings
 ) -> BleuArrays:
     """Score rows as ``corpus_bleu``, each with its corpus's last segment."""
     return nltk_rows(rows, last, weights, config.smoothing, config.auto_reweigh)

@@ -11,17 +11,12 @@ include the smoothing, exactly as sacrebleu's).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from bleuviz.arrays import FloatArray, IntArray
-from bleuviz.bleu.flavors.base import Flavor
+from bleuviz.bleu.flavors.base import Flavor, ScoringSettings
 from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
-
-if TYPE_CHECKING:
-    from bleuviz.bleu.config import BleuConfig
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 _MY_LOG_ZERO = -9999999999.0  # sacrebleu.utils.my_log
@@ -111,7 +106,7 @@ def _precisions(
 
 
 def _score(
-    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: BleuConfig
+    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: ScoringSettings
 ) -> BleuArrays:
     """Score rows as ``BLEU.compute_bleu`` (``last`` is not used)."""
     return sacrebleu_rows(

@@ -13,17 +13,12 @@ hypothesis side and BP = 1 for an empty reference side with a non-empty hypothes
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from bleuviz.arrays import FloatArray, IntArray
-from bleuviz.bleu.flavors.base import Flavor
+from bleuviz.bleu.flavors.base import Flavor, ScoringSettings
 from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
-
-if TYPE_CHECKING:
-    from bleuviz.bleu.config import BleuConfig
 
 TF_NMT_SMOOTHING: tuple[str, ...] = ("none", "add-one")
 #: The tensorflow/nmt commit whose nmt/scripts/bleu.py is replicated.
@@ -70,7 +65,7 @@ def _brevity_penalty(ratio: FloatArray, hyp_len: IntArray) -> FloatArray:
 
 
 def _score(
-    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: BleuConfig
+    rows: SegmentStats, last: SegmentStats, weights: FloatArray, config: ScoringSettings
 ) -> BleuArrays:
     """Score rows as ``compute_bleu`` (``last`` is not used)."""
     return tfnmt_rows(
