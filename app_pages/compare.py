@@ -10,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.render.labels import escape_markdown as md
 from ui.compare.corpus import (
     apply_deep_link,
     buckets,

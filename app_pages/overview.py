@@ -9,7 +9,7 @@ from bleuviz.analysis.segments import document_scores, mean_sentence_bleu, syste
 from bleuviz.bleu import sentence_scores
 from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
-from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.render.labels import escape_markdown as md
 from ui.data import current_corpus, metric_scores
 from ui.format import fmt_bleu, fmt_bp, fmt_metric
 from ui.settings import chosen_metrics

@@ -10,7 +10,7 @@ import streamlit as st
 
 from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_table
 from bleuviz.metrics import EXTRA_METRICS
-from bleuviz.render.highlight import code_span as code
+from bleuviz.render.labels import code_span as code
 from ui.data import current_corpus, metric_scores
 from ui.segment_view import show_segment
 from ui.settings import chosen_metrics

@@ -11,7 +11,7 @@ from bleuviz.bleu.explain import SegmentExplanation, explain_segment
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.metrics import EXTRA_METRICS, rouge_text
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
-from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 from bleuviz.rouge.explain import TypeExplanation
 from bleuviz.rouge.explain import explain_segment as explain_rouge

@@ -15,12 +15,11 @@ if TYPE_CHECKING:
     from bleuviz.render.highlight import (
         STATUS_LABELS,
         STYLE,
-        code_span,
-        escape_markdown,
         hypothesis_html,
         legend,
         reference_html,
     )
+    from bleuviz.render.labels import code_span, escape_markdown
     from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 
 _EXPORTS = {
@@ -33,8 +32,8 @@ _EXPORTS = {
     "win_tie_loss_bar": "bleuviz.render.compare_charts",
     "STATUS_LABELS": "bleuviz.render.highlight",
     "STYLE": "bleuviz.render.highlight",
-    "code_span": "bleuviz.render.highlight",
-    "escape_markdown": "bleuviz.render.highlight",
+    "code_span": "bleuviz.render.labels",
+    "escape_markdown": "bleuviz.render.labels",
     "hypothesis_html": "bleuviz.render.highlight",
     "legend": "bleuviz.render.highlight",
     "reference_html": "bleuviz.render.highlight",

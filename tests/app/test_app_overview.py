@@ -29,7 +29,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
 from bleuviz.io.plain import load_plain
 from bleuviz.io.testset import TestSet
-from bleuviz.render.highlight import escape_markdown
+from bleuviz.render.labels import escape_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"

@@ -25,7 +25,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.significance import PairedTest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from bleuviz.render.highlight import WORD_JOINER
+from bleuviz.render.labels import WORD_JOINER
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize as rouge_tokenize
 

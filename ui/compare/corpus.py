@@ -26,8 +26,8 @@ from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS
 from bleuviz.render.compare_charts import (
     bucket_bars,
 )
-from bleuviz.render.highlight import code_span
-from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.render.labels import code_span
+from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 from ui.compare.data import ALL, BLEU, NONE, fmt_p, salient, verdict
 from ui.format import fmt_bleu

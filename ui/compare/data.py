@@ -27,7 +27,7 @@ from bleuviz.metrics import EXTRA_METRICS, paired_test_metric
 from bleuviz.render.compare_charts import (
     Axis,
 )
-from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
 from ui.data import metric_scores
 from ui.format import fmt_bleu, fmt_metric

@@ -29,7 +29,7 @@ from bleuviz.render.compare_charts import (
     win_tie_loss_bar,
 )
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
-from bleuviz.render.highlight import escape_markdown as md
+from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, sentence_axis
 from ui.segment_view import explanation, source_and_order
 
