@@ -5,10 +5,11 @@ from typing import TYPE_CHECKING
 from bleuviz.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from bleuviz.bleu.config import DEFAULT_ORDER, MAX_ORDER, BleuConfig
+    from bleuviz.bleu.config import BleuConfig
     from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
     from bleuviz.bleu.explain import NgramRow, SegmentExplanation, explain_segment
     from bleuviz.bleu.flavors import DEFAULT_FLAVOR, FLAVORS, Flavor, get_flavor
+    from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
     from bleuviz.bleu.references import ReferenceIndex, build_reference_index
     from bleuviz.bleu.result import BleuArrays, BleuScore
     from bleuviz.bleu.score import corpus_score, group_scores, score_rows, sentence_scores, to_score
@@ -16,8 +17,8 @@ if TYPE_CHECKING:
     from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig
 
 _EXPORTS = {
-    "DEFAULT_ORDER": "bleuviz.bleu.config",
-    "MAX_ORDER": "bleuviz.bleu.config",
+    "DEFAULT_ORDER": "bleuviz.bleu.orders",
+    "MAX_ORDER": "bleuviz.bleu.orders",
     "BleuConfig": "bleuviz.bleu.config",
     "CorpusStats": "bleuviz.bleu.corpus",
     "compute_corpus_stats": "bleuviz.bleu.corpus",

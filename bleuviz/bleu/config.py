@@ -9,11 +9,8 @@ import numpy as np
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu.flavors import DEFAULT_FLAVOR, get_flavor
 from bleuviz.bleu.flavors.base import Flavor
+from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
 from bleuviz.errors import ConfigError
-
-#: The highest n-gram order bleuviz scores (the app's and the command line's limit).
-MAX_ORDER = 9
-DEFAULT_ORDER = 4
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bleuviz.bleu.orders import DEFAULT_ORDER
 from bleuviz.bleu.references import ReferenceIndex, build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
@@ -34,7 +35,7 @@ class CorpusStats:
 
 
 def compute_corpus_stats(
-    testset: TestSet, tokenize: TokenizeConfig, max_order: int = 4, workers: int = 1
+    testset: TestSet, tokenize: TokenizeConfig, max_order: int = DEFAULT_ORDER, workers: int = 1
 ) -> CorpusStats:
     """Tokenize and count the references once and every system against them.
 

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bleuviz.bleu.orders import DEFAULT_ORDER
 from bleuviz.bleu.spans import Span, align_tokens
 from bleuviz.bleu.tokenize import TokenizeConfig, preprocess
 
@@ -109,7 +110,10 @@ class SegmentExplanation:
 
 
 def explain_segment(
-    hypothesis: str, references: Sequence[str], tokenize: TokenizeConfig, max_order: int = 4
+    hypothesis: str,
+    references: Sequence[str],
+    tokenize: TokenizeConfig,
+    max_order: int = DEFAULT_ORDER,
 ) -> SegmentExplanation:
     """Tokenize one segment and classify every hypothesis n-gram occurrence."""
     hyp_tokens = tuple(preprocess(hypothesis, tokenize).split())

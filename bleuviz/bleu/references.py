@@ -16,10 +16,9 @@ import pandas as pd
 
 from bleuviz.arrays import IntArray
 from bleuviz.bleu.ngrams import NO_GRAM, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.errors import ConfigError, InputError
-
-MAX_SUPPORTED_ORDER = 9
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -64,17 +63,15 @@ class ReferenceIndex:
 def build_reference_index(
     references: Sequence[Sequence[str]],
     tokenize: TokenizeConfig,
-    max_order: int = 4,
+    max_order: int = DEFAULT_ORDER,
     workers: int = 1,
 ) -> ReferenceIndex:
     """Tokenize and count reference streams (each a sequence of N lines) once.
 
     ``workers`` > 1 tokenizes in forked processes (see ``tokenize_lines``).
     """
-    if not 1 <= max_order <= MAX_SUPPORTED_ORDER:
-        raise ConfigError(
-            f"max_order: must be between 1 and {MAX_SUPPORTED_ORDER}, got {max_order}"
-        )
+    if not 1 <= max_order <= MAX_ORDER:
+        raise ConfigError(f"max_order: must be between 1 and {MAX_ORDER}, got {max_order}")
     if not references:
         raise InputError("references: at least one reference stream is required")
     n = len(references[0])

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import sacrebleu
 
-from bleuviz.bleu.config import DEFAULT_ORDER, BleuConfig
+from bleuviz.bleu.config import BleuConfig
+from bleuviz.bleu.orders import DEFAULT_ORDER
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenizer_signature
 
 

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from bleuviz.bleu import BleuConfig
+from bleuviz.bleu.flavors.nltk import EPSILON
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,8 @@ def smoothing_note(
         return "no match at any order: sacrebleu stops before smoothing"
     value = config.smooth_value
     if value is None:
-        value = 1.0 if config.smoothing == "add-k" else 0.1
+        # The flavour's default for a smoothing that takes a value (sacrebleu's floor
+        # and add-k); nltk's method1 adds its fixed epsilon.
+        value = config.flavor_spec.smoothing_values.get(config.smoothing, EPSILON)
     rule = SMOOTHINGS[(config.flavor, config.smoothing)].rule
     return rule.format(m=m, den=den, k=k, v=f"{value:g}") + f" = {p:.4g}"

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import closest_ref_length, modified_precision
 from sacrebleu.metrics.bleu import BLEU
 
-from bleuviz.bleu.references import MAX_SUPPORTED_ORDER, build_reference_index
+from bleuviz.bleu.orders import MAX_ORDER
+from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats, stats_frame
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.errors import ConfigError, InputError
@@ -100,7 +101,7 @@ def test_clipping_matches_nltk_modified_precision(
     assert Fraction(int(stats.matches[0, 0]), int(stats.totals[0, 0])) == clipped
 
 
-@pytest.mark.parametrize("max_order", range(1, MAX_SUPPORTED_ORDER + 1))
+@pytest.mark.parametrize("max_order", range(1, MAX_ORDER + 1))
 def test_rows_for_every_max_order(make_stats: MakeStats, max_order: int) -> None:
     hyps = ["the cat sat on the mat on the mat .", "a b a b a b a b a b", "", "x"]
     refs = [
@@ -271,7 +272,7 @@ def test_reference_index_shape() -> None:
     assert sorted(index.vocabulary) == ["a", "b", "c", "d"]
 
 
-@pytest.mark.parametrize("max_order", [0, -1, MAX_SUPPORTED_ORDER + 1])
+@pytest.mark.parametrize("max_order", [0, -1, MAX_ORDER + 1])
 def test_max_order_out_of_range(max_order: int) -> None:
     with pytest.raises(ConfigError, match=r"^max_order: must be between 1 and 9"):
         build_reference_index([["a"]], TokenizeConfig(), max_order)
