@@ -11,7 +11,7 @@ import sys
 import streamlit as st
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
-from bleuviz.bleu.tokenize import TOKENIZERS
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.io.decode import NamedBytes
 from bleuviz.metrics import EXTRA_METRICS
 from ui.data import PathSet
@@ -35,7 +35,7 @@ def init_state() -> None:
     paths = cli_paths(sys.argv[1:])
     st.session_state.setdefault("cli_paths", paths)
     st.session_state.setdefault("data_source", "cli" if paths else "sample")
-    st.session_state.setdefault("tokenize", "13a")
+    st.session_state.setdefault("tokenize", DEFAULT_TOKENIZER)
     st.session_state.setdefault("lowercase", False)
     st.session_state.setdefault("flavor", DEFAULT_FLAVOR)
     for name, flavor in FLAVORS.items():

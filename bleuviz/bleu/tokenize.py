@@ -30,6 +30,9 @@ TOKENIZERS: tuple[str, ...] = (
     "flores200",
 )
 
+#: sacrebleu's default tokenizer (mteval-v13a, WMT's standard).
+DEFAULT_TOKENIZER = "13a"
+
 # Tokenizers that need an optional dependency, and the pip extra that provides it.
 _EXTRAS: dict[str, str] = {
     "ja-mecab": "sacrebleu[ja]",
@@ -43,7 +46,7 @@ _EXTRAS: dict[str, str] = {
 class TokenizeConfig:
     """How text becomes tokens: a sacrebleu tokenizer name and lowercasing."""
 
-    name: str = "13a"
+    name: str = DEFAULT_TOKENIZER
     lowercase: bool = False
 
     def __post_init__(self) -> None:

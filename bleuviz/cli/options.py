@@ -6,7 +6,7 @@ import argparse
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, default_workers
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
 from bleuviz.io.decode import DEFAULT_MAX_BYTES
 from bleuviz.io.load import load_paths
 
@@ -35,7 +35,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
 
 def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     """Add tokenizer, flavour, smoothing, order and weight options."""
-    parser.add_argument("--tokenize", "-tok", choices=TOKENIZERS, default="13a")
+    parser.add_argument("--tokenize", "-tok", choices=TOKENIZERS, default=DEFAULT_TOKENIZER)
     parser.add_argument("--lowercase", "-lc", action="store_true")
     parser.add_argument("--flavor", choices=list(FLAVORS), default=DEFAULT_FLAVOR)
     smoothing = "; ".join(f"{n}: {' '.join(f.smoothing)}" for n, f in FLAVORS.items())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
-from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
 
 MAX_REFS = 4
@@ -52,7 +52,8 @@ def restore_state() -> None:
     saved = st.session_state.get("learn_saved", {})
     for key, value in saved.items():
         st.session_state.setdefault(key, value)
-    defaults: dict[str, object] = {"learn_tokenize": "13a", "learn_flavor": DEFAULT_FLAVOR}
+    defaults: dict[str, object] = {"learn_tokenize": DEFAULT_TOKENIZER}
+    defaults["learn_flavor"] = DEFAULT_FLAVOR
     defaults["learn_max_order"] = DEFAULT_ORDER
     defaults |= {f"learn_smooth_{n}": f.default_smoothing for n, f in FLAVORS.items()}
     defaults |= {
