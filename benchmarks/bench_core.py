@@ -9,9 +9,11 @@ seeded vocabulary) it prints one line per measurement:
 * bleuviz: reference index + statistics + sentence BLEU for every segment, with
   one worker and with one worker per core, and the ratio sacrebleu / bleuviz;
 * that both corpus scores are identical;
-* peak resident memory of a bleuviz-only child process;
+* peak resident memory of a bleuviz-only child process (its own ``VmHWM``);
 * the whole command, ``python -m bleuviz score --sentence-level`` against
   ``sacrebleu REF -i HYP``, as wall-clock time of each process.
+
+Every timed run starts with cold tokenizer caches (see ``cold_tokenizer_caches``).
 
 Target (issue 2): at 100,000 segments, at least twice as fast as sacrebleu's
 corpus-only time, with identical scores; peak memory under 1 GiB with 2 references.
@@ -38,7 +40,7 @@ import sacrebleu  # noqa: E402
 from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores  # noqa: E402
 from bleuviz.bleu.references import build_reference_index  # noqa: E402
 from bleuviz.bleu.stats import compute_stats  # noqa: E402
-from bleuviz.bleu.tokenize import TokenizeConfig, default_workers  # noqa: E402
+from bleuviz.bleu.tokenize import TokenizeConfig, default_workers, get_tokenizer  # noqa: E402
 
 WORDS = [f"w{i}" for i in range(20000)] + [",", ".", "the", "of", "and", "a", '"', "(", ")"]
 
@@ -68,10 +70,28 @@ def sacrebleu_score(hyp: list[str], refs: list[list[str]]) -> float:
     return float(sacrebleu.corpus_bleu(hyp, refs).score)
 
 
+def cold_tokenizer_caches() -> None:
+    """Start the next run as a fresh process would: no line memoized by a tokenizer.
+
+    sacrebleu's tokenizers memoize lines (``lru_cache`` on ``__call__``, one cache
+    per class, keyed by object and line). ``corpus_bleu`` builds new tokenizer
+    objects every call, but bleuviz reuses one per name, so a repeated run would
+    find its lines already tokenized. A full cache also slows forked workers
+    down: evicting the entries they inherit copies every page holding one.
+    """
+    tokenizer = get_tokenizer("13a")
+    for part in (tokenizer, *vars(tokenizer).values()):
+        clear = getattr(type(part).__call__, "cache_clear", None)
+        if clear is not None:
+            clear()
+    get_tokenizer.cache_clear()
+
+
 def timed(fn, repeat: int):  # type: ignore[no-untyped-def]
-    """Return (best seconds, result)."""
+    """Return (best seconds, result), every run starting with cold tokenizer caches."""
     best, result = float("inf"), None
     for _ in range(repeat):
+        cold_tokenizer_caches()
         start = time.perf_counter()
         result = fn()
         best = min(best, time.perf_counter() - start)
@@ -82,7 +102,25 @@ def child_peak(n: int, n_refs: int) -> None:
     """In a child process: run bleuviz once and print its peak RSS in MiB."""
     hyp, refs = corpus(n, 1), [corpus(n, 2 + r) for r in range(n_refs)]
     bleuviz_run(hyp, refs, 1)
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    print(peak_rss_mib())
+
+
+def peak_rss_mib() -> float:
+    """Return this process's peak resident memory in MiB.
+
+    On Linux, ``ru_maxrss`` of a child started by ``subprocess`` also counts the
+    parent's resident memory at the time of the spawn (the parent's memory map
+    before ``exec``), here well over a GiB after the timed runs. ``VmHWM`` is the
+    high-water mark of this program's own memory map only.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def whole_commands(hyp: list[str], refs: list[list[str]]) -> tuple[float, float]:
