@@ -32,7 +32,7 @@ from sacrebleu.significance import PairedTest
 
 from benchmarks.bench_significance import best_of
 from bleuviz.metrics import paired_test_metric, score_rouge, score_sacrebleu
-from bleuviz.significance import compare_systems_metric
+from bleuviz.significance import DEFAULT_SEED, compare_systems_metric
 
 TOL = 1e-9
 
@@ -134,7 +134,7 @@ def bench_significance(repeats: int, refs: list[str], base: list[str], system: l
 
 def main() -> int:
     args = parse_args()
-    os.environ.setdefault("SACREBLEU_SEED", "12345")
+    os.environ.setdefault("SACREBLEU_SEED", str(DEFAULT_SEED))
     if args.ref and args.hyp:
         refs, base, system = read(args.ref), read(args.hyp[0]), read(args.hyp[1])
     else:

@@ -28,7 +28,7 @@ from bleuviz.render.compare_charts import (
     sentence_scatter,
     win_tie_loss_bar,
 )
-from bleuviz.significance import PairedResult, compare_systems
+from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
 from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
 from ui.data import PathSet
 
@@ -58,7 +58,7 @@ def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
 
 def paired(corpus: CorpusStats, a: str, n_bs: int = 1000, n_ar: int = 10000) -> list[PairedResult]:
     others = {name: s for name, s in corpus.systems.items() if name != a}
-    return compare_systems(a, corpus.systems[a], others, BleuConfig(), n_bs, n_ar, 12345)
+    return compare_systems(a, corpus.systems[a], others, BleuConfig(), n_bs, n_ar, DEFAULT_SEED)
 
 
 def metrics(at: AppTest) -> dict[str, str]:
