@@ -30,10 +30,7 @@ from ui.compare.segments import drill_down, plots, segment_table
 from ui.data import current_corpus
 
 st.title("Compare")
-loaded = current_corpus()
-if loaded is None:
-    st.stop()
-corpus, config = loaded
+corpus, config = current_corpus()
 testset = corpus.testset
 systems = list(corpus.systems)
 if len(systems) < 2:

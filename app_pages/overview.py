@@ -15,10 +15,7 @@ from ui.format import fmt_bleu, fmt_bp, fmt_metric
 from ui.settings import chosen_metrics
 
 st.title("Overview")
-loaded = current_corpus()
-if loaded is None:
-    st.stop()
-corpus, config = loaded
+corpus, config = current_corpus()
 scores = system_scores(corpus, config)
 testset = corpus.testset
 st.caption(

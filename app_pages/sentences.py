@@ -16,10 +16,7 @@ from ui.segment_view import show_segment
 from ui.settings import chosen_metrics
 
 st.title("Sentences")
-loaded = current_corpus()
-if loaded is None:
-    st.stop()
-corpus, config = loaded
+corpus, config = current_corpus()
 testset = corpus.testset
 systems = list(corpus.systems)
 

@@ -134,8 +134,8 @@ def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
     return system_metric(key, corpus.testset, system, label, options.lowercase, options.stemmer)
 
 
-def current_corpus() -> tuple[CorpusStats, BleuConfig] | None:
-    """Return the loaded corpus and settings, or show the error and return None."""
+def current_corpus() -> tuple[CorpusStats, BleuConfig]:
+    """Return the loaded corpus and settings; on a core error, show it and stop the page."""
     try:
         testset, key = _current_testset()
         tokenize = TokenizeConfig(st.session_state["tokenize"], st.session_state["lowercase"])
@@ -143,7 +143,7 @@ def current_corpus() -> tuple[CorpusStats, BleuConfig] | None:
         corpus = corpus_stats(key, testset, tokenize, config.stats_order)
     except BleuvizError as exc:
         st.error(str(exc), icon=":material/error:")
-        return None
+        st.stop()
     return corpus, config
 
 
