@@ -106,9 +106,9 @@ def statuses(spans: Locator) -> list[str]:
 def pick(page: Page, label: str, option: str) -> None:
     """Choose ``option`` in the selectbox or multiselect labelled ``label``.
 
-    A rerun that lands while the dropdown is open redraws the widget and closes
-    the dropdown (the first session after start-up reruns once more, see app.py),
-    so the dropdown is opened again, at most three times, until the option shows.
+    A rerun that lands while the dropdown is open (one a previous change started)
+    redraws the widget and closes the dropdown, so the dropdown is opened again,
+    at most three times, until the option shows.
     """
     choice = page.get_by_role("option", name=option, exact=True)
     for _ in range(3):
