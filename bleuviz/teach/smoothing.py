@@ -119,8 +119,6 @@ def smoothing_note(
         if config.flavor_spec.effective_order and config.effective_order:
             return "no n-grams of this order: effective order leaves it out"
         return "no n-grams of this order: p = 0"
-    if config.flavor == "sacrebleu" and p == 0:
-        return "no match at any order: sacrebleu stops before smoothing"
     value = config.smooth_value
     if value is None:
         # The flavour's default for a smoothing that takes a value (sacrebleu's floor

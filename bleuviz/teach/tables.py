@@ -11,6 +11,7 @@ import math
 
 import pandas as pd
 
+from bleuviz.bleu import Flavor
 from bleuviz.bleu.explain import SegmentExplanation
 from bleuviz.teach.walkthrough import LengthStep, OrderStep, Walkthrough
 
@@ -70,7 +71,7 @@ def orders_frame(walk: Walkthrough) -> pd.DataFrame:
             "what smoothing did": [s.note for s in steps],
             "w_n": [fmt_number(s.weight) for s in steps],
             "log p_n": [_log_text(s) for s in steps],
-            "w_n · log p_n": [_term_text(s, walk.config.flavor) for s in steps],
+            "w_n · log p_n": [_term_text(s, walk.config.flavor_spec) for s in steps],
         }
     )
 
@@ -82,11 +83,11 @@ def _log_text(step: OrderStep) -> str:
     return fmt_log(math.log(step.precision)) if step.precision else "−∞"
 
 
-def _term_text(step: OrderStep, flavor: str) -> str:
+def _term_text(step: OrderStep, flavor: Flavor) -> str:
     """The log term as the sum uses it, or why it is not in the sum."""
     if not step.used:
         return "left out (effective order)"
-    if flavor == "nltk" and step.precision == 0:
+    if flavor.omits_zero_precision and step.precision == 0:
         return "left out (p = 0)"
     return fmt_log(step.term)
 

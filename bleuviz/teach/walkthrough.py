@@ -12,8 +12,9 @@ once). Everything after them (log terms, their sum, the reference length, the
 brevity penalty and the product) is recomputed here from the values shown,
 and the tests check that the recomputed score equals the core's.
 
-The page's ready-made examples live in ``bleuviz.teach.examples``, and
-the tables it draws from a ``Walkthrough`` in ``bleuviz.teach.tables``.
+The page's ready-made examples live in ``bleuviz.teach.examples``, each
+flavour's brevity penalty and zero rules in ``bleuviz.teach.rules``, and the
+tables it draws from a ``Walkthrough`` in ``bleuviz.teach.tables``.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleuviz.bleu import BleuConfig, corpus_score, get_flavor
+from bleuviz.bleu import BleuConfig, Flavor, corpus_score, get_flavor
 from bleuviz.bleu.explain import NgramRow, SegmentExplanation, explain_segment
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.result import BleuScore
 from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import InputError
+from bleuviz.teach.rules import RULES
 from bleuviz.teach.smoothing import smoothing_note
 
 
@@ -123,7 +125,7 @@ def build_walkthrough(
     core = corpus_score(compute_stats([hypothesis], index), config, tokenize, len(references))
     orders = _orders(expl, config, core)
     lengths = _lengths(config.flavor, len(expl.hyp_tokens), [len(r) for r in expl.ref_tokens])
-    bp, bp_rule = _brevity(config.flavor, lengths.hyp_len, lengths.ref_len)
+    bp, bp_rule = RULES[config.flavor].brevity(lengths.hyp_len, lengths.ref_len)
     log_sum = math.fsum(step.term for step in orders)
     zero_rule = _zero_rule(config, orders)
     score = 0.0 if zero_rule else 100.0 * bp * math.exp(log_sum)
@@ -154,20 +156,20 @@ def _orders(expl: SegmentExplanation, config: BleuConfig, core: BleuScore) -> tu
         zeros += m == 0 and den > 0
         p = core.precisions[n - 1] / 100.0
         note = smoothing_note(config, m, den, m / den if den else None, p, zeros)
-        term = _term(config.flavor, weights[n - 1] if used[n - 1] else 0.0, p)
+        term = _term(config.flavor_spec, weights[n - 1] if used[n - 1] else 0.0, p)
         steps.append(
             OrderStep(n, expl.rows[n - 1], m, t, den, p, weights[n - 1], used[n - 1], term, note)
         )
     return tuple(steps)
 
 
-def _term(flavor: str, weight: float, p: float) -> float:
+def _term(flavor: Flavor, weight: float, p: float) -> float:
     """w_n·log p_n as the flavour adds it: nltk leaves p_n = 0 out, the others keep log 0."""
     if weight == 0:
         return 0.0
     if p > 0:
         return weight * math.log(p)
-    return 0.0 if flavor == "nltk" else -math.inf
+    return 0.0 if flavor.omits_zero_precision else -math.inf
 
 
 def _weights(config: BleuConfig, hyp_len: int) -> tuple[list[float], list[bool]]:
@@ -200,7 +202,7 @@ def _lengths(flavor: str, hyp_len: int, ref_lens: list[int]) -> LengthStep:
     if get_flavor(flavor).brevity_reference == "shortest":
         r = min(ref_lens)
         i = ref_lens.index(r)
-        rule = f"tf-nmt always takes the shortest reference: reference {i + 1}, {r} tokens."
+        rule = f"{flavor} always takes the shortest reference: reference {i + 1}, {r} tokens."
         return LengthStep(hyp_len, tuple(ref_lens), i, r, rule)
     i = min(range(len(ref_lens)), key=lambda j: (abs(ref_lens[j] - hyp_len), ref_lens[j]))
     r, distance = ref_lens[i], abs(ref_lens[i] - hyp_len)
@@ -214,50 +216,11 @@ def _lengths(flavor: str, hyp_len: int, ref_lens: list[int]) -> LengthStep:
     return LengthStep(hyp_len, tuple(ref_lens), i, r, rule)
 
 
-def _brevity(flavor: str, c: int, r: int) -> tuple[float, str]:
-    """Return the brevity penalty and the rule that produced it.
-
-    sacrebleu penalizes only c < r; nltk checks c > r first, then c = 0, so an
-    empty candidate against an empty reference gets BP 1 from one and 0 from the other.
-    """
-    if flavor == "tf-nmt":
-        return _tfnmt_brevity(c, r)
-    if c >= r and (c > 0 or flavor == "sacrebleu"):
-        return 1.0, f"c = {c} ≥ r = {r}: no penalty."
-    if c == 0:
-        return 0.0, "The candidate is empty."
-    return math.exp(1 - r / c), f"c = {c} < r = {r}: BP = exp(1 − {r}/{c})."
-
-
-def _tfnmt_brevity(c: int, r: int) -> tuple[float, str]:
-    """tf-nmt's BP from ratio = c/r: exp(1 - 1/ratio), not exp(1 - r/c)."""
-    if c == 0:
-        return 0.0, "The candidate is empty: tf-nmt divides by zero; bleuviz defines BP = 0."
-    if r == 0:
-        return 1.0, "The reference is empty: tf-nmt divides by zero; bleuviz defines BP = 1."
-    ratio = c / r
-    if ratio > 1.0:
-        return 1.0, f"c/r = {ratio:.3f} > 1: no penalty."
-    return math.exp(1 - 1.0 / ratio), f"c/r = {c}/{r} = {ratio:.3f} ≤ 1: BP = exp(1 − 1/(c/r))."
-
-
 def _zero_rule(config: BleuConfig, orders: tuple[OrderStep, ...]) -> str | None:
     """Say why the flavour returns 0 outright, if it does."""
-    if config.flavor == "sacrebleu":
-        if not any(step.matches for step in orders):
-            return "No n-gram of any order matches: sacrebleu returns 0 before smoothing."
-        if any(s.used and s.weight > 0 and s.precision == 0 for s in orders):
-            return "A precision in use is 0 and log 0 = −∞ (sacrebleu: −9999999999): BLEU = 0."
-        return None
-    if config.flavor == "nltk":
-        if orders[0].matches == 0:
-            return "No unigram matches: nltk returns 0 before any smoothing."
-        if config.smoothing == "method6" and (len(orders) < 3 or orders[2].matches == 0):
-            return (
-                "nltk's method6 raises AssertionError when the trigram precision is 0 "
-                "(or max order < 3); bleuviz defines the score as 0."
-            )
-        return None
-    if any(step.precision == 0 for step in orders):
-        return "A precision is 0: tf-nmt sets the geometric mean, and so BLEU, to 0."
-    return None
+    return RULES[config.flavor].zero(
+        config.smoothing,
+        [step.matches for step in orders],
+        [step.precision for step in orders],
+        [step.used and step.weight > 0 for step in orders],
+    )

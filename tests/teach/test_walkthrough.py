@@ -31,6 +31,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig, preprocess
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
 from bleuviz.teach.examples import EXAMPLE_BY_KEY, EXAMPLES
 from bleuviz.teach.flavors import DEFAULT_WAY, WAYS, compare_ways, degenerate_frame, ways_frame
+from bleuviz.teach.rules import RULES
 from bleuviz.teach.smoothing import SMOOTHINGS
 from bleuviz.teach.tables import ngram_frame, orders_frame
 from bleuviz.teach.walkthrough import build_walkthrough
@@ -206,6 +207,11 @@ def test_empty_candidate_and_reference_get_each_flavours_brevity_penalty() -> No
     """sacrebleu: BP 1 unless c < r; nltk checks c = 0 before c = r; tf-nmt: bleuviz's 0."""
     bps = {f: build_walkthrough("", [""], TOK, BleuConfig(f)).bp for f in FLAVORS}
     assert bps == {"sacrebleu": 1.0, "nltk": 0.0, "tf-nmt": 0.0}
+
+
+def test_every_flavour_has_its_brevity_and_zero_rules() -> None:
+    """A flavour added to the registry must say in words how it computes BP and when 0."""
+    assert set(RULES) == set(FLAVORS)
 
 
 def test_every_smoothing_is_described() -> None:

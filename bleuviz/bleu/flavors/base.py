@@ -62,6 +62,9 @@ class Flavor:
             float32, as sacrebleu's ``PairedTest`` does.
         floor_totals: whether each segment's n-gram denominator is ``max(1, count)``
             before the corpus sum (nltk's ``modified_precision``).
+        omits_zero_precision: whether an order whose precision is still 0 after
+            smoothing is left out of the weighted mean (nltk); otherwise its log 0
+            makes the score 0.
     """
 
     name: str
@@ -78,6 +81,7 @@ class Flavor:
     smoothing_orders: Mapping[str, int] = field(default_factory=dict)
     float32_resampling: bool = False
     floor_totals: bool = False
+    omits_zero_precision: bool = False
 
     def ref_lengths(self, stats: SegmentStats) -> IntArray:
         """Return each row's reference length as this flavour's brevity penalty uses it."""

@@ -163,4 +163,5 @@ FLAVOR = Flavor(
     auto_reweigh=True,
     smoothing_orders={"method5": K, "method7": K},
     floor_totals=True,
+    omits_zero_precision=True,
 )
