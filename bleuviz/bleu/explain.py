@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bleuviz.bleu.flavors.base import Flavor
 from bleuviz.bleu.orders import DEFAULT_ORDER
 from bleuviz.bleu.spans import Span, align_tokens
 from bleuviz.bleu.tokenize import TokenizeConfig, preprocess
@@ -103,10 +104,17 @@ class SegmentExplanation:
         budget = {row.ngram: row.matched for row in self.rows[order - 1] if row.matched}
         return tuple(_cover(tokens, order, budget) for tokens in self.ref_tokens)
 
-    def closest_ref_len(self) -> int:
-        """Closest reference length, ties to the shorter (as sacrebleu)."""
+    def ref_len(self, flavor: Flavor) -> int:
+        """Reference length ``flavor``'s brevity penalty uses (equals the statistics row).
+
+        The closest length, ties to the shorter (sacrebleu, nltk), or the shortest
+        (tf-nmt).
+        """
+        lengths = [len(r) for r in self.ref_tokens]
+        if flavor.brevity_reference == "shortest":
+            return min(lengths)
         hyp_len = len(self.hyp_tokens)
-        return min((len(r) for r in self.ref_tokens), key=lambda r: (abs(r - hyp_len), r))
+        return min(lengths, key=lambda r: (abs(r - hyp_len), r))
 
 
 def explain_segment(

@@ -182,18 +182,3 @@ def _reference_lengths(hyp_len: IntArray, ref_lengths: IntArray) -> tuple[IntArr
     rank = diff * (int(ref_lengths.max(initial=0)) + 1) + ref_lengths
     closest = np.take_along_axis(ref_lengths, rank.argmin(axis=0)[None, :], axis=0)[0]
     return closest.astype(np.int64), ref_lengths.min(axis=0).astype(np.int64)
-
-
-def stats_frame(stats: SegmentStats) -> pd.DataFrame:
-    """Return the statistics as a DataFrame with one column per quantity."""
-    frame = pd.DataFrame(
-        {
-            "hyp_len": stats.hyp_len,
-            "ref_len": stats.closest_ref_len,
-            "shortest_ref_len": stats.shortest_ref_len,
-        }
-    )
-    for n in range(stats.max_order):
-        frame[f"matches_{n + 1}"] = stats.matches[:, n]
-        frame[f"totals_{n + 1}"] = stats.totals[:, n]
-    return frame

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bleuviz.bleu import FLAVORS
 from bleuviz.bleu.explain import CLIP, MATCH, MISS, explain_segment
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import compute_stats
@@ -89,7 +90,8 @@ def test_explanation_counts_equal_the_statistics_row(
     for i, hyp in enumerate(hyps):
         expl = explain_segment(hyp, [r[i] for r in refs], tok, 4)
         assert len(expl.hyp_tokens) == stats.hyp_len[i]
-        assert expl.closest_ref_len() == stats.closest_ref_len[i]
+        for flavor in FLAVORS.values():
+            assert expl.ref_len(flavor) == flavor.ref_lengths(stats)[i], flavor.name
         for n in range(1, 5):
             assert expl.matches(n) == stats.matches[i, n - 1]
             assert expl.totals(n) == stats.totals[i, n - 1]

@@ -21,7 +21,7 @@ from sacrebleu.metrics.bleu import BLEU
 
 from bleuviz.bleu.orders import MAX_ORDER
 from bleuviz.bleu.references import build_reference_index
-from bleuviz.bleu.stats import SegmentStats, compute_stats, stats_frame
+from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.errors import ConfigError, InputError
 from tests.data import CAT, CAT2, SEVEN_THE
@@ -244,23 +244,6 @@ def test_select_nothing(make_stats: MakeStats, index: object) -> None:
     assert len(empty) == 0
     assert empty.matches.shape == (0, 4)
     np.testing.assert_array_equal(empty.total().matches, [[0, 0, 0, 0]])
-
-
-def test_stats_frame(make_stats: MakeStats) -> None:
-    stats = make_stats(["a b c", ""], [["a b", "x"], ["a b c d", "x y"]], max_order=2)
-    frame = stats_frame(stats)
-    assert list(frame.columns) == [
-        "hyp_len", "ref_len", "shortest_ref_len", "matches_1", "totals_1", "matches_2", "totals_2"
-    ]  # fmt: skip
-    assert frame.to_dict("list") == {
-        "hyp_len": [3, 0],
-        "ref_len": [2, 1],
-        "shortest_ref_len": [2, 1],
-        "matches_1": [3, 0],
-        "totals_1": [3, 0],
-        "matches_2": [2, 0],
-        "totals_2": [2, 0],
-    }
 
 
 def test_reference_index_shape() -> None:
