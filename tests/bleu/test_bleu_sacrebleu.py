@@ -5,6 +5,10 @@ smooth_value=..., max_ngram_order=..., effective_order=...)`` with
 ``.corpus_score(hyps, refs)`` and ``.sentence_score(hyp, refs)``, and
 ``sacrebleu.sentence_bleu``. The literal scores in the tables were printed by
 those calls (``.score``); every row is also re-checked against the live oracle.
+
+The invariants every flavour keeps (identical input 100, empty input 0, a cached
+subset equal to a fresh run, summed rows) are tested once, over the registry, in
+test_flavors.py.
 """
 
 from __future__ import annotations
@@ -337,8 +341,13 @@ def test_sentence_scores_equal_sentence_bleu(data: st.DataObject, corpora, smoot
 
 @settings(max_examples=100, deadline=None)
 @given(data=st.data(), config=configs)
-def test_subset_from_cache_equals_fresh(data: st.DataObject, corpora, config: BleuConfig) -> None:
-    """A filter or a bootstrap sample (any order, repeats allowed) scored from the cache."""
+def test_subset_from_cache_equals_sacrebleu(
+    data: st.DataObject, corpora, config: BleuConfig
+) -> None:
+    """A filter or a bootstrap sample (any order, repeats allowed) scored from the cache.
+
+    That it equals a fresh computation holds for every flavour (test_flavors.py).
+    """
     hyps, refs = data.draw(corpora)
     tok = TokenizeConfig()
     stats = compute_stats(hyps, build_reference_index(refs, tok, config.max_order))
@@ -349,12 +358,7 @@ def test_subset_from_cache_equals_fresh(data: st.DataObject, corpora, config: Bl
     sub_hyps = [hyps[i] for i in subset]
     sub_refs = [[stream[i] for i in subset] for stream in refs]
     cached = corpus_score(stats, config, tok, len(refs), index=subset)
-    fresh_stats = compute_stats(sub_hyps, build_reference_index(sub_refs, tok, config.max_order))
-    assert cached == corpus_score(fresh_stats, config, tok, len(refs))
     assert_same_score(cached, oracle(tok, config).corpus_score(sub_hyps, sub_refs), config)
-    mask = np.isin(np.arange(len(hyps)), subset)
-    by_position = corpus_score(stats, config, tok, len(refs), index=sorted(set(subset)))
-    assert corpus_score(stats, config, tok, len(refs), index=mask) == by_position
 
 
 @settings(max_examples=60, deadline=None)
