@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from bleuviz.bleu.stats import SegmentStats, compute_stats
     from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig
 
+# ``signature`` is not re-exported: it is also the name of its submodule, which
+# would shadow it once imported. Import it from ``bleuviz.bleu.signature``.
 _EXPORTS = {
     "DEFAULT_ORDER": "bleuviz.bleu.orders",
     "MAX_ORDER": "bleuviz.bleu.orders",

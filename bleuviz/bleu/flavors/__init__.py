@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bleuviz.bleu.flavors import nltk, sacrebleu, tfnmt
-from bleuviz.bleu.flavors.base import Flavor
+from bleuviz.bleu.flavors.base import Flavor, RowScorer, ScoringSettings
 from bleuviz.errors import ConfigError
 
 #: Every flavour by name, in the order menus list them.
@@ -29,4 +29,11 @@ def get_flavor(name: str) -> Flavor:
         raise ConfigError(f"flavor: unknown {name!r}; choose one of {', '.join(FLAVORS)}") from None
 
 
-__all__ = ["DEFAULT_FLAVOR", "FLAVORS", "Flavor", "get_flavor"]
+__all__ = [
+    "DEFAULT_FLAVOR",
+    "FLAVORS",
+    "Flavor",
+    "RowScorer",
+    "ScoringSettings",
+    "get_flavor",
+]
