@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from bleuviz.bleu import BleuConfig
+
 #: ``(c, r) -> (BP, the rule that produced it)``.
 BrevityRule = Callable[[int, int], tuple[float, str]]
 #: ``(smoothing, matches, precisions, weighted) -> why the score is 0 outright, or None``;
@@ -22,10 +24,19 @@ ZeroRule = Callable[[str, Sequence[int], Sequence[float], Sequence[bool]], str |
 
 @dataclass(frozen=True, slots=True)
 class FlavorRules:
-    """How one flavour computes the brevity penalty and when it returns 0 outright."""
+    """How one flavour computes the brevity penalty, averages the logs, and when it returns 0.
+
+    Attributes:
+        brevity: BP and its rule from c and r.
+        zero: why the score is 0 outright, or None.
+        mean: how the weighted mean treats an order with p = 0.
+        effective_mean: the same with effective order on, for a flavour that has it.
+    """
 
     brevity: BrevityRule
     zero: ZeroRule
+    mean: str
+    effective_mean: str | None = None
 
 
 def _no_penalty(c: int, r: int) -> tuple[float, str]:
@@ -94,7 +105,28 @@ def _tfnmt_zero(
 
 #: Every flavour's rules, by its name in the registry (``bleuviz.bleu.FLAVORS``).
 RULES: Mapping[str, FlavorRules] = {
-    "sacrebleu": FlavorRules(_sacrebleu_brevity, _sacrebleu_zero),
-    "nltk": FlavorRules(_nltk_brevity, _nltk_zero),
-    "tf-nmt": FlavorRules(_tfnmt_brevity, _tfnmt_zero),
+    "sacrebleu": FlavorRules(
+        _sacrebleu_brevity,
+        _sacrebleu_zero,
+        "Without effective order every order counts: one with p = 0 makes "
+        "the sum −∞ and the score 0.",
+        "Effective order leaves out the orders the candidate has no n-grams "
+        "for and spreads their weight over the others.",
+    ),
+    "nltk": FlavorRules(
+        _nltk_brevity,
+        _nltk_zero,
+        "nltk leaves out an order whose precision is still 0 after smoothing.",
+    ),
+    "tf-nmt": FlavorRules(
+        _tfnmt_brevity, _tfnmt_zero, "tf-nmt sets the mean to 0 if any precision is 0."
+    ),
 }
+
+
+def mean_note(config: BleuConfig) -> str:
+    """Say how the flavour's weighted mean of logs treats an order with p = 0."""
+    rules = RULES[config.flavor]
+    if config.effective_order and config.flavor_spec.effective_order and rules.effective_mean:
+        return rules.effective_mean
+    return rules.mean

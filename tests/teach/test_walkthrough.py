@@ -31,7 +31,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig, preprocess
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
 from bleuviz.teach.examples import EXAMPLE_BY_KEY, EXAMPLES
 from bleuviz.teach.flavors import DEFAULT_WAY, WAYS, compare_ways, degenerate_frame, ways_frame
-from bleuviz.teach.rules import RULES
+from bleuviz.teach.rules import RULES, mean_note
 from bleuviz.teach.smoothing import SMOOTHINGS
 from bleuviz.teach.tables import ngram_frame, orders_frame
 from bleuviz.teach.walkthrough import build_walkthrough
@@ -209,9 +209,14 @@ def test_empty_candidate_and_reference_get_each_flavours_brevity_penalty() -> No
     assert bps == {"sacrebleu": 1.0, "nltk": 0.0, "tf-nmt": 0.0}
 
 
-def test_every_flavour_has_its_brevity_and_zero_rules() -> None:
-    """A flavour added to the registry must say in words how it computes BP and when 0."""
+def test_every_flavour_has_its_rules_in_words() -> None:
+    """A flavour added to the registry must say how it computes BP, the mean, and when 0."""
     assert set(RULES) == set(FLAVORS)
+    for name, rules in RULES.items():
+        assert rules.mean.endswith(".")
+        assert (rules.effective_mean is not None) == FLAVORS[name].effective_order
+    assert mean_note(BleuConfig(effective_order=True)).startswith("Effective order leaves out")
+    assert mean_note(BleuConfig()).startswith("Without effective order")
 
 
 def test_every_smoothing_is_described() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.teach.rules import mean_note
 from bleuviz.teach.smoothing import SMOOTHINGS
 from bleuviz.teach.tables import (
     fmt_log,
@@ -21,14 +22,6 @@ from bleuviz.teach.tables import (
 from bleuviz.teach.walkthrough import Walkthrough
 from ui.format import fmt_bleu, fmt_bp
 
-MEAN_NOTES = {
-    ("sacrebleu", True): "Effective order leaves out the orders the candidate has no n-grams "
-    "for and spreads their weight over the others.",
-    ("sacrebleu", False): "Without effective order every order counts: one with p = 0 makes "
-    "the sum −∞ and the score 0.",
-    ("nltk", False): "nltk leaves out an order whose precision is still 0 after smoothing.",
-    ("tf-nmt", False): "tf-nmt sets the mean to 0 if any precision is 0.",
-}
 CLIP_FORMULA = (
     r"\text{Count}_{\text{clip}}(g) = "
     r"\min\big(\text{Count}(g),\ \max_{r} \text{Count}_r(g)\big)"
@@ -99,7 +92,7 @@ def step_mean(walk: Walkthrough) -> None:
     st.latex(r"\bar{p} = \exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)")
     frame = orders_frame(walk)[["n", "w_n", "smoothed p_n", "log p_n", "w_n · log p_n"]]
     st.dataframe(frame, hide_index=True, key="learn_mean")
-    st.caption(MEAN_NOTES[(walk.config.flavor, walk.config.effective_order)])
+    st.caption(mean_note(walk.config))
     st.markdown(
         f"Σ wₙ·log pₙ = **{fmt_log(walk.log_sum)}**, so p̄ = exp(Σ) = **{walk.geometric_mean:.4f}**."
     )
