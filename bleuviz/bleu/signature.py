@@ -52,13 +52,13 @@ def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:
 
 
 def _extra_fields(config: BleuConfig) -> str:
-    """Fields beyond sacrebleu's: max order (when not 4) and non-uniform weights."""
+    """Fields beyond sacrebleu's: max order (when not 4), non-uniform weights, auto_reweigh."""
     fields = []
     if config.max_order != DEFAULT_ORDER and config.flavor_spec.implementation is not None:
         fields.append(f"order:{config.max_order}")
     uniform = np.allclose(config.weight_vector, 1.0 / config.max_order, rtol=0, atol=0)
     if not uniform:
         fields.append("weights:" + ",".join(f"{w:g}" for w in config.weight_vector))
-    if config.auto_reweigh:
+    if config.auto_reweigh and config.flavor_spec.auto_reweigh:  # others ignore it, as eff
         fields.append("reweigh:yes")
     return "|".join(fields)

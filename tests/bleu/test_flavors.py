@@ -101,6 +101,24 @@ def test_a_precision_left_at_0_is_what_the_flavour_says(
     assert left_at_0 > 0
 
 
+@pytest.mark.parametrize("flavor", FLAVORS.values(), ids=list(FLAVORS))
+def test_an_option_the_flavour_lacks_changes_nothing(make_stats: MakeStats, flavor: Flavor) -> None:
+    """Effective order (sacrebleu's) and auto_reweigh (nltk's) elsewhere: same score and signature.
+
+    Short lines, where both options change the score of a flavour that has them.
+    """
+    stats, tok = make_stats(["a b c", "a"], [["a b c d", "a b"]]), TokenizeConfig()
+    plain = BleuConfig(flavor.name)
+    lacks = [o for o in ("effective_order", "auto_reweigh") if not getattr(flavor, o)]
+    for option in lacks:
+        other = BleuConfig(flavor.name, **{option: True})  # type: ignore[arg-type]
+        assert corpus_score(stats, other, tok, 1) == corpus_score(stats, plain, tok, 1), option
+        assert list(sentence_scores(stats, other).score) == list(
+            sentence_scores(stats, plain).score
+        )
+    assert len(lacks) == 2 - flavor.effective_order - flavor.auto_reweigh
+
+
 def options(name: str, smooth: str) -> st.SearchStrategy[BleuConfig]:
     """Random settings of one flavour and smoothing: order, weights, and the options it has."""
     flavor = FLAVORS[name]

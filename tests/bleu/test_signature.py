@@ -119,6 +119,12 @@ OTHER_FLAVOURS = [
      f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|weights:1,0,0,0|version:{V}"),
     ("sacrebleu_order2_uniform", {"max_order": 2, "weights": (0.5, 0.5)}, TokenizeConfig(), 1,
      f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{V}"),
+    # An option the flavour does not have changes nothing, so it is not signed.
+    ("sacrebleu_reweigh_ignored", {"auto_reweigh": True}, TokenizeConfig(), 1,
+     f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{V}"),
+    ("tfnmt_options_ignored", {"flavor": "tf-nmt", "auto_reweigh": True, "effective_order": True},
+     TokenizeConfig(), 1,
+     "flavor:tf-nmt|nrefs:1|case:mixed|tok:13a|smooth:none|version:tf-nmt-0be8642"),
 ]  # fmt: skip
 
 
