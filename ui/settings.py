@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleuviz.bleu import BleuConfig, get_flavor
+from bleuviz.bleu import FLAVORS, BleuConfig, get_flavor
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics import EXTRA_METRICS
 
@@ -12,6 +12,19 @@ from bleuviz.metrics import EXTRA_METRICS
 def chosen_metrics() -> list[str]:
     """The metrics beside BLEU chosen in the sidebar, in the sidebar's order."""
     return [label for label in st.session_state.get("metrics", []) if label in EXTRA_METRICS]
+
+
+def smoothing_defaults(smooth_prefix: str, value_prefix: str) -> dict[str, object]:
+    """Session-state defaults of every flavour's smoothing and smoothing values.
+
+    Keys are ``{smooth_prefix}{flavour}`` (the smoothing chosen for that flavour)
+    and ``{value_prefix}{smoothing}`` (the value of a smoothing that takes one).
+    """
+    defaults: dict[str, object] = {}
+    for name, flavor in FLAVORS.items():
+        defaults[f"{smooth_prefix}{name}"] = flavor.default_smoothing
+        defaults |= {f"{value_prefix}{s}": v for s, v in flavor.smoothing_values.items()}
+    return defaults
 
 
 def bleu_config_from_state() -> BleuConfig:

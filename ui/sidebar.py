@@ -15,6 +15,7 @@ from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.io.decode import NamedBytes
 from bleuviz.metrics import EXTRA_METRICS
 from ui.data import PathSet
+from ui.settings import smoothing_defaults
 
 
 def cli_paths(argv: list[str]) -> PathSet | None:
@@ -38,10 +39,8 @@ def init_state() -> None:
     st.session_state.setdefault("tokenize", DEFAULT_TOKENIZER)
     st.session_state.setdefault("lowercase", False)
     st.session_state.setdefault("flavor", DEFAULT_FLAVOR)
-    for name, flavor in FLAVORS.items():
-        st.session_state.setdefault(f"smooth_{name}", flavor.default_smoothing)
-        for smooth, value in flavor.smoothing_values.items():
-            st.session_state.setdefault(f"smooth_value_{smooth}", value)
+    for key, value in smoothing_defaults("smooth_", "smooth_value_").items():
+        st.session_state.setdefault(key, value)
     st.session_state.setdefault("max_order", DEFAULT_ORDER)
     st.session_state.setdefault("weights_text", "")
     st.session_state.setdefault("effective_order", False)

@@ -144,4 +144,4 @@ def paired_test_metric(label: str, lowercase: bool = False) -> Metric:
     spec = get_spec(label)
     if not spec.paired_tests:
         raise ConfigError(f"metric: {label!r} has no paired tests")
-    return sacrebleu_metric(spec.key, lowercase and spec.reads_lowercase)
+    return sacrebleu_metric(spec.key, spec.options(lowercase=lowercase).lowercase)

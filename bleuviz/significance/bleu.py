@@ -94,10 +94,7 @@ def paired_bootstrap(
 ) -> tuple[float, BootstrapCI, BootstrapCI]:
     """Run the paired bootstrap test; return the p-value and both systems' CIs."""
     check_counts(n_samples, "n_samples", seed)
-    check_segments([("baseline", len(baseline)), ("system", len(system))])
-    resampler = BleuResampler(config, baseline.max_order)
-    matrices = [baseline.to_matrix(), system.to_matrix()]
-    real = [resampler.corpus_score(m) for m in matrices]
+    resampler, matrices, real = _pair(baseline, system, config)
     scores = bootstrap_samples(matrices, resampler, n_samples, seed)
     p_value = bootstrap_p_value(scores[0], scores[1], abs(real[0] - real[1]))
     return p_value, estimate_ci(real[0], scores[0]), estimate_ci(real[1], scores[1])
@@ -112,11 +109,18 @@ def paired_approximate_randomization(
 ) -> float:
     """Run the paired approximate randomization test; return its p-value."""
     check_counts(n_trials, "n_trials", seed)
+    resampler, matrices, real = _pair(baseline, system, config)
+    return ar_p_values(matrices, real, resampler, n_trials, seed)[0]
+
+
+def _pair(
+    baseline: SegmentStats, system: SegmentStats, config: BleuConfig
+) -> tuple[BleuResampler, list[FloatArray], list[float]]:
+    """Check a pair; return its resampler, statistics matrices and corpus scores."""
     check_segments([("baseline", len(baseline)), ("system", len(system))])
     resampler = BleuResampler(config, baseline.max_order)
     matrices = [baseline.to_matrix(), system.to_matrix()]
-    real = [resampler.corpus_score(m) for m in matrices]
-    return ar_p_values(matrices, real, resampler, n_trials, seed)[0]
+    return resampler, matrices, [resampler.corpus_score(m) for m in matrices]
 
 
 def compare_systems(

@@ -41,7 +41,11 @@ from sacrebleu.metrics.base import Metric
 
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.metrics.sacrebleu_adapter import scores_from_stats, statistics_width
+from bleuviz.metrics.sacrebleu_adapter import (
+    corpus_from_stats,
+    scores_from_stats,
+    statistics_width,
+)
 from bleuviz.significance.paired import check_counts, check_segments, paired_tests
 from bleuviz.significance.resampling import DEFAULT_SEED, PairedResult
 
@@ -57,7 +61,7 @@ class SacrebleuResampler:
 
     def corpus_score(self, matrix: FloatArray) -> float:
         """Score the corpus as ``_aggregate_and_compute`` does on sacrebleu's list rows."""
-        return float(scores_from_stats(self.metric, _as_python(_total(matrix)[None, :]))[0])
+        return corpus_from_stats(self.metric, matrix)
 
     def bootstrap_scores(self, sums: FloatArray, lasts: FloatArray) -> list[Any]:
         """Score exact sums cast to float32, sacrebleu's bootstrap dtype."""
@@ -140,8 +144,9 @@ def _total(matrix: FloatArray) -> FloatArray:
     """Sum the rows one after another, in the order of sacrebleu's ``sum_of_lists``.
 
     The order matters only where sums round (TER, 3+ references). AR trials start
-    from these totals too, so the reference length that every pseudo-system shares
-    with the real systems is the same float in the trials and the observed scores.
+    from these totals, and the observed scores sum in sacrebleu's own order, so the
+    reference length every pseudo-system shares with the real systems is the same
+    float in the trials and the observed scores.
     """
     total: FloatArray = np.cumsum(matrix, axis=0)[-1]
     return total

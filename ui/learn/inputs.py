@@ -13,6 +13,7 @@ import streamlit as st
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
+from ui.settings import smoothing_defaults
 
 MAX_REFS = 4
 REF_KEYS = tuple(f"learn_ref_{i}" for i in range(1, MAX_REFS + 1))
@@ -21,8 +22,8 @@ EXAMPLE_TITLES = {**{k: e.title for k, e in EXAMPLE_BY_KEY.items()}, CUSTOM: "Yo
 WEIGHTINGS = {"cumulative": "Cumulative: orders 1 to N", "individual": "Individual: order N only"}
 # Widget values kept across page switches (Streamlit drops the state of widgets not drawn).
 KEPT = ("learn_example", "learn_hyp", *REF_KEYS, "learn_tokenize", "learn_flavor")
-KEPT += tuple(f"learn_smooth_{f}" for f in FLAVORS)
-KEPT += tuple(f"learn_value_{s}" for f in FLAVORS.values() for s in f.smoothing_values)
+SMOOTHING_DEFAULTS = smoothing_defaults("learn_smooth_", "learn_value_")
+KEPT += tuple(SMOOTHING_DEFAULTS)
 KEPT += ("learn_max_order", "learn_weights")
 KEPT += ("learn_effective_order",)
 
@@ -55,10 +56,7 @@ def restore_state() -> None:
     defaults: dict[str, object] = {"learn_tokenize": DEFAULT_TOKENIZER}
     defaults["learn_flavor"] = DEFAULT_FLAVOR
     defaults["learn_max_order"] = DEFAULT_ORDER
-    defaults |= {f"learn_smooth_{n}": f.default_smoothing for n, f in FLAVORS.items()}
-    defaults |= {
-        f"learn_value_{s}": v for f in FLAVORS.values() for s, v in f.smoothing_values.items()
-    }
+    defaults |= SMOOTHING_DEFAULTS
     defaults |= {"learn_weights": "cumulative", "learn_effective_order": True}
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
