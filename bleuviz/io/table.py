@@ -2,7 +2,9 @@
 
 The header row names the columns, and a column's name gives its role unless
 the caller names the columns: references (``ref``, ``ref1``, ``reference_2``
-...), source, document ids, segment ids, and a system for every other column.
+...), source, document ids, segment ids, segment scores from outside
+(``score:METRIC:SYSTEM``, see ``bleuviz.io.seg_scores``), and a system for every
+other column.
 Rows of another width, repeated or empty column names, and JSON values that are
 not strings are refused with the file and line in the message.
 """
@@ -26,6 +28,7 @@ from bleuviz.io.decode import (
     plural,
     split_lines,
 )
+from bleuviz.io.seg_scores import MISSING, SegmentScores, build_scores, parse_score
 from bleuviz.io.testset import TestSet
 
 _REF_COLUMN = re.compile(r"(?:ref|reference)(?:\d+|[._-].+)?", re.IGNORECASE)
@@ -33,6 +36,8 @@ _SOURCE_COLUMNS = frozenset({"src", "source"})
 _DOC_COLUMNS = frozenset({"doc", "docid", "doc_id", "document"})
 _SEG_COLUMNS = frozenset({"id", "seg_id", "segid"})
 _ID_COLUMNS = _SOURCE_COLUMNS | _DOC_COLUMNS | _SEG_COLUMNS
+_SCORE_COLUMN = re.compile(r"score:(?P<metric>[^:]+):(?P<system>.+)")
+_MISSING_CELLS = frozenset({MISSING, ""})
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,20 +71,52 @@ def load_table(
         InputError: the format is unknown, a row is malformed, a named column is
             missing, or no hypothesis or reference column is found.
     """
-    header, rows = _read_table(f.name, decode_text(f, max_bytes))
+    all_header, rows, lines = _read_table(f.name, decode_text(f, max_bytes))
+    columns = dict(zip(all_header, zip(*rows, strict=True), strict=True))
+    header = tuple(c for c in all_header if not _SCORE_COLUMN.fullmatch(c))
     roles = _table_roles(f.name, header, hyp_columns, ref_columns, source_column, docid_column)
-    columns = dict(zip(header, zip(*rows, strict=True), strict=True))
-    return build_testset(
+    testset = build_testset(
         [(re.sub(r"^hyp[._](?=.)", "", c), columns[c]) for c in roles.hyps],
         references=[columns[c] for c in roles.refs],
         source=None if roles.source is None else columns[roles.source],
         doc_ids=None if roles.docid is None else columns[roles.docid],
         seg_ids=None if roles.segid is None else columns[roles.segid],
     )
+    score_columns = [c for c in all_header if c not in header]
+    return testset.with_seg_scores(_score_columns(f.name, score_columns, columns, lines, testset))
 
 
-def _read_table(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
-    """Parse a table by its extension into a header and rows of the header's width."""
+def _score_columns(
+    name: str,
+    score_columns: Sequence[str],
+    columns: dict[str, tuple[str, ...]],
+    lines: Sequence[int],
+    testset: TestSet,
+) -> tuple[SegmentScores, ...]:
+    """Read ``score:METRIC:SYSTEM`` columns, one ``SegmentScores`` per metric.
+
+    An empty cell or ``None`` (JSON ``null``) marks a missing score.
+    """
+    by_metric: dict[str, dict[str, list[float]]] = {}
+    for column in score_columns:
+        match = _SCORE_COLUMN.fullmatch(column)
+        if match is None:  # filtered by the caller
+            continue
+        values = [
+            parse_score(f"{name}: line {line}, column {column!r}", cell, _MISSING_CELLS)
+            for line, cell in zip(lines, columns[column], strict=True)
+        ]
+        by_metric.setdefault(match["metric"], {})[match["system"]] = values
+    return tuple(
+        build_scores(
+            f"{name} (score:{metric}:…)", metric, systems, testset.system_names, testset.n_segments
+        )
+        for metric, systems in by_metric.items()
+    )
+
+
+def _read_table(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]], list[int]]:
+    """Parse a table by its extension into a header, rows of its width and their lines."""
     ext = file_extension(name)
     if ext == ".tsv":
         numbered = [(n, line.split("\t")) for n, line in enumerate(split_lines(text), start=1)]
@@ -92,12 +129,15 @@ def _read_table(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, 
         raise InputError(f"{name}: unknown table format {ext!r} (use .tsv, .csv or .jsonl)")
     if not rows:
         raise InputError(f"{name}: no rows after the header")
-    return header, rows
+    return header, [cells for _, cells in rows], [line for line, _ in rows]
+
+
+_Numbered = list[tuple[int, tuple[str, ...]]]
 
 
 def _checked_rows(
     name: str, numbered: Sequence[tuple[int, Sequence[str]]]
-) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+) -> tuple[tuple[str, ...], _Numbered]:
     """Split numbered rows into a header and body, refusing rows of another width."""
     (_, header), *body = numbered
     _check_header(name, header)
@@ -107,7 +147,7 @@ def _checked_rows(
                 f"{name}: line {line} has {plural(len(cells), 'field')}, "
                 f"the header has {len(header)}"
             )
-    return tuple(header), [tuple(cells) for _, cells in body]
+    return tuple(header), [(line, tuple(cells)) for line, cells in body]
 
 
 def _check_header(name: str, header: Sequence[str]) -> None:
@@ -121,7 +161,7 @@ def _check_header(name: str, header: Sequence[str]) -> None:
             raise InputError(f"{name}: line 1: column {column!r} appears twice")
 
 
-def _csv_rows(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def _csv_rows(name: str, text: str) -> tuple[tuple[str, ...], _Numbered]:
     """Parse CSV with the csv module; a quoted field may hold commas and newlines."""
     reader = csv.reader(StringIO(text, newline=""), strict=True)
     numbered: list[tuple[int, Sequence[str]]] = []
@@ -135,10 +175,10 @@ def _csv_rows(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ..
     return _checked_rows(name, numbered)
 
 
-def _jsonl_rows(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def _jsonl_rows(name: str, text: str) -> tuple[tuple[str, ...], _Numbered]:
     """Parse JSON lines: one object of string values per line, all with the same keys."""
     header: tuple[str, ...] = ()
-    rows: list[tuple[str, ...]] = []
+    rows: _Numbered = []
     for n, line in enumerate(split_lines(text), start=1):
         row = _json_object(name, n, line)
         if n == 1:
@@ -150,7 +190,7 @@ def _jsonl_rows(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, 
             raise InputError(
                 f"{name}: line {n}: keys differ from line 1 (missing: {missing}, extra: {extra})"
             )
-        rows.append(tuple(row[k] for k in header))
+        rows.append((n, tuple(row[k] for k in header)))
     return header, rows
 
 
@@ -165,7 +205,11 @@ def _json_object(name: str, n: int, line: str) -> dict[str, str]:
     if not isinstance(value, dict):
         raise InputError(f"{name}: line {n}: expected a JSON object, got {type(value).__name__}")
     for key, item in value.items():
-        if not isinstance(item, str):
+        if _SCORE_COLUMN.fullmatch(key) and item is None:
+            value[key] = MISSING
+        elif _SCORE_COLUMN.fullmatch(key) and type(item) in (int, float):
+            value[key] = str(item)  # a score may be a JSON number
+        elif not isinstance(item, str):
             raise InputError(f"{name}: line {n}: the value of {key!r} is not a string")
     return value
 

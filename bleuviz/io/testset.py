@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from bleuviz.errors import InputError
+
+if TYPE_CHECKING:
+    from bleuviz.io.seg_scores import SegmentScores
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,6 +21,8 @@ class TestSet:
         source: N source lines, or None.
         doc_ids: N document ids (segments of a document are contiguous), or None.
         seg_ids: N segment ids as given by the input (XML ``id`` or 1..N).
+        seg_scores: metrics scored outside (COMET, human judgements), one
+            ``SegmentScores`` each, with distinct names.
     """
 
     __test__ = False  # not a pytest class despite its name
@@ -26,6 +32,7 @@ class TestSet:
     source: tuple[str, ...] | None = None
     doc_ids: tuple[str, ...] | None = None
     seg_ids: tuple[str, ...] | None = None
+    seg_scores: tuple[SegmentScores, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.references:
@@ -43,6 +50,39 @@ class TestSet:
         bad = [f"{label} has {count}" for label, count in streams if count != n]
         if bad:
             raise InputError(f"line counts differ: expected {n} lines; " + "; ".join(bad))
+        self._check_seg_scores()
+
+    def _check_seg_scores(self) -> None:
+        """Refuse a repeated metric name, an unknown system or another segment count."""
+        seen: set[str] = set()
+        for scores in self.seg_scores:
+            if scores.name in seen:
+                raise InputError(f"{scores.origin}: segment scores named {scores.name!r} twice")
+            seen.add(scores.name)
+            for system, values in scores.values.items():
+                if system not in self.systems:
+                    raise InputError(f"{scores.origin}: system {system!r} is not in the test set")
+                if len(values) != self.n_segments:
+                    raise InputError(
+                        f"{scores.origin}: system {system!r} has {len(values)} scores "
+                        f"but the test set has {self.n_segments} segments"
+                    )
+
+    def with_seg_scores(self, scores: tuple[SegmentScores, ...]) -> TestSet:
+        """Return this test set with ``scores`` added (names must stay distinct)."""
+        return replace(self, seg_scores=self.seg_scores + scores)
+
+    def seg_score(self, name: str) -> SegmentScores:
+        """Return the imported metric ``name``.
+
+        Raises:
+            InputError: no imported metric has that name.
+        """
+        for scores in self.seg_scores:
+            if scores.name == name:
+                return scores
+        known = ", ".join(s.name for s in self.seg_scores) or "none imported"
+        raise InputError(f"segment scores: no metric {name!r} ({known})")
 
     @property
     def n_segments(self) -> int:

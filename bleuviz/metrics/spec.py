@@ -41,6 +41,9 @@ class MetricSpec:
             (ROUGE), rather than a score of summed statistics.
         rouge_type: rouge-score's type name, for the drill-down's token
             explanation; None for metrics that are not ROUGE.
+        imported: whether its scores were read from a file (COMET, human
+            judgements); its paired tests compare means
+            (``bleuviz.significance.mean``), and a segment may lack a score (NaN).
     """
 
     label: str
@@ -53,6 +56,7 @@ class MetricSpec:
     paired_tests: bool = False
     mean_of_sentences: bool = False
     rouge_type: str | None = None
+    imported: bool = False
 
     def options(self, lowercase: bool = False, stemmer: bool = False) -> MetricOptions:
         """Keep only the options this metric reads (for cache keys and scoring)."""

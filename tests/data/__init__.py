@@ -36,3 +36,9 @@ words = st.sampled_from(["a", "b", "c", "the", ",", ".", "A"])
 long_lines = st.lists(
     st.lists(words, min_size=4, max_size=15).map(" ".join), min_size=1, max_size=8
 )
+
+# Synthetic segment scores for the sample (tests/data/seg_scores/README.md).
+SEG_SCORES = Path(__file__).resolve().parent / "seg_scores"
+COMET_SCORES = SEG_SCORES / "COMET-test.seg.score"
+METRICX_SCORES = SEG_SCORES / "MetricX-test.seg.score"
+HUMAN_SCORES = SEG_SCORES / "human.seg.score"

@@ -1,0 +1,237 @@
+"""Segment scores from outside (COMET, MetricX, human judgements), read and checked.
+
+A neural metric or an annotation campaign gives one number per system and
+segment. Three layouts are read:
+
+* mt-metrics-eval's ``NAME.seg.score`` (google-research/mt-metrics-eval,
+  ``data.py``: ``ReadScoreFile``): lines ``SYSTEM<TAB>SCORE``, a system's k-th
+  line is segment k, ``None`` marks a missing score. The metric is named after
+  the file, without ``.seg.score``.
+* COMET's ``comet-score --to_json`` output (Unbabel/COMET, ``comet/cli/score.py``):
+  an object mapping each hypothesis file to a list of ``{"src", "mt", "ref",
+  "COMET"}`` records; the system is named after the file as ``--hyp`` names it,
+  and every ``mt`` must equal the test set's line, so misaligned files are refused.
+* A column ``score:METRIC:SYSTEM`` in a TSV/CSV/JSONL test set (``bleuviz.io.table``).
+
+Missing scores are NaN here; a NaN or infinite value in a file is refused, so
+NaN always means "no score". Nothing is truncated or padded: a system with
+another number of scores than the test set has segments is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from bleuviz.arrays import FloatArray
+from bleuviz.errors import InputError
+from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, decode_text
+from bleuviz.io.plain import system_name_from_filename
+from bleuviz.io.testset import TestSet
+
+#: mt-metrics-eval's suffix of a segment-level score file.
+SEG_SCORE_SUFFIX = ".seg.score"
+#: What mt-metrics-eval writes for a segment without a score.
+MISSING = "None"
+#: Names whose scores are errors by default (MetricX predicts an MQM-like error score).
+_LOWER_IS_BETTER_NAMES = re.compile(r"metricx", re.IGNORECASE)
+#: Keys of a COMET ``--to_json`` record that are texts, not the score.
+_COMET_TEXT_KEYS = frozenset({"src", "mt", "ref"})
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SegmentScores:
+    """One imported metric: a score per system and segment, NaN where missing.
+
+    Attributes:
+        name: the metric's name ("COMET-22", "mqm").
+        origin: the file (and column) it was read from, for messages and signatures.
+        values: system -> (N,) float64 scores (read-only), for the systems scored.
+        lower_is_better: True for error scores (MetricX, MQM penalties).
+    """
+
+    name: str
+    origin: str
+    values: Mapping[str, FloatArray]
+    lower_is_better: bool = False
+
+    def scored(self, system: str) -> FloatArray:
+        """Return the (N,) boolean mask of ``system``'s segments that have a score."""
+        mask: FloatArray = ~np.isnan(self.values[system])
+        return mask
+
+
+def default_lower_is_better(name: str) -> bool:
+    """Return the direction a metric gets unless the user says otherwise (MetricX: lower)."""
+    return bool(_LOWER_IS_BETTER_NAMES.search(name))
+
+
+def parse_score(where: str, text: str, missing: frozenset[str] = frozenset({MISSING})) -> float:
+    """Parse one score; NaN for a missing marker.
+
+    Raises:
+        InputError: not a number, or NaN or infinite (``where`` names the file and line).
+    """
+    value = text.strip()
+    if value in missing:
+        return math.nan
+    try:
+        number = float(value)
+    except ValueError:
+        raise InputError(f"{where}: {value!r} is not a number (or {MISSING})") from None
+    if not math.isfinite(number):
+        raise InputError(f"{where}: {value!r} is not a finite number")
+    return number
+
+
+def build_scores(
+    origin: str,
+    name: str,
+    columns: Mapping[str, Sequence[float]],
+    systems: Sequence[str],
+    n_segments: int,
+) -> SegmentScores:
+    """Check the systems and counts of parsed scores and freeze them.
+
+    Raises:
+        InputError: a system not in the test set, a count that differs from the
+            segment count, or no scores at all.
+    """
+    if not columns:
+        raise InputError(f"{origin}: no scores")
+    for system, values in columns.items():
+        if system not in systems:
+            known = ", ".join(systems)
+            raise InputError(f"{origin}: system {system!r} is not in the test set ({known})")
+        if len(values) != n_segments:
+            raise InputError(
+                f"{origin}: system {system!r} has {len(values)} scores "
+                f"but the test set has {n_segments} segments"
+            )
+    frozen = {}
+    for system in systems:  # the test set's order
+        if system in columns:
+            array = np.asarray(columns[system], dtype=np.float64)
+            array.flags.writeable = False
+            frozen[system] = array
+    return SegmentScores(name, origin, frozen, default_lower_is_better(name))
+
+
+def read_seg_scores(
+    f: NamedBytes, testset: TestSet, max_bytes: int = DEFAULT_MAX_BYTES
+) -> SegmentScores:
+    """Read an mt-metrics-eval ``NAME.seg.score`` file or a COMET ``--to_json`` file.
+
+    Raises:
+        InputError: the layout is unknown, a line is malformed, or the scores do
+            not fit the test set (see ``build_scores``).
+    """
+    base = re.split(r"[\\/]", f.name)[-1]
+    if base.endswith(SEG_SCORE_SUFFIX) and len(base) > len(SEG_SCORE_SUFFIX):
+        name = base[: -len(SEG_SCORE_SUFFIX)]
+        columns = _mt_metrics_eval_columns(f, max_bytes)
+        return build_scores(f.name, name, columns, testset.system_names, testset.n_segments)
+    if base.endswith(".json"):
+        return _read_comet_json(f, testset, max_bytes)
+    raise InputError(
+        f"{f.name}: segment scores must be an mt-metrics-eval NAME{SEG_SCORE_SUFFIX} file "
+        "or COMET's --to_json output (.json)"
+    )
+
+
+def _mt_metrics_eval_columns(f: NamedBytes, max_bytes: int) -> dict[str, list[float]]:
+    """Collect ``SYSTEM<TAB>SCORE`` lines into one list of scores per system, in order."""
+    columns: dict[str, list[float]] = {}
+    for n, line in enumerate(decode_lines(f, max_bytes), start=1):
+        system, tab, value = line.partition("\t")
+        if not tab or not system:
+            raise InputError(f"{f.name}: line {n}: expected SYSTEM<TAB>SCORE, got {line[:60]!r}")
+        columns.setdefault(system, []).append(parse_score(f"{f.name}: line {n}", value))
+    return columns
+
+
+def _read_comet_json(f: NamedBytes, testset: TestSet, max_bytes: int) -> SegmentScores:
+    """Read ``comet-score --to_json``: {hyp file: [{"src", "mt", "ref", METRIC}, ...]}."""
+    try:
+        data = json.loads(decode_text(f, max_bytes))
+    except json.JSONDecodeError as e:
+        raise InputError(f"{f.name}: line {e.lineno}: invalid JSON ({e.msg})") from None
+    if not isinstance(data, dict) or not data:
+        raise InputError(f"{f.name}: expected COMET's --to_json object {{file: [records]}}")
+    names: set[str] = set()
+    columns: dict[str, list[float]] = {}
+    for path, records in data.items():
+        system = system_name_from_filename(path)
+        if not isinstance(records, list):
+            raise InputError(f"{f.name}: the value of {path!r} is not a list of records")
+        column = columns.setdefault(system, [])
+        for k, record in enumerate(records, start=1):
+            where = f"{f.name}: {path!r} record {k}"
+            metric, value = _comet_record(where, record, testset.systems.get(system), k)
+            names.add(metric)
+            column.append(value)
+    if len(names) != 1:
+        raise InputError(f"{f.name}: records name several scores ({', '.join(sorted(names))})")
+    return build_scores(f.name, names.pop(), columns, testset.system_names, testset.n_segments)
+
+
+def _comet_record(
+    where: str, record: object, lines: Sequence[str] | None, k: int
+) -> tuple[str, float]:
+    """Return one record's metric name and score, refusing an ``mt`` that is not line k.
+
+    COMET strips every line it reads (``comet/cli/score.py``), so texts are
+    compared stripped.
+    """
+    if not isinstance(record, dict) or not isinstance(record.get("mt"), str):
+        raise InputError(f"{where}: expected an object with an 'mt' text and a score")
+    metric = [key for key in record if key not in _COMET_TEXT_KEYS]
+    if len(metric) != 1:
+        raise InputError(f"{where}: expected one score beside src/mt/ref, got {metric}")
+    value = record[metric[0]]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(f"{where}: {value!r} is not a number")
+    if lines is not None and k <= len(lines) and record["mt"].strip() != lines[k - 1].strip():
+        raise InputError(f"{where}: its 'mt' text differs from line {k} of the system's output")
+    return metric[0], parse_score(where, str(value))
+
+
+def attach_seg_scores(
+    testset: TestSet, files: Sequence[NamedBytes], max_bytes: int = DEFAULT_MAX_BYTES
+) -> TestSet:
+    """Return ``testset`` with the scores of every file added, one metric per file.
+
+    Raises:
+        InputError: a file is refused (see ``read_seg_scores``), or two metrics
+            share a name.
+    """
+    return testset.with_seg_scores(tuple(read_seg_scores(f, testset, max_bytes) for f in files))
+
+
+def set_directions(
+    testset: TestSet, lower_is_better: Sequence[str] = (), higher_is_better: Sequence[str] = ()
+) -> TestSet:
+    """Return ``testset`` with the named imported metrics' directions set by the user.
+
+    Raises:
+        InputError: a name is not an imported metric, or is named both ways.
+    """
+    both = set(lower_is_better) & set(higher_is_better)
+    if both:
+        raise InputError(f"--lower-is-better and --higher-is-better both name {sorted(both)[0]!r}")
+    for name in (*lower_is_better, *higher_is_better):
+        testset.seg_score(name)  # refuses an unknown name
+    scores = tuple(
+        replace(s, lower_is_better=True)
+        if s.name in lower_is_better
+        else replace(s, lower_is_better=False)
+        if s.name in higher_is_better
+        else s
+        for s in testset.seg_scores
+    )
+    return replace(testset, seg_scores=scores)

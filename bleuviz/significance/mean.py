@@ -1,0 +1,111 @@
+"""Paired tests on the mean of a segment score read from outside (COMET, human judgements).
+
+sacrebleu's ``PairedTest`` procedure (sacrebleu/significance.py), with the segment
+score as the single statistic and the mean as the corpus score: the same draws
+for a seed, the same CI and p-value formulas (``bleuviz.significance.paired``).
+Deviations: sums are float64 (sacrebleu's bootstrap sums float32 statistics),
+and a pair is tested on the segments where both systems have a score, so each
+system is compared with the baseline separately; with no missing scores this
+gives exactly the numbers of one joint ``PairedTest`` run, since every system
+starts from a fresh generator with the same seed there too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bleuviz.arrays import FloatArray
+from bleuviz.errors import InputError
+from bleuviz.significance.paired import check_counts, paired_tests
+from bleuviz.significance.resampling import DEFAULT_SEED, PairedResult
+
+
+@dataclass(frozen=True, slots=True)
+class MeanResampler:
+    """Scores rows of summed segment scores as means over ``n_segments``."""
+
+    n_segments: int
+
+    def total(self, matrix: FloatArray) -> FloatArray:
+        total: FloatArray = matrix.sum(axis=0)
+        return total
+
+    def corpus_score(self, matrix: FloatArray) -> float:
+        return float(matrix[:, 0].sum() / self.n_segments)
+
+    def bootstrap_scores(self, sums: FloatArray, lasts: FloatArray) -> FloatArray:
+        means: FloatArray = sums[:, 0] / self.n_segments
+        return means
+
+    def trial_scores(self, sums: FloatArray, lasts: FloatArray) -> FloatArray:
+        return self.bootstrap_scores(sums, lasts)
+
+
+@dataclass(frozen=True, slots=True)
+class MeanComparison:
+    """A paired comparison of means, and how many segments it used."""
+
+    result: PairedResult
+    n_segments: int
+
+
+def both_scored(a: FloatArray, b: FloatArray) -> NDArray[np.bool_]:
+    """Return the mask of segments where both score arrays have a score (not NaN)."""
+    mask: NDArray[np.bool_] = ~(np.isnan(a) | np.isnan(b))
+    return mask
+
+
+def compare_means(
+    baseline_name: str,
+    baseline: FloatArray,
+    systems: Mapping[str, FloatArray],
+    n_bootstrap: int = 1000,
+    n_ar: int = 10000,
+    seed: int | None = DEFAULT_SEED,
+) -> list[MeanComparison]:
+    """Compare every system's mean segment score with the baseline's (baseline first).
+
+    The baseline's row covers its scored segments; each system's row (score,
+    mean, CI, p-values) covers the segments where it and the baseline both have
+    a score.
+
+    Raises:
+        InputError: arrays of different lengths, or no segment scored by both.
+        ConfigError: a count or the seed is out of range.
+    """
+    check_counts(n_bootstrap, "n_bootstrap", seed, n_ar)
+    base = np.asarray(baseline, dtype=np.float64)
+    rows = [_tested(baseline_name, base, ~np.isnan(base), {}, n_bootstrap, 0, seed)]
+    for name, scores in systems.items():
+        own = np.asarray(scores, dtype=np.float64)
+        if own.shape != base.shape:
+            raise InputError(
+                f"{name}: {len(own)} segment scores but {baseline_name} has {len(base)}"
+            )
+        mask = both_scored(base, own)
+        tested = _tested(baseline_name, base, mask, {name: own}, n_bootstrap, n_ar, seed)
+        rows.append(MeanComparison(tested.result, tested.n_segments))
+    return rows
+
+
+def _tested(
+    baseline_name: str,
+    base: FloatArray,
+    mask: NDArray[np.bool_],
+    system: Mapping[str, FloatArray],
+    n_bootstrap: int,
+    n_ar: int,
+    seed: int | None,
+) -> MeanComparison:
+    """Run the paired tests on the masked segments; return the last row (the system's)."""
+    n = int(mask.sum())
+    if n == 0:
+        names = ", ".join([baseline_name, *system])
+        raise InputError(f"segment scores: no segment has a score for {names}")
+    named = [(baseline_name, base[mask][:, None])]
+    named += [(name, values[mask][:, None]) for name, values in system.items()]
+    return MeanComparison(paired_tests(named, MeanResampler(n), n_bootstrap, n_ar, seed)[-1], n)
