@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from bleuviz.cli.compare import add_compare_parser
+from bleuviz.cli.correlate import add_correlate_parser
 from bleuviz.cli.options import OneLineParser
 from bleuviz.cli.rouge import add_rouge_parser
 from bleuviz.cli.score import add_score_parser
@@ -23,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_score_parser(commands)
     add_compare_parser(commands)
     add_rouge_parser(commands)
+    add_correlate_parser(commands)
     return parser
 
 

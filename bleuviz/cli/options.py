@@ -7,8 +7,11 @@ import argparse
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
-from bleuviz.io.decode import DEFAULT_MAX_BYTES
+from bleuviz.io.decode import DEFAULT_MAX_BYTES, read_path
 from bleuviz.io.load import load_paths
+from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
+from bleuviz.io.testset import TestSet
+from bleuviz.metrics.imported import imported_specs
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -30,6 +33,29 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--docids", metavar="FILE", help="one document id per line (optional)")
     parser.add_argument(
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger files (%(default)s)"
+    )
+    add_seg_score_options(parser)
+
+
+def add_seg_score_options(parser: argparse.ArgumentParser) -> None:
+    """Add --seg-scores and the direction overrides of imported metrics."""
+    parser.add_argument(
+        "--seg-scores",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help=f"segment scores from outside: NAME{SEG_SCORE_SUFFIX} (mt-metrics-eval) or COMET's "
+        "--to_json output",
+    )
+    parser.add_argument(
+        "--lower-is-better", nargs="+", default=[], metavar="NAME", help="imported error scores"
+    )
+    parser.add_argument(
+        "--higher-is-better",
+        nargs="+",
+        default=[],
+        metavar="NAME",
+        help="override the default (MetricX names: lower is better)",
     )
 
 
@@ -70,7 +96,23 @@ def bleu_config(args: argparse.Namespace) -> BleuConfig:
 
 def load_corpus(args: argparse.Namespace, config: BleuConfig) -> tuple[CorpusStats, list[str]]:
     """Read the files and compute statistics; return them with each system's path."""
-    testset = load_paths(args.hyp, args.ref, args.src, args.docids, args.max_bytes)
+    testset = with_seg_scores(
+        load_paths(args.hyp, args.ref, args.src, args.docids, args.max_bytes), args
+    )
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
     return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers()), paths
+
+
+def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
+    """Add the --seg-scores files to ``testset`` and set the directions the user gave.
+
+    Raises:
+        InputError: a file is refused, or a direction names no imported metric.
+        ConfigError: an imported metric is named like one bleuviz computes.
+    """
+    files = [read_path(path, args.max_bytes) for path in args.seg_scores]
+    testset = attach_seg_scores(testset, files, args.max_bytes)
+    testset = set_directions(testset, args.lower_is_better, args.higher_is_better)
+    imported_specs(testset)  # refuses a name bleuviz computes itself
+    return testset

@@ -10,6 +10,8 @@ from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores, to_score
 from bleuviz.bleu.result import BleuScore
 from bleuviz.bleu.signature import signature
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
+from bleuviz.io.testset import TestSet
+from bleuviz.metrics.imported import imported_scores
 
 
 def add_score_parser(commands: Any) -> argparse.ArgumentParser:
@@ -32,6 +34,8 @@ def run_score(args: argparse.Namespace) -> int:
     for (name, stats), path in zip(corpus.systems.items(), paths, strict=True):
         score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
         report = {"name": name, "path": path, **score_dict(score)}
+        if corpus.testset.seg_scores:
+            report["seg_scores"] = seg_score_means(corpus.testset, name)
         if args.sentence_level:
             report["sentences"] = _sentences(stats, config, corpus.tokenize, corpus.n_refs)
         reports.append((report, score))
@@ -41,6 +45,12 @@ def run_score(args: argparse.Namespace) -> int:
     for report, score in reports:
         prefix = f"{report['name']}: " if len(reports) > 1 else ""
         print(prefix + score.format())
+        for metric, summary in report.get("seg_scores", {}).items():
+            mean = "n/a" if summary["mean"] is None else f"{summary['mean']:.4f}"
+            better = "lower" if summary["lower_is_better"] else "higher"
+            print(
+                f"{prefix}{metric} = {mean} (mean of {summary['n']} segments; {better} is better)"
+            )
         for i, sentence in enumerate(report.get("sentences", []), start=1):
             print(f"  {i}\tBLEU = {sentence['bleu']:.2f}")
     print(reports[0][1].signature)
@@ -60,6 +70,25 @@ def score_dict(score: BleuScore) -> dict[str, Any]:
         "ref_len": score.ref_len,
         "signature": score.signature,
     }
+
+
+def seg_score_means(testset: TestSet, system: str) -> dict[str, dict[str, Any]]:
+    """Return each imported metric's mean over ``system``'s scored segments, and their count.
+
+    A metric without scores for ``system`` is left out; one whose every segment
+    lacks a score has mean None.
+    """
+    means: dict[str, dict[str, Any]] = {}
+    for scores in testset.seg_scores:
+        if system in scores.values:
+            result = imported_scores(scores, system)
+            n = int(scores.scored(system).sum())
+            means[scores.name] = {
+                "mean": result.corpus if n else None,
+                "n": n,
+                "lower_is_better": scores.lower_is_better,
+            }
+    return means
 
 
 def _sentences(stats: Any, config: BleuConfig, tokenize: Any, n_refs: int) -> list[dict[str, Any]]:

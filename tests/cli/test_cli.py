@@ -125,8 +125,10 @@ def test_mismatched_files_are_refused_naming_each(tmp_path: Path) -> None:
 def test_compare_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["compare", "--ref", *REFS, "--hyp", *HYPS, "--paired-bs", "200", "--paired-ar", "500"]
     out = run_json(capsys, *argv, "-f", "json")
-    assert set(out["baseline"]) == {"name", "bleu", "mean", "ci"}  # type: ignore[arg-type]
+    row = {"name", "metric", "score", "bleu", "mean", "ci", "n"}
+    assert set(out["baseline"]) == row  # type: ignore[arg-type]
+    assert out["metric"] == "BLEU" and out["baseline"]["score"] == out["baseline"]["bleu"]  # type: ignore[index]
     assert out["baseline"]["name"] == "literal"  # type: ignore[index]
     for system in out["systems"]:  # type: ignore[attr-defined]
-        assert set(system) == {"name", "bleu", "mean", "ci", "p_value_bs", "p_value_ar"}
+        assert set(system) == row | {"p_value_bs", "p_value_ar"}
         assert 0 <= system["p_value_bs"] <= 1 and 0 <= system["p_value_ar"] <= 1

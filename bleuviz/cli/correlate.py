@@ -1,0 +1,122 @@
+"""``python -m bleuviz correlate``: every metric against a human score, system and segment level."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from bleuviz.analysis.correlation import Correlation, MetricView, correlate
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
+from bleuviz.errors import ConfigError
+from bleuviz.metrics import SIGNIFICANCE_METRICS, get_spec, score_metric
+from bleuviz.metrics.imported import imported_scores
+from bleuviz.metrics.spec import MetricScores
+
+#: ``-m`` names, as sacrebleu spells them, and the metric each computes.
+COMPUTED_METRICS = {"bleu": "BLEU", **{label.lower(): label for label in SIGNIFICANCE_METRICS}}
+
+
+def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the correlate subcommand."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "correlate", help="correlation of every metric with a human score (--seg-scores)"
+    )
+    add_input_options(parser)
+    add_bleu_options(parser)
+    parser.add_argument("--human", required=True, metavar="NAME", help="the human score")
+    parser.add_argument(
+        "--metrics",
+        "-m",
+        nargs="+",
+        type=str.lower,
+        choices=list(COMPUTED_METRICS),
+        default=["bleu"],
+        help="metrics bleuviz computes (default: bleu); every imported score is added",
+    )
+    parser.set_defaults(func=run_correlate)
+    return parser
+
+
+def run_correlate(args: argparse.Namespace) -> int:
+    """Print each metric's correlations with the human score."""
+    config = bleu_config(args)
+    corpus, _ = load_corpus(args, config)
+    testset = corpus.testset
+    human_scores = testset.seg_score(args.human)
+    human = _imported_view(corpus, args.human)
+    views = [_computed_view(corpus, config, COMPUTED_METRICS[m], args) for m in args.metrics]
+    views += [_imported_view(corpus, s.name) for s in testset.seg_scores if s is not human_scores]
+    results = [correlate(view, human) for view in views]
+    if args.format == "json":
+        report = {"human": args.human, "metrics": [_row(r) for r in results]}
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(_table(args.human, results)))
+    return 0
+
+
+def _computed_view(
+    corpus: CorpusStats, config: BleuConfig, label: str, args: argparse.Namespace
+) -> MetricView:
+    """Corpus and sentence scores of BLEU (sentence-level semantics) or a sacrebleu metric."""
+    if label == "BLEU":
+        corpus_scores, sentences = {}, {}
+        for name, stats in corpus.systems.items():
+            corpus_scores[name] = corpus_score(stats, config, corpus.tokenize, corpus.n_refs).score
+            sentences[name] = sentence_scores(stats, config).score
+        return MetricView(label, corpus_scores, sentences)
+    testset = corpus.testset
+    scored: dict[str, MetricScores] = {
+        name: score_metric(label, lines, testset.references, bool(args.lowercase))
+        for name, lines in testset.systems.items()
+    }
+    return _view(label, scored, get_spec(label).higher_is_better)
+
+
+def _imported_view(corpus: CorpusStats, name: str) -> MetricView:
+    """Means and segment scores of an imported metric, for the systems it scores."""
+    scores = corpus.testset.seg_score(name)
+    scored = {system: imported_scores(scores, system) for system in scores.values}
+    if not scored:
+        raise ConfigError(f"{scores.origin}: no system has {name} scores")
+    return _view(name, scored, not scores.lower_is_better)
+
+
+def _view(name: str, scored: dict[str, MetricScores], higher_is_better: bool) -> MetricView:
+    """Gather one metric's scores of every system into a MetricView."""
+    return MetricView(
+        name,
+        {system: s.corpus for system, s in scored.items()},
+        {system: s.sentence for system, s in scored.items()},
+        higher_is_better,
+    )
+
+
+def _row(result: Correlation) -> dict[str, Any]:
+    """Return the documented JSON fields of one metric."""
+    return {
+        "name": result.name,
+        "system_pearson": result.system_pearson,
+        "system_kendall": result.system_kendall,
+        "pairwise_accuracy": result.pairwise_accuracy,
+        "segment_kendall": result.segment_kendall,
+        "n_systems": result.n_systems,
+        "n_segments": result.n_segments,
+    }
+
+
+def _table(human: str, results: list[Correlation]) -> list[str]:
+    """Return a text table, one metric a line."""
+    width = max(len("metric"), *(len(r.name) for r in results))
+    head = ("sys r", "sys tau", "pair acc", "seg tau", "systems", "segments")
+    lines = [f"Correlation with {human} (scores oriented so that higher is better)"]
+    lines.append(f"{'metric':<{width}}  " + "  ".join(f"{h:>8}" for h in head))
+    for r in results:
+        cells = [r.system_pearson, r.system_kendall, r.pairwise_accuracy, r.segment_kendall]
+        shown = ["n/a" if c is None else f"{c:.4f}" for c in cells]
+        shown += [str(r.n_systems), str(r.n_segments)]
+        lines.append(f"{r.name:<{width}}  " + "  ".join(f"{c:>8}" for c in shown))
+    return lines
