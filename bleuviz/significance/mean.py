@@ -3,11 +3,15 @@
 sacrebleu's ``PairedTest`` procedure (sacrebleu/significance.py), with the segment
 score as the single statistic and the mean as the corpus score: the same draws
 for a seed, the same CI and p-value formulas (``bleuviz.significance.paired``).
-Deviations: sums are float64 (sacrebleu's bootstrap sums float32 statistics),
-and a pair is tested on the segments where both systems have a score, so each
-system is compared with the baseline separately; with no missing scores this
-gives exactly the numbers of one joint ``PairedTest`` run, since every system
-starts from a fresh generator with the same seed there too.
+Deviations: sums are float64 (sacrebleu's bootstrap sums float32 statistics)
+and summed by matrix products (``bleuviz.significance.paired``), so a trial
+whose difference equals the observed one only up to rounding may count
+differently than a sum in another order would; sums of integer ratings (and of
+any scores with few binary digits) are exact and unaffected. A pair is tested
+on the segments where both systems have a score, so each system is compared
+with the baseline separately; with no missing scores this gives exactly the
+numbers of one joint ``PairedTest`` run, since there too every system starts
+from a fresh generator with the same seed.
 """
 
 from __future__ import annotations

@@ -96,7 +96,11 @@ def test_comet_json_checks_each_mt_against_the_output() -> None:
 
 
 def test_table_score_columns_are_scores_not_systems() -> None:
-    text = "ref\tA\tB\tscore:COMET:A\tscore:COMET:B\tscore:mqm:B\nx y\tx y\tx\t0.5\t0.25\t\nz\tz\tq\t0.1\tNone\t-5\n"
+    text = (
+        "ref\tA\tB\tscore:COMET:A\tscore:COMET:B\tscore:mqm:B\n"
+        "x y\tx y\tx\t0.5\t0.25\t\n"
+        "z\tz\tq\t0.1\tNone\t-5\n"
+    )
     testset = load_table(nb("t.tsv", text))
     assert testset.system_names == ("A", "B")
     comet, mqm = testset.seg_scores
@@ -127,7 +131,7 @@ def test_jsonl_score_columns_take_numbers_and_null() -> None:
     ],
 )
 def test_table_score_columns_are_checked(text: str, expected: str) -> None:
-    with pytest.raises(InputError, match="t.csv") as info:
+    with pytest.raises(InputError, match=r"t\.csv") as info:
         load_table(nb("t.csv", text))
     assert expected in str(info.value)
 
