@@ -22,6 +22,7 @@ Deliberate deviations from compare-mt:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -117,8 +118,19 @@ def bucket_table(
     scores are NaN (corpus BLEU of no segments is undefined, so it is not computed).
     """
     _check_pair(baseline, system)
-    labels = BUCKET_KINDS[kind].labels
     groups = assign_buckets(kind, baseline, config)
+    return grouped_table(BUCKET_KINDS[kind].labels, groups, baseline, system, config)
+
+
+def grouped_table(
+    labels: tuple[str, ...],
+    groups: IntArray,
+    baseline: SegmentStats,
+    system: SegmentStats,
+    config: BleuConfig,
+) -> pd.DataFrame:
+    """One row per bucket of ``groups`` (bucket numbers into ``labels``): counts, corpus BLEU."""
+    _check_pair(baseline, system)
     counts = np.bincount(groups, minlength=len(labels))
     present = np.flatnonzero(counts)
     codes = np.searchsorted(present, groups)  # bucket numbers renumbered without the empty ones
@@ -136,6 +148,34 @@ def bucket_table(
     )
 
 
+#: Label of the bucket that holds segments without an imported score.
+NO_SCORE = "(no score)"
+
+
+def score_buckets(values: FloatArray, n_buckets: int = 4) -> tuple[tuple[str, ...], IntArray]:
+    """Bucket segments by a score of A at its quantiles (e.g. COMET of A, by quartile).
+
+    Edges are the score's ``n_buckets``-quantiles over the segments that have
+    one (repeated edges merged), so buckets hold about equally many segments
+    whatever the score's scale; segments without a score get a last bucket of
+    their own. Returns the labels and each segment's bucket number.
+    """
+    scores = np.asarray(values, dtype=np.float64)
+    scored = scores[~np.isnan(scores)]
+    quantiles = np.linspace(0, 1, n_buckets + 1)[1:-1]
+    edges = np.unique(np.quantile(scored, quantiles)) if len(scored) else np.zeros(0)
+    digits = 4 if len(scored) and np.max(np.abs(scored)) <= 1 else 2
+    shown = [f"{e:.{digits}f}" for e in edges]
+    labels = [f"<{shown[0]}"] if shown else ["all"]
+    labels += [f"{lo}–{hi}" for lo, hi in pairwise(shown)]
+    labels += [f"≥{shown[-1]}"] if shown else []
+    groups = np.searchsorted(edges, np.nan_to_num(scores), side="right").astype(np.int64)
+    if np.isnan(scores).any():
+        groups[np.isnan(scores)] = len(labels)
+        labels.append(NO_SCORE)
+    return tuple(labels), groups
+
+
 def _scatter(values: FloatArray, positions: IntArray, size: int) -> FloatArray:
     """Place ``values`` at ``positions`` of a NaN array of ``size``."""
     out = np.full(size, np.nan)
@@ -151,6 +191,17 @@ def bucket_segments(kind: str, baseline: SegmentStats, config: BleuConfig, label
             f"label: {label!r} is not a bucket of {kind!r}; choose {', '.join(labels)}"
         )
     groups = assign_buckets(kind, baseline, config)
+    return segments_in(labels, groups, label)
+
+
+def segments_in(labels: tuple[str, ...], groups: IntArray, label: str) -> IntArray:
+    """Return the 0-based indices of the segments in the bucket called ``label``.
+
+    Raises:
+        ConfigError: ``label`` is not one of ``labels``.
+    """
+    if label not in labels:
+        raise ConfigError(f"label: {label!r} is not a bucket; choose {', '.join(labels)}")
     return np.flatnonzero(groups == labels.index(label)).astype(np.int64)
 
 

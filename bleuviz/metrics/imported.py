@@ -54,12 +54,12 @@ def imported_specs(testset: TestSet) -> Mapping[str, MetricSpec]:
 def imported_scores(scores: SegmentScores, system: str) -> MetricScores:
     """Return ``system``'s imported scores as a ``MetricScores`` (corpus: the mean).
 
-    Raises:
-        ConfigError: the file holds no scores for ``system``.
+    A system the file does not score gets NaN for every segment (and the mean).
     """
-    if system not in scores.values:
-        raise ConfigError(f"{scores.origin}: no {scores.name} scores for system {system!r}")
-    values = scores.values[system]
+    if system in scores.values:
+        values = scores.values[system]
+    else:
+        values = np.full(len(next(iter(scores.values.values()))), np.nan)
     scored = int(np.count_nonzero(~np.isnan(values)))
     mean = float(np.nanmean(values)) if scored else float("nan")
     return MetricScores(

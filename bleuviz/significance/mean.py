@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import InputError
 from bleuviz.significance.paired import check_counts, paired_tests
-from bleuviz.significance.resampling import DEFAULT_SEED, PairedResult
+from bleuviz.significance.resampling import DEFAULT_SEED, BootstrapCI, PairedResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,3 +113,18 @@ def _tested(
     named = [(baseline_name, base[mask][:, None])]
     named += [(name, values[mask][:, None]) for name, values in system.items()]
     return MeanComparison(paired_tests(named, MeanResampler(n), n_bootstrap, n_ar, seed)[-1], n)
+
+
+def mean_ci(
+    values: FloatArray, n_bootstrap: int = 1000, seed: int | None = DEFAULT_SEED
+) -> BootstrapCI | None:
+    """Return the mean of the scored segments with its bootstrap 95% CI (None: none scored).
+
+    As sacrebleu's ``--confidence`` on one system: ``_bootstrap_resample`` and
+    ``estimate_ci`` (the baseline row of ``compare_means``).
+    """
+    scores = np.asarray(values, dtype=np.float64)
+    if np.isnan(scores).all():
+        return None
+    row = compare_means("", scores, {}, n_bootstrap, 0, seed)[0].result
+    return BootstrapCI(row.score, row.mean, row.ci)
