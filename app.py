@@ -1,14 +1,21 @@
 """bleuviz: look inside BLEU scores. The frame shared by every page.
 
 Run ``streamlit run app.py`` for the bundled sample, or
-``streamlit run app.py -- --ref R1 [R2 ...] --hyp H1 [H2 ...] [--src S] [--docids D]``.
+``streamlit run app.py -- --ref R1 [R2 ...] --hyp H1 [H2 ...] [--src S] [--docids D]
+[--seg-scores F1 [F2 ...]] [--lower-is-better NAME ...]``.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from ui.sidebar import data_sidebar, init_state, metrics_sidebar, settings_sidebar
+from ui.sidebar import (
+    data_sidebar,
+    imported_sidebar,
+    init_state,
+    metrics_sidebar,
+    settings_sidebar,
+)
 
 st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
 init_state()
@@ -37,4 +44,5 @@ pages = [
 data_sidebar()
 settings_sidebar()
 metrics_sidebar()
+imported_sidebar()
 st.navigation(pages).run()

@@ -23,11 +23,13 @@ from ui.compare.corpus import (
 from ui.compare.data import (
     all_systems_frame,
     corpus_identity,
+    score_spec,
     sentence_comparison,
     significance,
 )
 from ui.compare.segments import drill_down, plots, segment_table
 from ui.data import current_corpus
+from ui.settings import imported_metrics
 
 st.title("Compare")
 corpus, config = current_corpus()
@@ -45,30 +47,31 @@ apply_deep_link(systems, testset.n_segments)
 names = choose_pair(systems)
 identity = corpus_identity(corpus)
 
-corpus_metric, sentence_metric = choose_metrics()
-st.subheader(f"Corpus {corpus_metric}")
+corpus_metric, sentence_metric = choose_metrics(imported_metrics())
+corpus_spec = score_spec(corpus, corpus_metric)
+st.subheader(f"Corpus {md(corpus_metric)}")
 settings = significance_settings()
 lowercase = bool(st.session_state.get("lowercase"))
 results = significance(identity, names[0], corpus_metric, config, settings, lowercase, corpus)
 pair = next(r for r in results if r.name == names[1])
-corpus_level(names, results[0], pair, corpus_metric)
+corpus_level(names, results[0], pair, corpus_metric, corpus_spec)
 
 st.subheader(f"Every system against {md(names[0])}")
-st.table(all_systems_frame(results, corpus_metric))
+st.table(all_systems_frame(results, corpus_metric, corpus_spec))
 st.caption(
     f"\\* p < 0.05. Paired bootstrap ({settings[0]:,} samples) and approximate randomization "
     f"({settings[1]:,} trials), seed {settings[2]}, as sacrebleu's `--paired-bs` and "
-    f"`--paired-ar`. {corpus_metric} is the corpus score; μ ± CI is its bootstrap mean and "
+    f"`--paired-ar`. {md(corpus_metric)} is the corpus score; μ ± CI is its bootstrap mean and "
     "95% interval."
 )
 
 st.subheader("Sentence by sentence")
 comparison = sentence_comparison(corpus, config, names, sentence_metric)
-plots(comparison, names, sentence_metric)
+plots(corpus, comparison, names, sentence_metric)
 
 st.subheader("Buckets")
 filters: dict[str, Any] = {}
-in_bucket = buckets(corpus, config, names)
+in_bucket = buckets(corpus, config, names, imported_metrics())
 if in_bucket is not None:
     filters[f"bucket {st.session_state['cmp_bucket']}"] = in_bucket
 

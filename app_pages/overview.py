@@ -7,12 +7,12 @@ import streamlit as st
 
 from bleuviz.analysis.segments import document_scores, mean_sentence_bleu, system_scores
 from bleuviz.bleu import sentence_scores
-from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
 from bleuviz.render.labels import escape_markdown as md
-from ui.data import current_corpus, metric_scores
+from ui.data import current_corpus, metric_scores, metric_spec
 from ui.format import fmt_bleu, fmt_bp, fmt_metric
-from ui.settings import chosen_metrics
+from ui.humans import imported_cards, imported_column, metrics_vs_humans
+from ui.settings import chosen_metrics, human_metric
 
 st.title("Overview")
 corpus, config = current_corpus()
@@ -45,9 +45,15 @@ table = pd.DataFrame(
 )
 others = {label: {n: metric_scores(corpus, n, label) for n in scores} for label in chosen_metrics()}
 for label, by_system in others.items():
-    heading = f"mean {label} F" if EXTRA_METRICS[label].mean_of_sentences else label
-    table[heading] = [fmt_metric(label, by_system[n].corpus) for n in scores]
+    spec = metric_spec(corpus, label)
+    if spec.imported:
+        heading, column = imported_column(label, spec, by_system)
+    else:
+        heading = f"mean {label} F" if spec.mean_of_sentences else label
+        column = [fmt_metric(spec, by_system[n].corpus) for n in scores]
+    table[heading] = column
 st.table(table.set_index("system"))
+imported_cards(corpus, others)
 st.markdown("**Signature**")
 st.code(next(iter(scores.values())).signature, language=None)
 for label, by_system in others.items():
@@ -56,8 +62,13 @@ for label, by_system in others.items():
 if others:
     st.caption(
         "chrF, chrF++ and TER are sacrebleu's corpus scores (TER: lower is better). "
-        "ROUGE is rouge-score's F-measure on a 0–1 scale, averaged over segments."
+        "ROUGE is rouge-score's F-measure on a 0–1 scale, averaged over segments. "
+        "An imported score shows its mean over the segments that have one, with a 95% "
+        "bootstrap interval (1,000 resamples, sacrebleu's procedure)."
     )
+human = human_metric()
+if human is not None:
+    metrics_vs_humans(corpus, config, human)
 with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
     st.markdown(
         "Corpus BLEU sums every segment's matched and total n-grams and lengths *first*, "

@@ -9,11 +9,11 @@ import numpy as np
 import streamlit as st
 
 from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_table
-from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.labels import code_span as code
-from ui.data import current_corpus, metric_scores
-from ui.segment_view import show_segment
-from ui.settings import chosen_metrics
+from ui.data import current_corpus, metric_scores, metric_spec
+from ui.format import number_format
+from ui.segment_view import imported_ranges, in_range, show_segment
+from ui.settings import chosen_metrics, imported_metrics
 
 st.title("Sentences")
 corpus, config = current_corpus()
@@ -53,11 +53,14 @@ with st.container(border=True):
         if st.session_state.get("sent_doc") not in documents:
             st.session_state["sent_doc"] = "(all)"
         doc = doc_col.selectbox("Document", documents, key="sent_doc")
+    score_ranges = imported_ranges(corpus, imported_metrics())
 
 flt = SegmentFilter(text, bleu_range[0], bleu_range[1], len_range[0], len_range[1])
 mask = filter_mask(corpus, system, table, flt)
 if doc not in (None, "(all)") and testset.doc_ids is not None:
     mask &= np.asarray(testset.doc_ids) == doc
+for label, (low, high) in score_ranges.items():
+    mask &= in_range(table[label].to_numpy(), low, high)
 shown = table[mask]
 st.session_state["sent_visible"] = shown["seg"].tolist()
 
@@ -86,7 +89,7 @@ st.dataframe(
         },
         **{
             label: st.column_config.NumberColumn(
-                label, format="%.4f" if EXTRA_METRICS[label].scale <= 1 else "%.2f"
+                label, format=number_format(metric_spec(corpus, label))
             )
             for label in chosen_metrics()
         },

@@ -9,7 +9,7 @@ cached is ever mutated: the core's dataclasses are frozen.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
 
@@ -19,10 +19,12 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
-from bleuviz.io.decode import NamedBytes
+from bleuviz.io.decode import NamedBytes, read_path
 from bleuviz.io.load import load_files, load_paths
+from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics import EXTRA_METRICS, MetricScores, score_metric
+from bleuviz.metrics import EXTRA_METRICS, MetricScores, MetricSpec, score_metric
+from bleuviz.metrics.imported import imported_scores, imported_spec, imported_specs
 from ui.settings import bleu_config_from_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -120,12 +122,22 @@ def system_metric(
     return score_metric(label, hyps, refs, lowercase, stemmer)
 
 
+def metric_spec(corpus: CorpusStats, label: str) -> MetricSpec:
+    """Return the spec of a metric beside BLEU: computed (chrF, ROUGE ...) or imported."""
+    if label in EXTRA_METRICS:
+        return EXTRA_METRICS[label]
+    return imported_spec(corpus.testset.seg_score(label))
+
+
 def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
     """Return ``label``'s scores of ``system`` with the sidebar's options.
 
     Only the options a metric reads enter its cache key: chrF reads the
-    lowercase switch, ROUGE the stemmer, TER neither.
+    lowercase switch, ROUGE the stemmer, TER neither. An imported metric's
+    scores are read, not computed: they come from the test set.
     """
+    if label not in EXTRA_METRICS:
+        return imported_scores(corpus.testset.seg_score(label), system)
     state = st.session_state
     _, key = _current_testset()
     options = EXTRA_METRICS[label].options(
@@ -141,10 +153,82 @@ def current_corpus() -> tuple[CorpusStats, BleuConfig]:
         tokenize = TokenizeConfig(st.session_state["tokenize"], st.session_state["lowercase"])
         config = bleu_config_from_state()
         corpus = corpus_stats(key, testset, tokenize, config.stats_order)
+        scored, scores_key = scored_testset()
+        if scored.seg_scores:
+            directions = imported_directions(scored)
+            corpus = with_scores(
+                (key, scores_key, tokenize, config.stats_order), directions, corpus, scored
+            )
     except BleuvizError as exc:
         st.error(str(exc), icon=":material/error:")
         st.stop()
     return corpus, config
+
+
+#: Session-state key of an imported metric's "lower is better" switch.
+LOWER_KEY = "imported_lower::"
+
+
+def scored_testset() -> tuple[TestSet, tuple[object, ...]]:
+    """The test set with the segment scores of the command line and the sidebar's uploads.
+
+    Directions are the defaults (MetricX names and ``--lower-is-better`` names:
+    lower is better); the sidebar's switches override them (``imported_directions``).
+    """
+    testset, key = _current_testset()
+    state = st.session_state
+    files: list[NamedBytes] = []
+    stamps: list[object] = []
+    lower: tuple[str, ...] = ()
+    if state.get("data_source") == "cli" and state.get("cli_seg_scores"):
+        files += [read_path(path) for path in state["cli_seg_scores"]]
+        stamps += [(path, _stamp(path)) for path in state["cli_seg_scores"]]
+        lower = tuple(state.get("cli_lower_is_better") or ())
+    uploads = state.get("seg_score_uploads") or ()
+    files += [f for f, _ in uploads]
+    stamps += [file_id for _, file_id in uploads]
+    if not files:
+        return testset, key
+    scores_key = (*key, *stamps, lower)
+    return attached_scores(scores_key, testset, tuple(files), lower), scores_key
+
+
+@st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
+def attached_scores(
+    key: tuple[object, ...],
+    _testset: TestSet,
+    _files: tuple[NamedBytes, ...],
+    lower: tuple[str, ...],
+) -> TestSet:
+    """Read segment-score files into the test set (cached on the files and the test set)."""
+    scored = set_directions(attach_seg_scores(_testset, _files), lower)
+    imported_specs(scored)  # refuses a name bleuviz computes itself
+    return scored
+
+
+def imported_directions(testset: TestSet) -> tuple[tuple[str, bool], ...]:
+    """Each imported metric's name and whether lower is better, after the sidebar's switches."""
+    state = st.session_state
+    return tuple(
+        (s.name, bool(state.get(LOWER_KEY + s.name, s.lower_is_better))) for s in testset.seg_scores
+    )
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def with_scores(
+    key: tuple[object, ...],
+    directions: tuple[tuple[str, bool], ...],
+    _corpus: CorpusStats,
+    _scored: TestSet,
+) -> CorpusStats:
+    """The corpus statistics with the imported scores beside them, directions applied.
+
+    Statistics are shared (nothing is re-tokenized); one object per key, so the
+    Compare page's caches keyed on the corpus keep hitting.
+    """
+    lower = [name for name, low in directions if low]
+    higher = [name for name, low in directions if not low]
+    return replace(_corpus, testset=set_directions(_scored, lower, higher))
 
 
 def _current_testset() -> tuple[TestSet, tuple[object, ...]]:

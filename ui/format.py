@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bleuviz.metrics import EXTRA_METRICS
+import math
+
+from bleuviz.metrics import MetricSpec
 
 
 def fmt_bleu(value: float) -> str:
@@ -15,6 +17,19 @@ def fmt_bp(value: float) -> str:
     return f"{value:.3f}"
 
 
-def fmt_metric(label: str, value: float) -> str:
-    """A metric as its library prints it: two decimals, or four for ROUGE's 0-1 scale."""
-    return f"{value:.4f}" if EXTRA_METRICS[label].scale <= 1 else f"{value:.2f}"
+def fmt_metric(spec: MetricSpec, value: float) -> str:
+    """A metric as its library prints it: two decimals, or four for a 0-1 scale (ROUGE,
+    imported scores); a dash where a segment has no score."""
+    if math.isnan(value):
+        return "—"
+    return f"{value:.4f}" if spec.scale <= 1 else f"{value:.2f}"
+
+
+def number_format(spec: MetricSpec) -> str:
+    """The printf format of ``spec``'s values in a table column."""
+    return "%.4f" if spec.scale <= 1 else "%.2f"
+
+
+def direction_note(spec: MetricSpec) -> str:
+    """ " (lower is better)" for error scores, else nothing."""
+    return "" if spec.higher_is_better else " (lower is better)"

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
+from numpy.typing import NDArray
 
+from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
 from bleuviz.bleu.tokenize import TokenizeConfig
-from bleuviz.metrics import EXTRA_METRICS, rouge_text
+from bleuviz.metrics import rouge_text
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 from bleuviz.rouge.explain import TypeExplanation
 from bleuviz.rouge.explain import explain_segment as explain_rouge
 from bleuviz.rouge.score import RougeConfig
-from ui.data import metric_scores
-from ui.format import fmt_bleu, fmt_bp, fmt_metric
+from ui.data import metric_scores, metric_spec
+from ui.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from ui.settings import chosen_metrics
 
 
@@ -87,7 +90,8 @@ def show_segment(
         st.html(reference_html(expl, order, r))
     _precision_lines(expl, config)
     st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
-    rouge = [label for label in chosen_metrics() if EXTRA_METRICS[label].rouge_type is not None]
+    specs = {label: metric_spec(corpus, label) for label in chosen_metrics()}
+    rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
     if rouge:
         _rouge_section(hyp, refs, rouge, key_prefix)
 
@@ -111,17 +115,20 @@ def _other_metrics(corpus: CorpusStats, system: str, index: int) -> None:
     """Sentence scores of the metrics chosen beside BLEU."""
     labels = chosen_metrics()
     for col, label in zip(st.columns(max(len(labels), 1)), labels, strict=False):
-        value = metric_scores(corpus, system, label).sentence[index]
-        better = "" if EXTRA_METRICS[label].higher_is_better else " (lower is better)"
-        col.metric(f"Sentence {label}{better}", fmt_metric(label, float(value)))
+        spec = metric_spec(corpus, label)
+        value = float(metric_scores(corpus, system, label).sentence[index])
+        kind = "Imported" if spec.imported else "Sentence"
+        col.metric(f"{kind} {label}{direction_note(spec)}", fmt_metric(spec, value))
 
 
-def _rouge_section(hyp: str, refs: tuple[str, ...], labels: list[str], key_prefix: str) -> None:
+def _rouge_section(
+    hyp: str, refs: tuple[str, ...], labels: dict[str, str], key_prefix: str
+) -> None:
     """The tokens that make one ROUGE type's score, in the hypothesis and the chosen reference."""
     st.markdown("**ROUGE**: which tokens count")
-    label = st.radio("ROUGE type", labels, horizontal=True, key=f"{key_prefix}_rouge_type")
+    label = st.radio("ROUGE type", list(labels), horizontal=True, key=f"{key_prefix}_rouge_type")
     stemmer = bool(st.session_state.get("rouge_stemmer"))
-    expl = rouge_explanation(hyp, refs, EXTRA_METRICS[label].key, stemmer)
+    expl = rouge_explanation(hyp, refs, labels[label], stemmer)
     score = expl.score
     st.caption(
         f"{label}: precision {score.precision:.4f} · recall {score.recall:.4f} · "
@@ -143,3 +150,38 @@ def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:
         value = f"{m / t:.4f}" if t else "undefined"
         parts.append(f"p{n} = {m}/{t} = {value}")
     st.markdown("Modified precision: " + " · ".join(parts))
+
+
+def imported_ranges(corpus: CorpusStats, labels: list[str]) -> dict[str, tuple[float, float]]:
+    """A range slider per imported score over every system's scores; return the chosen ranges.
+
+    A range left at its full extent keeps the segments without a score too.
+    """
+    ranges: dict[str, tuple[float, float]] = {}
+    if not labels:
+        return ranges
+    columns = st.columns(min(len(labels), 3))
+    for i, label in enumerate(labels):
+        values = np.concatenate([metric_scores(corpus, n, label).sentence for n in corpus.systems])
+        finite = values[np.isfinite(values)]
+        if not len(finite) or finite.min() == finite.max():
+            continue
+        low, high = float(finite.min()), float(finite.max())
+        chosen = columns[i % len(columns)].slider(
+            f"{md(label)} (imported)",
+            low,
+            high,
+            (low, high),
+            key=f"sent_range::{label}",
+            help="Segments of the shown system whose score lies in this range",
+        )
+        if chosen != (low, high):
+            ranges[label] = (float(chosen[0]), float(chosen[1]))
+    return ranges
+
+
+def in_range(values: FloatArray, low: float, high: float) -> NDArray[np.bool_]:
+    """Mask of scores within [low, high]; a missing score (NaN) is outside every range."""
+    with np.errstate(invalid="ignore"):
+        mask: NDArray[np.bool_] = (values >= low) & (values <= high)
+    return mask

@@ -8,10 +8,25 @@ from bleuviz.bleu import FLAVORS, BleuConfig, get_flavor
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics import EXTRA_METRICS
 
+#: The "Human judgement" choice when no imported score is human.
+NO_HUMAN = "(none)"
+
 
 def chosen_metrics() -> list[str]:
-    """The metrics beside BLEU chosen in the sidebar, in the sidebar's order."""
-    return [label for label in st.session_state.get("metrics", []) if label in EXTRA_METRICS]
+    """The metrics beside BLEU: those chosen in the sidebar, then every imported one."""
+    chosen = [label for label in st.session_state.get("metrics", []) if label in EXTRA_METRICS]
+    return chosen + list(st.session_state.get("imported_names", []))
+
+
+def imported_metrics() -> list[str]:
+    """The names of the scores imported from files into the current test set."""
+    return list(st.session_state.get("imported_names", []))
+
+
+def human_metric() -> str | None:
+    """The imported score marked as a human judgement in the sidebar, if any."""
+    name = st.session_state.get("human_metric", NO_HUMAN)
+    return None if name == NO_HUMAN or name not in chosen_metrics() else str(name)
 
 
 def smoothing_defaults(smooth_prefix: str, value_prefix: str) -> dict[str, object]:

@@ -12,10 +12,12 @@ import streamlit as st
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
+from bleuviz.errors import BleuvizError
 from bleuviz.io.decode import NamedBytes
+from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX
 from bleuviz.metrics import EXTRA_METRICS
-from ui.data import PathSet
-from ui.settings import smoothing_defaults
+from ui.data import LOWER_KEY, PathSet, scored_testset
+from ui.settings import NO_HUMAN, smoothing_defaults
 
 
 def cli_paths(argv: list[str]) -> PathSet | None:
@@ -31,10 +33,25 @@ def cli_paths(argv: list[str]) -> PathSet | None:
     return PathSet(tuple(args.hyp), tuple(args.ref), args.src, args.docids)
 
 
+def cli_seg_scores(argv: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Parse ``--seg-scores FILE ...`` and ``--lower-is-better NAME ...`` after ``--``."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--seg-scores", nargs="+", default=[])
+    parser.add_argument("--lower-is-better", nargs="+", default=[])
+    args, _ = parser.parse_known_args(argv)
+    return tuple(args.seg_scores), tuple(args.lower_is_better)
+
+
 def init_state() -> None:
     """Shared defaults, set once per session."""
     paths = cli_paths(sys.argv[1:])
     st.session_state.setdefault("cli_paths", paths)
+    seg_scores, lower = cli_seg_scores(sys.argv[1:])
+    st.session_state.setdefault("cli_seg_scores", seg_scores)
+    st.session_state.setdefault("cli_lower_is_better", lower)
+    st.session_state.setdefault("seg_score_uploads", ())
+    st.session_state.setdefault("imported_names", [])
+    st.session_state.setdefault("human_metric", NO_HUMAN)
     st.session_state.setdefault("data_source", "cli" if paths else "sample")
     st.session_state.setdefault("tokenize", DEFAULT_TOKENIZER)
     st.session_state.setdefault("lowercase", False)
@@ -120,3 +137,43 @@ def metrics_sidebar() -> None:
     )
     if any(EXTRA_METRICS[label].reads_stemmer for label in chosen):
         bar.checkbox("ROUGE: Porter stemmer", key="rouge_stemmer")
+
+
+def imported_sidebar() -> None:
+    """Segment scores from outside: an uploader, each metric's direction, the human score."""
+    bar = st.sidebar
+    bar.subheader("Imported scores")
+    uploads = bar.file_uploader(
+        f"Segment scores: NAME{SEG_SCORE_SUFFIX} (mt-metrics-eval) or COMET --to_json",
+        accept_multiple_files=True,
+        key="up_seg_scores",
+        help="COMET, MetricX, BLEURT or human judgements, one number per system and segment. "
+        "An mt-metrics-eval file holds lines SYSTEM<TAB>SCORE; a system's k-th line is "
+        "segment k; None marks a missing score.",
+    )
+    st.session_state["seg_score_uploads"] = tuple(
+        (NamedBytes(f.name, f.getvalue()), f.file_id) for f in uploads or []
+    )
+    try:
+        scored, _ = scored_testset()
+    except BleuvizError:  # the page shows the error
+        scored = None
+    names = [s.name for s in scored.seg_scores] if scored is not None else []
+    st.session_state["imported_names"] = names
+    if not names:
+        bar.caption(
+            "None imported. Tables in TSV/CSV/JSONL may also hold score:METRIC:SYSTEM columns."
+        )
+        return
+    for scores in scored.seg_scores if scored is not None else ():
+        st.session_state.setdefault(LOWER_KEY + scores.name, scores.lower_is_better)
+        bar.checkbox(f"{scores.name}: lower is better", key=LOWER_KEY + scores.name)
+    if st.session_state.get("human_metric") not in [NO_HUMAN, *names]:
+        st.session_state["human_metric"] = NO_HUMAN
+    bar.selectbox(
+        "Human judgement",
+        [NO_HUMAN, *names],
+        key="human_metric",
+        help="Mark a score as human (MQM, DA, ESA): the Overview then shows how every metric "
+        "correlates with it.",
+    )

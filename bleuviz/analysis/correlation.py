@@ -28,6 +28,7 @@ from itertools import combinations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 from bleuviz.arrays import FloatArray
@@ -125,3 +126,33 @@ def _statistic(
         warnings.simplefilter("ignore")  # scipy warns about small samples
         value = float(test(x, y).statistic)
     return value if math.isfinite(value) else None
+
+
+def segment_gaps(metric: MetricView, human: MetricView) -> pd.DataFrame:
+    """Rank (system, segment) pairs by how far the metric and the human disagree.
+
+    Each side's oriented scores become percentiles over the pairs both scored,
+    so unlike scales compare; ``gap`` is the metric's percentile minus the
+    human's (positive: the metric likes the output more than the annotators),
+    largest magnitude first.
+    """
+    rows = []
+    for system in human.sentence:
+        if system not in metric.sentence:
+            continue
+        m, h = metric.sentence[system], human.sentence[system]
+        for seg in np.flatnonzero(~(np.isnan(m) | np.isnan(h))):
+            rows.append((system, int(seg) + 1, float(m[seg]), float(h[seg])))
+    frame = pd.DataFrame(rows, columns=["system", "seg", "metric", "human"])
+    frame["metric_pct"] = _percentiles(_oriented(metric, frame["metric"].to_numpy()))
+    frame["human_pct"] = _percentiles(_oriented(human, frame["human"].to_numpy()))
+    frame["gap"] = frame["metric_pct"] - frame["human_pct"]
+    order = frame["gap"].abs().sort_values(ascending=False, kind="stable").index
+    return frame.loc[order].reset_index(drop=True)
+
+
+def _percentiles(values: FloatArray | float) -> FloatArray:
+    """Percentile rank (0-100] of each value; ties share their average rank."""
+    series = pd.Series(np.asarray(values, dtype=np.float64))
+    ranks: FloatArray = series.rank(method="average").to_numpy() / max(len(series), 1) * 100
+    return ranks

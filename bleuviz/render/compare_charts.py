@@ -25,11 +25,16 @@ _MARGIN = {"t": 30, "b": 40, "l": 50, "r": 20}
 
 @dataclass(frozen=True, slots=True)
 class Axis:
-    """What the sentence scores are: a label, their nominal maximum and their direction."""
+    """What the sentence scores are: a label, their range and their direction.
+
+    ``scale`` is the nominal maximum (100 for BLEU, 1 for ROUGE) and ``floor``
+    the lowest value shown (0, or below for an imported score such as MQM).
+    """
 
     label: str = "sentence BLEU"
     scale: float = 100.0
     higher_is_better: bool = True
+    floor: float = 0.0
 
 
 BLEU_AXIS = Axis()
@@ -54,10 +59,12 @@ def sentence_scatter(
         ("tie", np.abs(gain) <= TIE_TOLERANCE, COLOR_TIE),
         (f"{names[0]} better", gain < -TIE_TOLERANCE, COLOR_A),
     )
-    top = max(axis.scale, float(np.max(a, initial=0.0)), float(np.max(b, initial=0.0)))
+    finite = np.concatenate([a[np.isfinite(a)], b[np.isfinite(b)]])
+    top = max(axis.scale, float(np.max(finite, initial=0.0)))
+    low = min(axis.floor, float(np.min(finite, initial=0.0)))
     digits = 2 if axis.scale >= 10 else 4
     fig = go.Figure()
-    fig.add_trace(_diagonal(top))
+    fig.add_trace(_diagonal(low, top))
     for label, mask, color in outcomes:
         fig.add_trace(
             go.Scatter(
@@ -71,7 +78,7 @@ def sentence_scatter(
                 + f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>",
             )
         )
-    edge = [-0.03 * top, 1.03 * top]
+    edge = [low - 0.03 * (top - low), top + 0.03 * (top - low)]
     fig.update_layout(
         xaxis={"title": f"{axis.label} of {names[0]} (A)", "range": edge},
         yaxis={"title": f"{axis.label} of {names[1]} (B)", "range": edge},
@@ -81,11 +88,11 @@ def sentence_scatter(
     return fig
 
 
-def _diagonal(top: float) -> go.Scatter:
+def _diagonal(low: float, top: float) -> go.Scatter:
     """The y = x line: points above it are segments B scores higher."""
     return go.Scatter(
-        x=[0, top],
-        y=[0, top],
+        x=[low, top],
+        y=[low, top],
         mode="lines",
         line={"color": COLOR_TIE, "dash": "dot", "width": 1},
         hoverinfo="skip",
@@ -97,8 +104,9 @@ def difference_histogram(
     diff: FloatArray, names: tuple[str, str], axis: Axis = BLEU_AXIS
 ) -> go.Figure:
     """Histogram of per-segment gains of B over A, in bins of 5% of the scale."""
-    size = axis.scale / 20
+    size = (axis.scale - min(axis.floor, 0.0)) / 20
     values = np.asarray(diff, dtype=np.float64)
+    values = values[np.isfinite(values)]  # a segment without an imported score has no gain
     # TER differences may exceed the nominal scale: widen the bins' range, never drop a value.
     bound = max(axis.scale, float(np.ceil(np.max(np.abs(values), initial=0.0) / size) * size))
     order = f"{names[1]} − {names[0]}" if axis.higher_is_better else f"{names[0]} − {names[1]}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -14,23 +15,27 @@ from bleuviz.analysis.buckets import (
     BUCKET_KINDS,
     bucket_segments,
     bucket_table,
+    grouped_table,
+    score_buckets,
+    segments_in,
 )
 from bleuviz.analysis.salient import (
     SalientNgram,
     salient_frame,
 )
-from bleuviz.arrays import IntArray
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS
+from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS, MetricSpec
 from bleuviz.render.compare_charts import (
     bucket_bars,
 )
 from bleuviz.render.labels import code_span
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
-from ui.compare.data import ALL, BLEU, NONE, fmt_p, salient, verdict
-from ui.format import fmt_bleu
+from ui.compare.data import ALL, BLEU, NONE, fmt_p, fmt_score, salient, verdict
+from ui.data import metric_scores, metric_spec
+from ui.format import fmt_bleu, fmt_metric
 
 
 def apply_deep_link(systems: list[str], n_segments: int) -> None:
@@ -67,18 +72,28 @@ def choose_pair(systems: list[str]) -> tuple[str, str]:
     return a, b
 
 
-def choose_metrics() -> tuple[str, str]:
-    """The metric of the corpus scores and tests, and the metric of the sentence scores."""
+def choose_metrics(imported: list[str]) -> tuple[str, str]:
+    """The metric of the corpus scores and tests, and the metric of the sentence scores.
+
+    ``imported`` names the scores read from files (COMET, human judgements), which
+    both lists offer after the metrics bleuviz computes.
+    """
     left, right = st.columns(2)
+    corpus_options = [BLEU, *SIGNIFICANCE_METRICS, *imported]
+    sentence_options = [BLEU, *EXTRA_METRICS, *imported]
+    for key, options in (("cmp_sig_metric", corpus_options), ("cmp_metric", sentence_options)):
+        if st.session_state.get(key) not in options:
+            st.session_state[key] = BLEU
     corpus_metric = left.selectbox(
         "Corpus score and significance",
-        [BLEU, *SIGNIFICANCE_METRICS],
+        corpus_options,
         key="cmp_sig_metric",
-        help="sacrebleu's PairedTest runs BLEU, chrF, chrF++ and TER.",
+        help="sacrebleu's PairedTest runs BLEU, chrF, chrF++ and TER; an imported score is "
+        "tested on its mean by the same procedure.",
     )
     sentence_metric = right.selectbox(
         "Sentence scores and differences",
-        [BLEU, *EXTRA_METRICS],
+        sentence_options,
         key="cmp_metric",
         help="Scatter, histogram, win/tie/loss, the segment table and its sort. "
         "ROUGE is rouge-score's F-measure (0–1); for TER, lower is better.",
@@ -99,19 +114,29 @@ def significance_settings() -> tuple[int, int, int]:
 
 
 def corpus_level(
-    names: tuple[str, str], base: PairedResult, pair: PairedResult, metric: str
+    names: tuple[str, str],
+    base: PairedResult,
+    pair: PairedResult,
+    metric: str,
+    spec: MetricSpec | None,
 ) -> None:
     """The score of A and B with their bootstrap CIs, the difference and both p-values."""
     cols = st.columns(5)
     for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
-        col.metric(f"{metric} of {role} · {md(name)}", fmt_bleu(result.score))
-        col.caption(f"95% CI: {fmt_bleu(result.mean)} ± {fmt_bleu(result.ci)}")
-    cols[2].metric("Difference B − A", f"{pair.score - base.score:+.2f}")
+        col.metric(f"{md(metric)} of {role} · {md(name)}", fmt_score(spec, result.score))
+        col.caption(f"95% CI: {fmt_score(spec, result.mean)} ± {fmt_score(spec, result.ci)}")
+    diff = pair.score - base.score
+    cols[2].metric("Difference B − A", ("+" if diff >= 0 else "−") + fmt_score(spec, abs(diff)))
     cols[3].metric("p-value, bootstrap", fmt_p(pair.p_value_bs), help="paired bootstrap")
     cols[4].metric(
         "p-value, randomization", fmt_p(pair.p_value_ar), help="paired approximate randomization"
     )
-    st.markdown(verdict(*names, base, pair, metric))
+    st.markdown(verdict(*names, base, pair, metric, spec))
+    if spec is not None and spec.imported:
+        st.caption(
+            f"{md(metric)} is imported: its corpus figure is the mean over the segments both "
+            "systems scored, tested by sacrebleu's paired procedure on that mean."
+        )
 
 
 def pick_bucket() -> None:
@@ -120,18 +145,42 @@ def pick_bucket() -> None:
     st.session_state["cmp_bucket"] = str(points[0]["x"]) if points else ALL
 
 
-def buckets(corpus: CorpusStats, config: BleuConfig, names: tuple[str, str]) -> IntArray | None:
-    """Bucket kind, bar chart and table; return the chosen bucket's segments (None: all)."""
+def buckets(
+    corpus: CorpusStats, config: BleuConfig, names: tuple[str, str], imported: list[str]
+) -> IntArray | None:
+    """Bucket kind, bar chart and table; return the chosen bucket's segments (None: all).
+
+    Beside compare-mt's kinds, every imported score of A buckets the segments by
+    its quartiles; its table then adds the score's mean for A and B per bucket.
+    """
     left, right = st.columns([3, 2])
+    titles = {k: kind.title for k, kind in BUCKET_KINDS.items()}
+    titles |= {_SCORE_KIND + name: f"{name} of A (quartiles)" for name in imported}
+    if st.session_state.get("cmp_bucket_kind") not in titles:
+        st.session_state["cmp_bucket_kind"] = next(iter(BUCKET_KINDS))
     kind = left.selectbox(
         "Bucket segments by",
-        list(BUCKET_KINDS),
-        format_func=lambda k: BUCKET_KINDS[k].title,
+        list(titles),
+        format_func=titles.__getitem__,
         key="cmp_bucket_kind",
         on_change=lambda: st.session_state.update(cmp_bucket=ALL),
     )
     stats_a, stats_b = (corpus.systems[name] for name in names)
-    table = bucket_table(kind, stats_a, stats_b, config)
+    means: dict[str, list[str]] = {}
+    if kind in BUCKET_KINDS:
+        table = bucket_table(kind, stats_a, stats_b, config)
+        segments_of = partial(bucket_segments, kind, stats_a, config)
+    else:
+        metric = kind.removeprefix(_SCORE_KIND)
+        scores = [metric_scores(corpus, name, metric).sentence for name in names]
+        labels, groups = score_buckets(scores[0])
+        table = grouped_table(labels, groups, stats_a, stats_b, config)
+        segments_of = partial(segments_in, labels, groups)
+        spec = metric_spec(corpus, metric)
+        for name, values in zip(names, scores, strict=True):
+            means[f"{md(metric)} {md(name)}"] = [
+                fmt_metric(spec, _nanmean(values[groups == g])) for g in range(len(labels))
+            ]
     options = [ALL, *table.loc[table["segments"] > 0, "bucket"]]
     if st.session_state.get("cmp_bucket") not in options:
         st.session_state["cmp_bucket"] = ALL
@@ -141,10 +190,25 @@ def buckets(corpus: CorpusStats, config: BleuConfig, names: tuple[str, str]) -> 
         st.plotly_chart(fig, key="cmp_bucket_chart", on_select=pick_bucket, selection_mode="points")
     shown = {"segments": table["segments"].tolist()}
     for name, column in zip(names, ("bleu_a", "bleu_b"), strict=True):
-        shown[md(name)] = ["—" if pd.isna(v) else fmt_bleu(v) for v in table[column]]
+        shown[f"BLEU {md(name)}"] = ["—" if pd.isna(v) else fmt_bleu(v) for v in table[column]]
+    shown |= means
     right.table(pd.DataFrame(shown, index=pd.Index(table["bucket"], name="bucket")))
-    right.caption("Corpus BLEU of each bucket's segments. Click a bar to filter the segments.")
-    return None if bucket == ALL else bucket_segments(kind, stats_a, config, bucket)
+    right.caption(
+        "Corpus BLEU of each bucket's segments"
+        + (" and the imported score's mean" if means else "")
+        + ". Click a bar to filter the segments."
+    )
+    return None if bucket == ALL else segments_of(bucket)
+
+
+#: Bucket-kind prefix of an imported score (``score:COMET`` buckets by COMET of A).
+_SCORE_KIND = "score:"
+
+
+def _nanmean(values: FloatArray) -> float:
+    """The mean of the scored values, NaN where none is scored (no warning)."""
+    finite = values[~np.isnan(values)]
+    return float(finite.mean()) if len(finite) else float("nan")
 
 
 def pick_salient(table_key: str, texts: list[str]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -23,13 +24,14 @@ from bleuviz.analysis.salient import (
 )
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.metrics import EXTRA_METRICS, paired_test_metric
+from bleuviz.metrics import MetricSpec, paired_test_metric
 from bleuviz.render.compare_charts import (
     Axis,
 )
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
-from ui.data import metric_scores
+from bleuviz.significance.mean import compare_means
+from ui.data import metric_scores, metric_spec
 from ui.format import fmt_bleu, fmt_metric
 
 ALL, NONE = "(all)", "(none)"
@@ -59,12 +61,17 @@ def significance(
     """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
 
     BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
-    sacrebleu's own segment statistics of each system.
+    sacrebleu's own segment statistics of each system; an imported score on its
+    mean, over the segments both systems of a pair scored.
     """
     others = [name for name in _corpus.systems if name != baseline]
     if metric == BLEU:
         stats = {name: _corpus.systems[name] for name in others}
         return compare_systems(baseline, _corpus.systems[baseline], stats, config, *settings)
+    if metric_spec(_corpus, metric).imported:
+        values = {name: metric_scores(_corpus, name, metric).sentence for name in _corpus.systems}
+        rest = {name: values[name] for name in others}
+        return [c.result for c in compare_means(baseline, values[baseline], rest, *settings)]
     sums = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
     base = metric_scores(_corpus, baseline, metric).statistics()
     scorer = paired_test_metric(metric, lowercase)
@@ -103,20 +110,36 @@ def sentence_comparison(
         stats_a, stats_b = (corpus.systems[name] for name in names)
         return segment_comparison(stats_a, stats_b, config)
     a, b = (metric_scores(corpus, name, metric).sentence for name in names)
-    return score_comparison(a, b, EXTRA_METRICS[metric].higher_is_better)
+    return score_comparison(a, b, metric_spec(corpus, metric).higher_is_better)
 
 
-def sentence_axis(metric: str) -> Axis:
-    """How the charts read ``metric``'s sentence scores."""
+def sentence_axis(corpus: CorpusStats, metric: str) -> Axis:
+    """How the charts read ``metric``'s sentence scores.
+
+    An imported score has no nominal range: its axis spans the scores of every
+    system (MQM penalties are negative, DA runs to 100).
+    """
     if metric == BLEU:
         return Axis()
-    spec = EXTRA_METRICS[metric]
-    return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better)
+    spec = metric_spec(corpus, metric)
+    label = f"{metric} (imported)" if spec.imported else f"sentence {metric}"
+    if not spec.imported:
+        return Axis(label, spec.scale, spec.higher_is_better)
+    values = np.concatenate([metric_scores(corpus, n, metric).sentence for n in corpus.systems])
+    finite = values[np.isfinite(values)]
+    top = float(np.max(np.abs(finite), initial=0.0)) or 1.0
+    floor = float(np.min(finite, initial=0.0))
+    return Axis(label, top, spec.higher_is_better, floor=min(floor, 0.0))
 
 
-def fmt_score(metric: str, value: float) -> str:
-    """A sentence score as its library prints it."""
-    return fmt_bleu(value) if metric == BLEU else fmt_metric(metric, value)
+def score_spec(corpus: CorpusStats, metric: str) -> MetricSpec | None:
+    """The spec of a metric beside BLEU, or None for BLEU."""
+    return None if metric == BLEU else metric_spec(corpus, metric)
+
+
+def fmt_score(spec: MetricSpec | None, value: float) -> str:
+    """A score as its library prints it (``spec`` None: BLEU)."""
+    return fmt_bleu(value) if spec is None else fmt_metric(spec, value)
 
 
 def fmt_p(value: float | None) -> str:
@@ -129,25 +152,29 @@ def starred(value: float | None) -> str:
     return fmt_p(value) + (" *" if value is not None and value < SIGNIFICANT else "")
 
 
-def all_systems_frame(results: list[PairedResult], metric: str) -> pd.DataFrame:
+def all_systems_frame(
+    results: list[PairedResult], metric: str, spec: MetricSpec | None
+) -> pd.DataFrame:
     """sacrebleu's multi-system table: the score, mean ± 95% CI and both p-values."""
     return pd.DataFrame(
         {
             # st.table renders Markdown: names from the data are escaped.
             "system": [f"Baseline: {md(results[0].name)}", *(md(r.name) for r in results[1:])],
-            metric: [fmt_bleu(r.score) for r in results],
-            "μ ± 95% CI": [f"{fmt_bleu(r.mean)} ± {fmt_bleu(r.ci)}" for r in results],
+            md(metric): [fmt_score(spec, r.score) for r in results],
+            "μ ± 95% CI": [f"{fmt_score(spec, r.mean)} ± {fmt_score(spec, r.ci)}" for r in results],
             "p (paired bootstrap)": [starred(r.p_value_bs) for r in results],
             "p (approximate randomization)": [starred(r.p_value_ar) for r in results],
         }
     ).set_index("system")
 
 
-def verdict(a: str, b: str, base: PairedResult, pair: PairedResult, metric: str) -> str:
+def verdict(
+    a: str, b: str, base: PairedResult, pair: PairedResult, metric: str, spec: MetricSpec | None
+) -> str:
     """One sentence: how far B is from A, and which tests call it significant."""
     diff = pair.score - base.score
     direction = "above" if diff > 0 else "below" if diff < 0 else "level with"
-    if metric == "TER" and diff != 0:
+    if spec is not None and not spec.higher_is_better and diff != 0:
         direction += " (better)" if diff < 0 else " (worse)"
     tests = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
     passed = [test for test, p in tests.items() if p is not None and p < SIGNIFICANT]
@@ -158,6 +185,6 @@ def verdict(a: str, b: str, base: PairedResult, pair: PairedResult, metric: str)
     else:
         finding = "not significant at p < 0.05 by either test"
     return (
-        f"**{md(b)}** scores {abs(diff):.2f} {metric} {direction} **{md(a)}**: "
+        f"**{md(b)}** scores {fmt_score(spec, abs(diff))} {md(metric)} {direction} **{md(a)}**: "
         f"the difference is {finding}."
     )

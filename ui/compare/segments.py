@@ -30,7 +30,7 @@ from bleuviz.render.compare_charts import (
 )
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
-from ui.compare.data import fmt_score, sentence_axis
+from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.segment_view import explanation, source_and_order
 
 
@@ -42,19 +42,27 @@ def open_point() -> None:
         st.session_state["cmp_seg"] = int(data[0] if isinstance(data, list) else data)
 
 
-def plots(comparison: pd.DataFrame, names: tuple[str, str], metric: str) -> None:
+def plots(
+    corpus: CorpusStats, comparison: pd.DataFrame, names: tuple[str, str], metric: str
+) -> None:
     """Scatter of sentence scores (a click opens the segment), differences, win/tie/loss."""
-    diff = comparison["diff"].to_numpy()
+    scored = comparison.dropna(subset=["diff"])
+    diff = scored["diff"].to_numpy()
     counts = win_tie_loss(diff)
-    axis = sentence_axis(metric)
+    axis = sentence_axis(corpus, metric)
     st.markdown(
-        f"By sentence {metric}, **{md(names[1])}** (B) is better on **{counts.wins}** segments, "
-        f"ties on **{counts.ties}** and is worse on **{counts.losses}**."
+        f"By sentence {md(metric)}, **{md(names[1])}** (B) is better on **{counts.wins}** "
+        f"segments, ties on **{counts.ties}** and is worse on **{counts.losses}**."
     )
+    if len(scored) < len(comparison):
+        st.caption(
+            f"{len(comparison) - len(scored)} segments lack a {md(metric)} score for A or B "
+            "and are left out of these counts and charts."
+        )
     left, right = st.columns([3, 2])
     with left:
-        score_a, score_b = comparison["score_a"].to_numpy(), comparison["score_b"].to_numpy()
-        fig = sentence_scatter(score_a, score_b, comparison["seg"].tolist(), names, axis)
+        score_a, score_b = scored["score_a"].to_numpy(), scored["score_b"].to_numpy()
+        fig = sentence_scatter(score_a, score_b, scored["seg"].tolist(), names, axis)
         st.plotly_chart(fig, key="cmp_scatter", on_select=open_point, selection_mode="points")
         st.caption("Click a point to open its segment below.")
     with right:
@@ -91,7 +99,8 @@ def segment_table(
     st.session_state["cmp_visible"] = shown["seg"].tolist()
     active = " · ".join(filters) or "no filter"
     st.caption(f"{len(shown)} of {len(frame)} segments ({active}) · click a row to open it")
-    digits = "%.4f" if sentence_axis(metric).scale <= 1 else "%.2f"
+    axis = sentence_axis(corpus, metric)
+    digits = "%.4f" if axis.scale <= 1 else "%.2f"
     st.dataframe(
         shown,
         key="cmp_table",
@@ -104,7 +113,7 @@ def segment_table(
             "score_a": st.column_config.NumberColumn(f"{metric} {names[0]}", format=digits),
             "score_b": st.column_config.NumberColumn(f"{metric} {names[1]}", format=digits),
             "diff": st.column_config.NumberColumn(
-                "B − A" if sentence_axis(metric).higher_is_better else "A − B (gain of B)",
+                "B − A" if axis.higher_is_better else "A − B (gain of B)",
                 format=digits.replace("%", "%+"),
             ),
             "hyp_a": st.column_config.TextColumn(f"{names[0]} (A)", width="large"),
@@ -132,10 +141,13 @@ def drill_down(
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
     st.markdown(f"#### Segment {md(testset.segment_label(index) + doc)}")
     cols = st.columns(3)
-    cols[0].metric(f"Sentence {metric} of A · {md(names[0])}", fmt_score(metric, row["score_a"]))
-    cols[1].metric(f"Sentence {metric} of B · {md(names[1])}", fmt_score(metric, row["score_b"]))
-    axis = sentence_axis(metric)
-    gain = f"{row['diff']:+.4f}" if axis.scale <= 1 else f"{row['diff']:+.2f}"
+    spec = score_spec(corpus, metric)
+    for col, role, name, column in zip(cols, "AB", names, ("score_a", "score_b"), strict=False):
+        kind = "Imported" if spec is not None and spec.imported else "Sentence"
+        col.metric(f"{kind} {md(metric)} of {role} · {md(name)}", fmt_score(spec, row[column]))
+    axis = sentence_axis(corpus, metric)
+    digits = 4 if axis.scale <= 1 else 2
+    gain = "—" if pd.isna(row["diff"]) else f"{row['diff']:+.{digits}f}"
     cols[2].metric(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
