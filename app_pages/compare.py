@@ -27,6 +27,7 @@ from ui.compare.data import (
     sentence_comparison,
     significance,
 )
+from ui.compare.disagreement import disagreement_finder
 from ui.compare.segments import drill_down, plots, segment_table
 from ui.data import current_corpus
 from ui.settings import imported_metrics
@@ -68,6 +69,9 @@ st.caption(
 st.subheader("Sentence by sentence")
 comparison = sentence_comparison(corpus, config, names, sentence_metric)
 plots(corpus, comparison, names, sentence_metric)
+
+st.subheader("Where BLEU and another metric disagree")
+disagreement_finder(corpus, config, names)
 
 st.subheader("Buckets")
 filters: dict[str, Any] = {}

@@ -123,7 +123,7 @@ def metrics_vs_humans(corpus: CorpusStats, config: BleuConfig, human: str) -> No
         "scores are negated first, so positive always means agreement."
     )
     labels = [view.name for view in views]
-    chosen = st.selectbox("Metric", labels, key="ov_human_metric", format_func=md)
+    chosen = st.selectbox("Metric", labels, key="ov_human_metric")
     view = views[labels.index(chosen)]
     systems = [s for s in corpus.systems if np.isfinite(human_view.corpus[s])]
     figure = metric_vs_human_scatter(
