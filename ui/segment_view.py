@@ -118,7 +118,8 @@ def _other_metrics(corpus: CorpusStats, system: str, index: int) -> None:
         spec = metric_spec(corpus, label)
         value = float(metric_scores(corpus, system, label).sentence[index])
         kind = "Imported" if spec.imported else "Sentence"
-        col.metric(f"{kind} {label}{direction_note(spec)}", fmt_metric(spec, value))
+        shown = md(label) if spec.imported else label  # imported names come from the data
+        col.metric(f"{kind} {shown}{direction_note(spec)}", fmt_metric(spec, value))
 
 
 def _rouge_section(

@@ -122,8 +122,9 @@ def corpus_level(
 ) -> None:
     """The score of A and B with their bootstrap CIs, the difference and both p-values."""
     cols = st.columns(5)
+    shown = md(metric) if spec is not None and spec.imported else metric
     for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
-        col.metric(f"{md(metric)} of {role} · {md(name)}", fmt_score(spec, result.score))
+        col.metric(f"{shown} of {role} · {md(name)}", fmt_score(spec, result.score))
         col.caption(f"95% CI: {fmt_score(spec, result.mean)} ± {fmt_score(spec, result.ci)}")
     diff = pair.score - base.score
     cols[2].metric("Difference B − A", ("+" if diff >= 0 else "−") + fmt_score(spec, abs(diff)))
@@ -186,7 +187,7 @@ def buckets(
         st.session_state["cmp_bucket"] = ALL
     bucket = right.selectbox("Bucket shown in the segment table", options, key="cmp_bucket")
     with left:
-        fig = bucket_bars(table, names, BUCKET_KINDS[kind].title)
+        fig = bucket_bars(table, names, titles[kind])
         st.plotly_chart(fig, key="cmp_bucket_chart", on_select=pick_bucket, selection_mode="points")
     shown = {"segments": table["segments"].tolist()}
     for name, column in zip(names, ("bleu_a", "bleu_b"), strict=True):

@@ -1,0 +1,170 @@
+"""AppTest of segment scores imported from files (COMET, MetricX, human judgements).
+
+The app is started as ``streamlit run app.py -- --ref ... --hyp ... --seg-scores ...``
+on the bundled sample and the synthetic score files of tests/data/seg_scores.
+Oracles: the files read with plain Python, sacrebleu 2.6's ``sentence_bleu``, the
+spelled-out ``PairedTest`` procedure of tests/significance, and scipy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from scipy import stats
+from streamlit.testing.v1 import AppTest
+
+from tests.data import COMET_SCORES, HUMAN_SCORES, METRICX_SCORES, SAMPLE_HYPS, SAMPLE_REFS
+from tests.significance.test_mean_significance import oracle
+
+NAMES = ["literal", "terse", "repeat"]
+HYPS = {n: p.read_text("utf-8").splitlines() for n, p in zip(NAMES, SAMPLE_HYPS, strict=True)}
+REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+FILES = [str(p) for p in (COMET_SCORES, METRICX_SCORES, HUMAN_SCORES)]
+
+
+def file_scores(path: Path) -> dict[str, np.ndarray]:
+    """Read a NAME.seg.score file with plain Python: system -> scores, NaN for None."""
+    out: dict[str, list[float]] = {}
+    for line in path.read_text().splitlines():
+        system, value = line.split("\t")
+        out.setdefault(system, []).append(math.nan if value == "None" else float(value))
+    return {k: np.array(v) for k, v in out.items()}
+
+
+@pytest.fixture
+def app(new_app: Callable[..., AppTest]) -> Callable[..., AppTest]:
+    """Build the app with the sample and the score files on its command line."""
+
+    def make(*extra: str, page: str = "app_pages/overview.py") -> AppTest:
+        argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+        at = new_app(*argv, "--seg-scores", *FILES, *extra)
+        at.switch_page(page)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    return make
+
+
+def test_overview_shows_means_with_cis_never_a_system(app: Callable[..., AppTest]) -> None:
+    at = app()
+    table = at.table[0].value
+    assert list(table.index) == NAMES
+    human = file_scores(HUMAN_SCORES)
+    for name in NAMES:
+        scored = human[name][~np.isnan(human[name])]
+        ci = oracle(scored, scored, 1000, 1, 12345)["base_ci"]
+        assert table.loc[name, "human (mean ± 95% CI)"] == f"{scored.mean():.4f} ± {ci[1]:.4f}"
+    assert "MetricX\\-test (mean ± 95% CI) (lower is better)" in table.columns
+    cards = {(m.label, m.value) for m in at.metric}
+    comet = file_scores(COMET_SCORES)
+    assert ("terse", f"{comet['terse'].mean():.4f}") in cards
+    assert any(c.value.startswith("imported:") and "segments:112" in c.value for c in at.code)
+
+
+def test_sidebar_switches_direction_and_marks_a_human(app: Callable[..., AppTest]) -> None:
+    at = app()
+    switch = at.sidebar.checkbox(key="imported_lower::MetricX-test")
+    assert switch.value is True
+    switch.set_value(False).run()
+    assert "MetricX\\-test (mean ± 95% CI)" in at.table[0].value.columns
+    at.sidebar.selectbox(key="human_metric").set_value("human").run()
+    assert not at.exception
+    correlations = at.table[1].value
+    human = file_scores(HUMAN_SCORES)
+    means = [np.nanmean(human[n]) for n in NAMES]
+    bleu = [sacrebleu.corpus_bleu(HYPS[n], REFS).score for n in NAMES]
+    assert correlations.loc["BLEU", "system Pearson r"] == f"{stats.pearsonr(bleu, means)[0]:.4f}"
+    metricx = file_scores(METRICX_SCORES)  # now higher is better: not negated
+    r = stats.pearsonr([metricx[n].mean() for n in NAMES], means)[0]
+    assert correlations.loc["MetricX\\-test", "system Pearson r"] == f"{r:.4f}"
+    gaps = at.dataframe[0].value  # the only dataframe on the Overview
+    assert len(gaps) == 20 and gaps["open"].iloc[0].startswith("sentences?sys=")
+
+
+def test_sentences_column_range_filter_and_drill_down(app: Callable[..., AppTest]) -> None:
+    at = app(page="app_pages/sentences.py")
+    at.selectbox(key="sent_system").set_value("terse").run()
+    table = at.dataframe(key="sent_table").value
+    comet = file_scores(COMET_SCORES)["terse"]
+    assert table["COMET-test"].tolist() == pytest.approx(comet.tolist())
+    slider = at.slider(key="sent_range::COMET-test")
+    slider.set_value((0.75, float(slider.max))).run()
+    shown = at.dataframe(key="sent_table").value
+    assert shown["seg"].tolist() == [i + 1 for i in np.flatnonzero(comet >= 0.75)]
+    at.number_input(key="sent_seg").set_value(5).run()
+    values = {m.label: m.value for m in at.metric}
+    assert values["Imported COMET\\-test"] == f"{comet[4]:.4f}"
+    assert values["Imported human"] == "—"  # segment 5 has no human score
+    assert (
+        values["Imported MetricX\\-test (lower is better)"]
+        == f"{file_scores(METRICX_SCORES)['terse'][4]:.4f}"
+    )
+
+
+def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTest]) -> None:
+    at = app(page="app_pages/compare.py")
+    at.session_state["cmp_n_bootstrap"] = 300
+    at.session_state["cmp_n_ar"] = 640
+    at.selectbox(key="cmp_sig_metric").set_value("human").run()
+    assert not at.exception
+    human = file_scores(HUMAN_SCORES)
+    both = ~(np.isnan(human["literal"]) | np.isnan(human["terse"]))
+    expected = oracle(human["literal"][both], human["terse"][both], 300, 640, 12345)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["p-value, bootstrap"] == f"{expected['p_bs']:.4f}"
+    assert shown["p-value, randomization"] == f"{expected['p_ar']:.4f}"
+    assert shown["human of B · terse"] == f"{np.nanmean(human['terse'][both]):.4f}"
+    found = at.dataframe(key="cmp_disagree_table").value
+    comet = file_scores(COMET_SCORES)
+    bleu = [
+        [sacrebleu.sentence_bleu(h, [r[i] for r in REFS]).score for i, h in enumerate(HYPS[n])]
+        for n in ("literal", "terse")
+    ]
+    gain_bleu = np.array(bleu[1]) - np.array(bleu[0])
+    gain_comet = comet["terse"] - comet["literal"]
+    opposite = np.flatnonzero(np.sign(gain_bleu) * np.sign(gain_comet) < 0) + 1
+    assert sorted(found["seg"].tolist()) == opposite.tolist()
+    assert found["strength"].is_monotonic_decreasing
+    at.selectbox(key="cmp_metric").set_value("human").run()
+    assert not at.exception
+    assert any("lack a human score" in c.value for c in at.caption)
+
+
+def test_compare_buckets_by_an_imported_score(app: Callable[..., AppTest]) -> None:
+    at = app(page="app_pages/compare.py")
+    at.selectbox(key="cmp_bucket_kind").set_value("score:human").run()
+    assert not at.exception
+    buckets = at.selectbox(key="cmp_bucket").options
+    assert buckets[-1] == "(no score)"
+    at.selectbox(key="cmp_bucket").set_value("(no score)").run()
+    shown = at.dataframe(key="cmp_table").value
+    assert sorted(shown["seg"]) == list(range(5, 127, 9))
+
+
+def test_a_bad_score_file_is_one_line_on_the_page(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    bad = tmp_path / "COMET.seg.score"
+    bad.write_text("terse\t0.5\n")
+    argv = [
+        "--ref",
+        *map(str, SAMPLE_REFS),
+        "--hyp",
+        *map(str, SAMPLE_HYPS),
+        "--seg-scores",
+        str(bad),
+    ]
+    at = new_app(*argv)
+    at.run()
+    assert not at.exception
+    (error,) = at.error
+    assert (
+        "COMET.seg.score: system 'terse' has 1 scores but the test set has 126 segments"
+        in error.value
+    )
