@@ -8,7 +8,6 @@ spelled-out ``PairedTest`` procedure of tests/significance, and scipy.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,22 +17,20 @@ import sacrebleu
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
-from tests.data import COMET_SCORES, HUMAN_SCORES, METRICX_SCORES, SAMPLE_HYPS, SAMPLE_REFS
+from tests.data import (
+    COMET_SCORES,
+    HUMAN_SCORES,
+    METRICX_SCORES,
+    SAMPLE_HYPS,
+    SAMPLE_REFS,
+    file_scores,
+)
 from tests.significance.test_mean_significance import oracle
 
 NAMES = ["literal", "terse", "repeat"]
 HYPS = {n: p.read_text("utf-8").splitlines() for n, p in zip(NAMES, SAMPLE_HYPS, strict=True)}
 REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
 FILES = [str(p) for p in (COMET_SCORES, METRICX_SCORES, HUMAN_SCORES)]
-
-
-def file_scores(path: Path) -> dict[str, np.ndarray]:
-    """Read a NAME.seg.score file with plain Python: system -> scores, NaN for None."""
-    out: dict[str, list[float]] = {}
-    for line in path.read_text().splitlines():
-        system, value = line.split("\t")
-        out.setdefault(system, []).append(math.nan if value == "None" else float(value))
-    return {k: np.array(v) for k, v in out.items()}
 
 
 @pytest.fixture

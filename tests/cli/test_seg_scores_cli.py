@@ -18,22 +18,20 @@ from scipy import stats
 
 from bleuviz.cli.main import main
 from bleuviz.significance.mean import compare_means
-from tests.data import COMET_SCORES, HUMAN_SCORES, METRICX_SCORES, SAMPLE_HYPS, SAMPLE_REFS
+from tests.data import (
+    COMET_SCORES,
+    HUMAN_SCORES,
+    METRICX_SCORES,
+    SAMPLE_HYPS,
+    SAMPLE_REFS,
+    file_scores,
+)
 
 REFS = [str(p) for p in SAMPLE_REFS]
 HYPS = [str(p) for p in SAMPLE_HYPS]
 NAMES = ["literal", "terse", "repeat"]
 SCORES = [str(p) for p in (COMET_SCORES, METRICX_SCORES, HUMAN_SCORES)]
 BASE = ["--ref", *REFS, "--hyp", *HYPS, "--seg-scores", *SCORES]
-
-
-def file_scores(path: Path) -> dict[str, np.ndarray]:
-    """Read a NAME.seg.score file with plain Python: system -> scores, NaN for None."""
-    out: dict[str, list[float]] = {}
-    for line in path.read_text().splitlines():
-        system, value = line.split("\t")
-        out.setdefault(system, []).append(math.nan if value == "None" else float(value))
-    return {k: np.array(v) for k, v in out.items()}
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:

@@ -6,8 +6,10 @@ checkout has; its golden numbers are listed in sample_data/README.md.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
+import numpy as np
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,3 +44,15 @@ SEG_SCORES = Path(__file__).resolve().parent / "seg_scores"
 COMET_SCORES = SEG_SCORES / "COMET-test.seg.score"
 METRICX_SCORES = SEG_SCORES / "MetricX-test.seg.score"
 HUMAN_SCORES = SEG_SCORES / "human.seg.score"
+
+
+def file_scores(path: Path) -> dict[str, np.ndarray]:
+    """Read a NAME.seg.score file with plain Python (the tests' oracle): system -> scores.
+
+    ``None`` becomes NaN.
+    """
+    out: dict[str, list[float]] = {}
+    for line in path.read_text().splitlines():
+        system, value = line.split("\t")
+        out.setdefault(system, []).append(math.nan if value == "None" else float(value))
+    return {k: np.array(v) for k, v in out.items()}

@@ -6,7 +6,6 @@ and sacrebleu 2.6's ``corpus_bleu``; nothing is hard-coded from the app.
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -14,19 +13,10 @@ import pytest
 import sacrebleu
 from playwright.sync_api import Page, expect
 
-from tests.data import COMET_SCORES, HUMAN_SCORES
+from tests.data import COMET_SCORES, HUMAN_SCORES, file_scores
 from tests.e2e.test_browser import metric_value, open_url, pick, wait_idle
 
 pytestmark = pytest.mark.e2e
-
-
-def file_scores(path: Path) -> dict[str, np.ndarray]:
-    """Read a NAME.seg.score file: system -> scores, NaN for None."""
-    out: dict[str, list[float]] = {}
-    for line in path.read_text().splitlines():
-        system, value = line.split("\t")
-        out.setdefault(system, []).append(math.nan if value == "None" else float(value))
-    return {k: np.array(v) for k, v in out.items()}
 
 
 def upload(page: Page, label: str, *files: Path) -> None:
