@@ -17,7 +17,7 @@ def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:
     formatting are its own. Settings sacrebleu cannot express are added: a
     ``flavor:`` prefix for nltk and tf-nmt (whose ``version`` names the
     implementation replicated), and before ``version`` the order (other
-    flavours), non-uniform weights and nltk's auto_reweigh.
+    flavours; ``ngram:N`` for sacrebleu's), non-uniform weights and nltk's auto_reweigh.
     """
     from sacrebleu.metrics.bleu import BLEUSignature
 
@@ -54,8 +54,11 @@ def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:
 def _extra_fields(config: BleuConfig) -> str:
     """Fields beyond sacrebleu's: max order (when not 4), non-uniform weights, auto_reweigh."""
     fields = []
-    if config.max_order != DEFAULT_ORDER and config.flavor_spec.implementation is not None:
-        fields.append(f"order:{config.max_order}")
+    if config.max_order != DEFAULT_ORDER:
+        # sacrebleu's own signature has no order field (BLEU-2 and BLEU-4 would look
+        # alike): the sacrebleu flavour adds ngram:N, the others keep order:N.
+        name = "order" if config.flavor_spec.implementation is not None else "ngram"
+        fields.append(f"{name}:{config.max_order}")
     uniform = np.allclose(config.weight_vector, 1.0 / config.max_order, rtol=0, atol=0)
     if not uniform:
         fields.append("weights:" + ",".join(f"{w:g}" for w in config.weight_vector))

@@ -1,4 +1,4 @@
-"""``python -m bleuviz compare``: paired significance tests against a baseline."""
+"""``python -m bleuviz compare``: paired significance tests against a baseline, or all pairs."""
 
 from __future__ import annotations
 
@@ -6,18 +6,17 @@ import argparse
 import json
 from typing import Any
 
-from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
+from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
 from bleuviz.errors import ConfigError
-from bleuviz.metrics import SIGNIFICANCE_METRICS, paired_test_metric, score_metric
-from bleuviz.metrics.imported import imported_scores
-from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
-from bleuviz.significance.mean import compare_means
-from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
+from bleuviz.metrics import SIGNIFICANCE_METRICS
+from bleuviz.render.latex import booktabs_table, escape_latex
+from bleuviz.significance import DEFAULT_SEED, PairedResult
+from bleuviz.significance.all_pairs import PairTest, all_pairs, holm, rank_clusters
+from bleuviz.significance.resampling import paired_signature
 
-#: The metric compare tests unless --metric names another.
-BLEU = "BLEU"
+#: p-values below this are marked significant.
+ALPHA = 0.05
 
 
 def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
@@ -40,6 +39,14 @@ def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
         metavar="NAME",
         help=f"{BLEU} (default), {', '.join(SIGNIFICANCE_METRICS)}, or an imported score's name",
     )
+    parser.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="test every pair of systems and group them into rank clusters",
+    )
+    parser.add_argument(
+        "--holm", action="store_true", help="with --all-pairs: Holm-adjust the p-values"
+    )
     parser.set_defaults(func=run_compare)
     return parser
 
@@ -50,79 +57,128 @@ def run_compare(args: argparse.Namespace) -> int:
         raise ConfigError("--hyp: compare needs a baseline and at least one more system")
     if args.paired_bs < 1 or args.paired_ar < 0:
         raise ConfigError("--paired-bs must be at least 1 and --paired-ar at least 0")
+    if args.holm and not args.all_pairs:
+        raise ConfigError("--holm: only with --all-pairs")
     config = bleu_config(args)
     corpus, _ = load_corpus(args, config)
-    rows = _compared(corpus, config, args)
+    metric = tested_metric(corpus, config, args)
+    names = list(corpus.systems)
+    results = metric.tester(names[0], names[1:])
+    signature = paired_signature(metric.signature, args.paired_bs, args.paired_ar, args.seed)
+    report = _json(metric, results, signature)
+    if args.all_pairs:
+        scores, pairs = all_pairs(names, metric.tester)
+        pairs = holm(pairs) if args.holm else pairs
+        report["pairs"] = [_pair_json(p) for p in pairs]
+        report["clusters"] = rank_clusters(scores, pairs, metric.higher_is_better, ALPHA)
+        report["holm"] = bool(args.holm)
     if args.format == "json":
-        print(json.dumps(_json(args.metric, rows), indent=2, ensure_ascii=False))
+        print(json.dumps(report, indent=2, ensure_ascii=False))
+    elif args.format == "latex":
+        print(_latex(metric, results, signature))
     else:
-        print("\n".join(_table(args.metric, [r for r, _ in rows])))
+        print("\n".join([*_table(metric, results), *_pairs_table(report), signature]))
     return 0
 
 
-def _compared(
-    corpus: CorpusStats, config: BleuConfig, args: argparse.Namespace
-) -> list[tuple[PairedResult, int]]:
-    """Run the paired tests on the chosen metric; each row with the segments it used."""
-    names = list(corpus.systems)
-    n = corpus.testset.n_segments
-    tests = {"n_bootstrap": args.paired_bs, "n_ar": args.paired_ar, "seed": args.seed}
-    if args.metric == BLEU:
-        stats = corpus.systems
-        base, others = stats[names[0]], {name: stats[name] for name in names[1:]}
-        return [(r, n) for r in compare_systems(names[0], base, others, config, **tests)]
-    if args.metric in SIGNIFICANCE_METRICS:
-        testset, lowercase = corpus.testset, bool(args.lowercase)
-        matrices = {
-            name: score_metric(
-                args.metric, testset.systems[name], testset.references, lowercase
-            ).statistics()
-            for name in names
-        }
-        metric = paired_test_metric(args.metric, lowercase)
-        rest = {name: matrices[name] for name in names[1:]}
-        results = compare_systems_metric(names[0], matrices[names[0]], rest, metric, **tests)
-        return [(r, n) for r in results]
-    scores = corpus.testset.seg_score(args.metric)
-    values = {name: imported_scores(scores, name).sentence for name in names}
-    compared = compare_means(
-        names[0], values[names[0]], {name: values[name] for name in names[1:]}, **tests
-    )
-    return [(c.result, c.n_segments) for c in compared]
-
-
-def _json(metric: str, rows: list[tuple[PairedResult, int]]) -> dict[str, Any]:
+def _json(metric: TestedMetric, results: list[PairedResult], signature: str) -> dict[str, Any]:
     """Return the documented JSON shape; BLEU rows keep their ``bleu`` key."""
+    baseline = results[0].name
 
-    def row(r: PairedResult, n: int) -> dict[str, Any]:
-        fields = {"name": r.name, "metric": metric, "score": r.score}
-        if metric == BLEU:
+    def row(r: PairedResult) -> dict[str, Any]:
+        fields = {"name": r.name, "metric": metric.name, "score": r.score}
+        if metric.name == BLEU:
             fields["bleu"] = r.score
-        return {**fields, "mean": r.mean, "ci": r.ci, "n": n}
+        return {**fields, "mean": r.mean, "ci": r.ci, "n": metric.used(baseline, r.name)}
 
-    (base, n_base), *others = rows
+    base, *others = results
     return {
-        "metric": metric,
-        "baseline": row(base, n_base),
+        "metric": metric.name,
+        "signature": signature,
+        "baseline": row(base),
         "systems": [
-            {**row(r, n), "p_value_bs": r.p_value_bs, "p_value_ar": r.p_value_ar} for r, n in others
+            {**row(r), "p_value_bs": r.p_value_bs, "p_value_ar": r.p_value_ar} for r in others
         ],
     }
 
 
-def _table(metric: str, results: list[PairedResult]) -> list[str]:
-    """Return sacrebleu-style lines: score, mean ± CI, p-values and a marker for p < 0.05."""
+def _pair_json(pair: PairTest) -> dict[str, Any]:
+    """One tested pair in the JSON."""
+    return {
+        "a": pair.a,
+        "b": pair.b,
+        "p_value_bs": pair.p_value_bs,
+        "p_value_ar": pair.p_value_ar,
+        "diff": pair.diff,
+    }
+
+
+def _p(value: float | None) -> str:
+    """A p-value with four decimals and its own star when below ALPHA."""
+    if value is None:
+        return ""
+    return f"{value:.4f}" + ("*" if value < ALPHA else " ")
+
+
+def _table(metric: TestedMetric, results: list[PairedResult]) -> list[str]:
+    """Return sacrebleu-style lines: score, mean ± CI, and each p-value with its own star."""
     width = max(len(r.name) for r in results)
+    d = metric.digits
     lines = [
-        f"{'system':<{width}}  {metric:>8}  {'mean ± 95% CI':>18}  {'p (bs)':>7}  {'p (ar)':>7}"
+        f"{'system':<{width}}  {metric.name:>8}  {'mean ± 95% CI':>18}  "
+        f"{'p (bs)':>8}  {'p (ar)':>8}"
     ]
     for r in results:
-        p_bs = "" if r.p_value_bs is None else f"{r.p_value_bs:.4f}"
-        p_ar = "" if r.p_value_ar is None else f"{r.p_value_ar:.4f}"
-        significant = [p for p in (r.p_value_bs, r.p_value_ar) if p is not None]
-        mark = " *" if significant and min(significant) < 0.05 else ""
-        digits = 2 if metric == BLEU or metric in SIGNIFICANCE_METRICS else 4
-        ci = f"{r.mean:8.{digits}f} ± {r.ci:7.{digits}f}"
-        lines.append(f"{r.name:<{width}}  {r.score:8.{digits}f}  {ci}  {p_bs:>7}  {p_ar:>7}{mark}")
-    lines.append("* p < 0.05: significantly different from the baseline (first row)")
+        ci = f"{r.mean:8.{d}f} ± {r.ci:7.{d}f}"
+        p_bs, p_ar = _p(r.p_value_bs), _p(r.p_value_ar)
+        lines.append(f"{r.name:<{width}}  {r.score:8.{d}f}  {ci}  {p_bs:>8}  {p_ar:>8}")
+    lines.append(
+        f"* after a p-value: p < {ALPHA} by that test, significantly different from the "
+        "baseline (first row)"
+    )
     return lines
+
+
+def _pairs_table(report: dict[str, Any]) -> list[str]:
+    """With --all-pairs: one line a pair, then the rank clusters."""
+    if "pairs" not in report:
+        return []
+    adjusted = " (Holm-adjusted)" if report["holm"] else ""
+    lines = ["", f"All pairs{adjusted}: diff = b − a"]
+    for pair in report["pairs"]:
+        lines.append(
+            f"  {pair['a']} vs {pair['b']}: diff {pair['diff']:+.4f}  "
+            f"p (bs) {_p(pair['p_value_bs'])}  p (ar) {_p(pair['p_value_ar'])}"
+        )
+    lines.append(
+        "Rank clusters (a system leaves its cluster when significantly worse than its best):"
+    )
+    lines += [f"  {i}. {', '.join(c)}" for i, c in enumerate(report["clusters"], start=1)]
+    return lines
+
+
+def _latex(metric: TestedMetric, results: list[PairedResult], signature: str) -> str:
+    """A booktabs table of the comparison, the signature as a comment."""
+    d = metric.digits
+
+    def p(value: float | None) -> str:
+        if value is None:
+            return "--"
+        return f"{value:.4f}" + ("$^{*}$" if value < ALPHA else "")
+
+    rows = [
+        [
+            escape_latex(r.name),
+            f"{r.score:.{d}f}",
+            f"{r.mean:.{d}f} $\\pm$ {r.ci:.{d}f}",
+            p(r.p_value_bs),
+            p(r.p_value_ar),
+        ]
+        for r in results
+    ]
+    header = ["System", escape_latex(metric.name), "Mean $\\pm$ 95\\% CI", "$p$ (bs)", "$p$ (ar)"]
+    comments = [
+        signature,
+        f"* p < {ALPHA}: significantly different from the baseline {results[0].name}",
+    ]
+    return booktabs_table(header, rows, "lrrrr", comments)

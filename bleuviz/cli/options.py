@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
-from bleuviz.io.decode import DEFAULT_MAX_BYTES, read_path
-from bleuviz.io.load import load_paths
+from bleuviz.errors import InputError
+from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
+from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.imported import imported_specs
@@ -27,7 +29,12 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "--ref", "-r", nargs="+", required=True, metavar="REF", help="reference files"
     )
     parser.add_argument(
-        "--hyp", "-i", nargs="+", required=True, metavar="HYP", help="system outputs"
+        "--hyp",
+        "-i",
+        nargs="+",
+        required=True,
+        metavar="HYP",
+        help="system outputs; - reads one system from standard input",
     )
     parser.add_argument("--src", metavar="SRC", help="source file (optional)")
     parser.add_argument("--docids", metavar="FILE", help="one document id per line (optional)")
@@ -73,7 +80,7 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", type=float, nargs="+", help="per-order weights")
     parser.add_argument("--effective-order", action="store_true")
     parser.add_argument("--auto-reweigh", action="store_true", help="nltk's auto_reweigh")
-    parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    parser.add_argument("--format", "-f", choices=("text", "json", "latex"), default="text")
 
 
 def bleu_config(args: argparse.Namespace) -> BleuConfig:
@@ -96,12 +103,43 @@ def bleu_config(args: argparse.Namespace) -> BleuConfig:
 
 def load_corpus(args: argparse.Namespace, config: BleuConfig) -> tuple[CorpusStats, list[str]]:
     """Read the files and compute statistics; return them with each system's path."""
-    testset = with_seg_scores(
-        load_paths(args.hyp, args.ref, args.src, args.docids, args.max_bytes), args
-    )
+    testset = with_seg_scores(read_testset(args), args)
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
     return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers()), paths
+
+
+#: What ``--hyp -`` reads, and the system's name.
+STDIN = "-"
+STDIN_NAME = "stdin"
+
+
+def read_testset(args: argparse.Namespace) -> TestSet:
+    """Read the files (and standard input for ``--hyp -``, as ``cat hyp | sacrebleu ref``).
+
+    Raises:
+        InputError: a file is refused, or ``-`` is given more than once.
+    """
+    if args.hyp.count(STDIN) > 1:
+        raise InputError("--hyp: standard input (-) can be read only once")
+    if STDIN not in args.hyp:
+        return load_paths(args.hyp, args.ref, args.src, args.docids, args.max_bytes)
+    hyps = [
+        read_stdin(args.max_bytes) if path == STDIN else read_path(path, args.max_bytes)
+        for path in args.hyp
+    ]
+    refs = [read_path(path, args.max_bytes) for path in args.ref]
+    source = None if args.src is None else read_path(args.src, args.max_bytes)
+    docids = None if args.docids is None else read_path(args.docids, args.max_bytes)
+    return load_files(hyps, refs, source, docids, args.max_bytes)
+
+
+def read_stdin(max_bytes: int) -> NamedBytes:
+    """Read standard input as one hypothesis file named ``stdin`` (size-checked like a file)."""
+    data = sys.stdin.buffer.read(max_bytes + 1)
+    f = NamedBytes(STDIN_NAME, data)
+    check_size_and_emptiness(f, max_bytes)
+    return f
 
 
 def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:

@@ -9,9 +9,14 @@ from typing import Any
 from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores, to_score
 from bleuviz.bleu.result import BleuScore
 from bleuviz.bleu.signature import signature
+from bleuviz.bleu.stats import SegmentStats
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
+from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.imported import imported_scores
+from bleuviz.render.latex import booktabs_table, escape_latex
+from bleuviz.significance import DEFAULT_SEED, bootstrap_ci
+from bleuviz.significance.resampling import paired_signature
 
 
 def add_score_parser(commands: Any) -> argparse.ArgumentParser:
@@ -22,6 +27,15 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     add_input_options(parser)
     add_bleu_options(parser)
     parser.add_argument("--sentence-level", action="store_true", help="also score every segment")
+    parser.add_argument(
+        "--confidence",
+        action="store_true",
+        help="each system's bootstrap mean and 95%% CI, as sacrebleu's --confidence",
+    )
+    parser.add_argument(
+        "--confidence-n", type=int, default=1000, metavar="N", help="bootstrap resamples"
+    )
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
     parser.set_defaults(func=run_score)
     return parser
 
@@ -29,11 +43,15 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
 def run_score(args: argparse.Namespace) -> int:
     """Print each system's corpus BLEU (and sentence BLEU with --sentence-level)."""
     config = bleu_config(args)
+    if args.confidence and args.confidence_n < 1:
+        raise ConfigError(f"--confidence-n: must be at least 1, got {args.confidence_n}")
     corpus, paths = load_corpus(args, config)
     reports = []
     for (name, stats), path in zip(corpus.systems.items(), paths, strict=True):
         score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
         report = {"name": name, "path": path, **score_dict(score)}
+        if args.confidence:
+            report |= _confidence(stats, config, score, args)
         if corpus.testset.seg_scores:
             report["seg_scores"] = seg_score_means(corpus.testset, name)
         if args.sentence_level:
@@ -42,9 +60,16 @@ def run_score(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps({"systems": [r for r, _ in reports]}, indent=2, ensure_ascii=False))
         return 0
+    if args.format == "latex":
+        print(_latex([r for r, _ in reports]))
+        return 0
     for report, score in reports:
         prefix = f"{report['name']}: " if len(reports) > 1 else ""
-        print(prefix + score.format())
+        line = score.format()
+        if "ci" in report:  # sacrebleu: "BLEU = 45.28 (μ = 45.27 ± 3.99) 88.5/..."
+            head = f"BLEU = {score.score:.2f}"
+            line = line.replace(head, f"{head} (μ = {report['mean']:.2f} ± {report['ci']:.2f})", 1)
+        print(prefix + line)
         for metric, summary in report.get("seg_scores", {}).items():
             mean = "n/a" if summary["mean"] is None else f"{summary['mean']:.4f}"
             better = "lower" if summary["lower_is_better"] else "higher"
@@ -53,8 +78,37 @@ def run_score(args: argparse.Namespace) -> int:
             )
         for i, sentence in enumerate(report.get("sentences", []), start=1):
             print(f"  {i}\tBLEU = {sentence['bleu']:.2f}")
-    print(reports[0][1].signature)
+    print(reports[0][0]["signature"])
     return 0
+
+
+def _confidence(
+    stats: SegmentStats, config: BleuConfig, score: BleuScore, args: argparse.Namespace
+) -> dict[str, Any]:
+    """The bootstrap mean and CI, and the signature with sacrebleu's bs/seed fields."""
+    ci = bootstrap_ci(stats, config, args.confidence_n, args.seed)
+    signature = paired_signature(score.signature, args.confidence_n, 0, args.seed)
+    return {"mean": ci.mean, "ci": ci.ci, "signature": signature}
+
+
+def _latex(reports: list[dict[str, Any]]) -> str:
+    """A booktabs table of every system's corpus BLEU (and CI, imported means)."""
+    confidence = "ci" in reports[0]
+    imported = list(reports[0].get("seg_scores", {}))
+    header = ["System", "BLEU", *(["Mean $\\pm$ 95\\% CI"] if confidence else [])]
+    header += ["BP", "Ratio", "Hyp len", "Ref len", *(escape_latex(m) for m in imported)]
+    rows = []
+    for r in reports:
+        cells = [escape_latex(r["name"]), f"{r['bleu']:.2f}"]
+        if confidence:
+            cells.append(f"{r['mean']:.2f} $\\pm$ {r['ci']:.2f}")
+        cells += [f"{r['bp']:.3f}", f"{r['ratio']:.3f}", str(r["hyp_len"]), str(r["ref_len"])]
+        for m in imported:
+            mean = r["seg_scores"].get(m, {}).get("mean")
+            cells.append("--" if mean is None else f"{mean:.4f}")
+        rows.append(cells)
+    align = "l" + "r" * (len(header) - 1)
+    return booktabs_table(header, rows, align, [reports[0]["signature"]])
 
 
 def score_dict(score: BleuScore) -> dict[str, Any]:

@@ -95,3 +95,17 @@ def count_matrix(idx: NDArray[np.int64]) -> FloatArray:
     m, n = idx.shape
     flat = (idx + np.arange(m, dtype=np.int64)[:, None] * n).ravel()
     return np.bincount(flat, minlength=m * n).reshape(m, n).astype(np.float64)
+
+
+def paired_signature(signature: str, n_bootstrap: int, n_ar: int, seed: int | None) -> str:
+    """Insert the paired tests into a metric's signature, as sacrebleu's ``PairedTest`` does.
+
+    sacrebleu adds ``bs:N`` (bootstrap resamples), ``ar:N`` (randomization trials)
+    and ``seed:S`` after ``nrefs`` (``bs`` first when an AR run also bootstraps its
+    CIs): ``nrefs:2|bs:1000|ar:10000|seed:12345|case:mixed|...``. A signature
+    without ``nrefs`` (an imported score) gets them in front.
+    """
+    tests = [f"bs:{n_bootstrap}", *([f"ar:{n_ar}"] if n_ar > 0 else []), f"seed:{seed}".lower()]
+    fields = signature.split("|")
+    at = next((i + 1 for i, field in enumerate(fields) if field.startswith("nrefs:")), 0)
+    return "|".join([*fields[:at], *tests, *fields[at:]])

@@ -7,7 +7,9 @@ printed by that call. For the nltk and tf-nmt flavours there is no oracle; the
 literals follow the format documented in ``bleuviz.bleu.signature``: a
 ``flavor:`` prefix, no ``eff:`` field, the flavour's own smoothing name,
 ``order:`` (when not 4), ``weights:`` (when not uniform) and ``reweigh:yes``
-before the version, and the replicated implementation as the version.
+before the version, and the replicated implementation as the version. The
+sacrebleu flavour adds ``ngram:N`` before the version when the order is not 4
+(sacrebleu's own string has no order, so BLEU-2 and BLEU-4 would look alike).
 """
 
 from __future__ import annotations
@@ -83,6 +85,9 @@ def test_sacrebleu_signature(kwargs: dict[str, object], n_refs: int, golden: str
     metric.corpus_score(hyps, refs)
     expected = str(metric.get_signature())
     assert expected == golden.replace("version:2.6.0", f"version:{V}")
+    order = int(kwargs.get("max_ngram_order", 4))  # type: ignore[call-overload]
+    if order != 4:  # sacrebleu's string has no order: bleuviz adds ngram:N before version
+        expected = expected.replace("|version:", f"|ngram:{order}|version:")
     config, tok = bleuviz_config(kwargs)
     assert signature(config, tok, n_refs) == expected
     stats = compute_stats(hyps, build_reference_index(refs, tok, config.max_order))
@@ -114,11 +119,12 @@ OTHER_FLAVOURS = [
     ("tfnmt_add_one_order2", {"flavor": "tf-nmt", "smooth": "add-one", "max_order": 2},
      TokenizeConfig("intl", True), 3,
      "flavor:tf-nmt|nrefs:3|case:lc|tok:intl|smooth:add-one|order:2|version:tf-nmt-0be8642"),
-    # The sacrebleu flavour keeps sacrebleu's string and only adds non-uniform weights.
+    # The sacrebleu flavour keeps sacrebleu's string and adds ngram:N (when not 4) and
+    # non-uniform weights.
     ("sacrebleu_weights", {"weights": (1, 0, 0, 0)}, TokenizeConfig(), 1,
      f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|weights:1,0,0,0|version:{V}"),
-    ("sacrebleu_order2_uniform", {"max_order": 2, "weights": (0.5, 0.5)}, TokenizeConfig(), 1,
-     f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{V}"),
+    ("sacrebleu_order2_uniform", {"max_order": 2, "weights": (0.5, 0.5)}, TokenizeConfig(), 2,
+     f"nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|ngram:2|version:{V}"),
     # An option the flavour does not have changes nothing, so it is not signed.
     ("sacrebleu_reweigh_ignored", {"auto_reweigh": True}, TokenizeConfig(), 1,
      f"nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:{V}"),
