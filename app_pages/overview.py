@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
-from bleuviz.analysis.segments import document_scores, mean_sentence_bleu, system_scores
+from bleuviz.analysis.segments import document_scores, system_scores
 from bleuviz.bleu import sentence_scores
-from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
+from bleuviz.render.charts import document_bars, precision_by_order, sentence_score_boxes
 from bleuviz.render.labels import escape_markdown as md
-from ui.data import current_corpus, metric_scores, metric_spec
-from ui.format import fmt_bleu, fmt_bp, fmt_metric
-from ui.humans import imported_cards, imported_column, metrics_vs_humans
+from ui.data import current_corpus, metric_scores
+from ui.export import export_buttons
+from ui.format import fmt_bleu
+from ui.humans import imported_cards, metrics_vs_humans
+from ui.overview_table import (
+    export_frame,
+    focus_picker,
+    rank_choice,
+    ranked,
+    score_columns,
+    systems_table,
+)
 from ui.settings import chosen_metrics, human_metric
 
 st.title("Overview")
@@ -23,37 +31,25 @@ st.caption(
     f"{len(testset.systems)} system(s) · flavour {config.flavor}"
 )
 
-st.subheader("Corpus BLEU")
-columns = st.columns(min(len(scores), 4))
-for i, (name, score) in enumerate(scores.items()):
-    columns[i % len(columns)].metric(md(name), fmt_bleu(score.score), help=score.signature)
-
-table = pd.DataFrame(
-    {
-        "system": [md(name) for name in scores],
-        "BLEU": [fmt_bleu(s.score) for s in scores.values()],
-        **{
-            f"p{n + 1}": [f"{s.precisions[n]:.1f}" for s in scores.values()]
-            for n in range(config.max_order)
-        },
-        "BP": [fmt_bp(s.bp) for s in scores.values()],
-        "ratio": [f"{s.ratio:.3f}" for s in scores.values()],
-        "hyp_len": [s.hyp_len for s in scores.values()],
-        "ref_len": [s.ref_len for s in scores.values()],
-        "mean sentence BLEU": [fmt_bleu(mean_sentence_bleu(corpus, n, config)) for n in scores],
-    }
-)
 others = {label: {n: metric_scores(corpus, n, label) for n in scores} for label in chosen_metrics()}
-for label, by_system in others.items():
-    spec = metric_spec(corpus, label)
-    if spec.imported:
-        heading, column = imported_column(label, spec, by_system)
-    else:
-        heading = f"mean {label} F" if spec.mean_of_sentences else label
-        column = [fmt_metric(spec, by_system[n].corpus) for n in scores]
-    table[heading] = column
-st.table(table.set_index("system"))
-imported_cards(corpus, others)
+columns = score_columns(corpus, config, scores, others)
+st.subheader("Corpus BLEU, systems ranked")
+rank_by = rank_choice(columns)
+order = ranked(columns, rank_by)
+cards = st.columns(min(len(order), 4))
+for i, name in enumerate(order):
+    cards[i % len(cards)].metric(
+        md(name), fmt_bleu(scores[name].score), help=scores[name].signature
+    )
+st.table(systems_table(columns, order))
+st.caption(
+    f"Ranked by {md(rank_by)} (best first); the best value of each score column is marked. "
+    "The cards show corpus BLEU."
+)
+export_buttons(
+    export_frame(columns, order), "systems", "ov_export", signature=scores[order[0]].signature
+)
+imported_cards(corpus, {label: others[label] for label in others})
 st.markdown("**Signature**")
 st.code(next(iter(scores.values())).signature, language=None)
 for label, by_system in others.items():
@@ -78,16 +74,15 @@ with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
         "segments weigh as much as long ones. The two answer different questions."
     )
 
+focus = focus_picker(order)
 left, right = st.columns(2)
 with left:
     st.subheader("Modified precision by order")
-    st.plotly_chart(precision_by_order(scores), key="ov_precision_chart")
+    st.plotly_chart(precision_by_order({n: scores[n] for n in focus}), key="ov_precision_chart")
 with right:
     st.subheader("Sentence BLEU")
-    sentence = {
-        name: sentence_scores(stats, config).score for name, stats in corpus.systems.items()
-    }
-    st.plotly_chart(sentence_bleu_histogram(sentence), key="ov_sentence_hist")
+    sentence = {n: sentence_scores(corpus.systems[n], config).score for n in focus}
+    st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
 
 if testset.doc_ids is not None:
     st.subheader("Documents")

@@ -8,11 +8,18 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_table
+from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_export, segment_table
 from bleuviz.render.labels import code_span as code
 from ui.data import current_corpus, metric_scores, metric_spec
+from ui.export import export_buttons
 from ui.format import number_format
-from ui.segment_view import imported_ranges, in_range, show_segment
+from ui.segment_view import (
+    imported_ranges,
+    in_range,
+    sentence_columns,
+    sentence_signature,
+    show_segment,
+)
 from ui.settings import chosen_metrics, imported_metrics
 
 st.title("Sentences")
@@ -95,13 +102,20 @@ st.dataframe(
         },
     },
 )
-st.download_button(
-    "Download this table as CSV",
-    # A callable: the CSV is built when the button is clicked, not on every rerun.
-    lambda: shown.to_csv(index=False).encode("utf-8"),
-    file_name=f"bleuviz-{system}-segments.csv",
-    mime="text/csv",
-    key="sent_download",
+st.caption("Download the segments shown (whole texts, references and source, every score):")
+rows = (shown["seg"] - 1).tolist()
+export_buttons(
+    lambda: segment_export(testset, [system], sentence_columns(corpus, config, [system]), rows),
+    f"{system}-segments",
+    "sent_export",
+    signature=sentence_signature(corpus, config),
+)
+st.caption("…or every segment of every system, in long form (one row per segment and system):")
+export_buttons(
+    lambda: segment_export(testset, systems, sentence_columns(corpus, config, systems)),
+    "all-systems-segments",
+    "sent_export_all",
+    signature=sentence_signature(corpus, config),
 )
 
 st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)

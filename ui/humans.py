@@ -37,14 +37,6 @@ def mean_with_ci(spec: MetricSpec, scores: MetricScores) -> str:
     return "—" if ci is None else f"{fmt_metric(spec, ci[0])} ± {fmt_metric(spec, ci[2])}"
 
 
-def imported_column(
-    label: str, spec: MetricSpec, by_system: Mapping[str, MetricScores]
-) -> tuple[str, list[str]]:
-    """The systems table's heading and cells of an imported score (escaped: from the data)."""
-    heading = f"{md(label)} (mean ± 95% CI){direction_note(spec)}"
-    return heading, [mean_with_ci(spec, scores) for scores in by_system.values()]
-
-
 def imported_cards(corpus: CorpusStats, others: Mapping[str, Mapping[str, MetricScores]]) -> None:
     """One row of cards per imported score: each system's mean, the CI as help."""
     for label, by_system in others.items():

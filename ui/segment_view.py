@@ -11,6 +11,7 @@ from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
+from bleuviz.bleu.signature import signature
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.metrics import rouge_text
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
@@ -186,3 +187,18 @@ def in_range(values: FloatArray, low: float, high: float) -> NDArray[np.bool_]:
     with np.errstate(invalid="ignore"):
         mask: NDArray[np.bool_] = (values >= low) & (values <= high)
     return mask
+
+
+def sentence_columns(
+    corpus: CorpusStats, config: BleuConfig, systems: list[str]
+) -> dict[str, dict[str, FloatArray]]:
+    """Sentence BLEU and every chosen metric's sentence scores of ``systems``, for exports."""
+    columns = {"BLEU": {n: sentence_scores(corpus.systems[n], config).score for n in systems}}
+    for label in chosen_metrics():
+        columns[label] = {n: metric_scores(corpus, n, label).sentence for n in systems}
+    return columns
+
+
+def sentence_signature(corpus: CorpusStats, config: BleuConfig) -> str:
+    """The signature of the sentence BLEU scores (sentence-level semantics)."""
+    return signature(config.for_sentences(), corpus.tokenize, corpus.n_refs)

@@ -6,14 +6,17 @@ are different numbers; the names here keep them apart.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, corpus_score, group_scores, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.result import BleuScore
+from bleuviz.io.testset import TestSet
 
 PREVIEW_CHARS = 120
 
@@ -101,3 +104,34 @@ def system_scores(corpus: CorpusStats, config: BleuConfig) -> dict[str, BleuScor
 def mean_sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> float:
     """Return the arithmetic mean of sentence BLEU (not the corpus BLEU)."""
     return float(sentence_scores(corpus.systems[system], config).score.mean())
+
+
+def segment_export(
+    testset: TestSet,
+    systems: Sequence[str],
+    scores: Mapping[str, Mapping[str, FloatArray]],
+    rows: Sequence[int] | None = None,
+) -> pd.DataFrame:
+    """Every segment whole, for a download: ids, document, source, references, output, scores.
+
+    One row per segment and system (long form when ``systems`` has several),
+    segments in ``rows`` order (0-based; all by default). ``scores`` maps a
+    metric's name to each system's sentence scores. No text is shortened.
+    """
+    index = np.arange(testset.n_segments) if rows is None else np.asarray(rows, dtype=np.int64)
+    parts = []
+    for system in systems:
+        frame = pd.DataFrame({"seg": index + 1})
+        frame["seg_id"] = [testset.segment_label(int(i)) for i in index]
+        if testset.doc_ids is not None:
+            frame["doc"] = [testset.doc_ids[i] for i in index]
+        if testset.source is not None:
+            frame["source"] = [testset.source[i] for i in index]
+        for r, stream in enumerate(testset.references, start=1):
+            frame[f"ref_{r}"] = [stream[i] for i in index]
+        frame["system"] = system
+        frame["hypothesis"] = [testset.systems[system][i] for i in index]
+        for metric, by_system in scores.items():
+            frame[metric] = np.asarray(by_system[system])[index]
+        parts.append(frame)
+    return pd.concat(parts, ignore_index=True)

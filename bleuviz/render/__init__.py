@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from bleuviz.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from bleuviz.render.charts import document_bars, precision_by_order, sentence_bleu_histogram
+    from bleuviz.render.charts import document_bars, precision_by_order, sentence_score_boxes
     from bleuviz.render.compare_charts import (
         bucket_bars,
         difference_histogram,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "document_bars": "bleuviz.render.charts",
     "precision_by_order": "bleuviz.render.charts",
-    "sentence_bleu_histogram": "bleuviz.render.charts",
+    "sentence_score_boxes": "bleuviz.render.charts",
     "bucket_bars": "bleuviz.render.compare_charts",
     "difference_histogram": "bleuviz.render.compare_charts",
     "sentence_scatter": "bleuviz.render.compare_charts",
@@ -55,7 +55,7 @@ __all__ = [
     "reference_html",
     "rouge_hypothesis_html",
     "rouge_reference_html",
-    "sentence_bleu_histogram",
     "sentence_scatter",
+    "sentence_score_boxes",
     "win_tie_loss_bar",
 ]

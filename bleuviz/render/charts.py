@@ -11,47 +11,51 @@ from bleuviz.bleu.result import BleuScore
 
 
 def precision_by_order(scores: Mapping[str, BleuScore]) -> go.Figure:
-    """Grouped bars of modified precision (0-100) per n-gram order, one group per system."""
+    """Modified precision (0-100) per n-gram order: one line of dots per system.
+
+    Lines stay readable with 9 to 20 systems within a point of each other, where
+    grouped bars do not; hover names the system and the clipped count / total.
+    """
     fig = go.Figure()
     for name, score in scores.items():
         orders = [f"{n}-gram" for n in range(1, len(score.precisions) + 1)]
         fractions = [f"{c}/{t}" for c, t in zip(score.counts, score.totals, strict=True)]
         fig.add_trace(
-            go.Bar(
+            go.Scatter(
                 name=name,
                 x=orders,
                 y=list(score.precisions),
+                mode="lines+markers",
                 customdata=fractions,
                 hovertemplate="%{x}: %{y:.1f} (%{customdata})<extra>" + name + "</extra>",
             )
         )
     fig.update_layout(
-        barmode="group",
         yaxis_title="modified precision (%)",
         xaxis_title="n-gram order",
         legend_title="system",
+        hovermode="closest",
         margin={"t": 30, "b": 40},
     )
     return fig
 
 
-def sentence_bleu_histogram(sentence_bleu: Mapping[str, Sequence[float] | np.ndarray]) -> go.Figure:
-    """Overlaid histograms of sentence BLEU, one per system, in 5-point bins."""
+def sentence_score_boxes(sentence_bleu: Mapping[str, Sequence[float] | np.ndarray]) -> go.Figure:
+    """Sentence BLEU per system as box plots (median, quartiles, outliers), side by side."""
     fig = go.Figure()
     for name, values in sentence_bleu.items():
         fig.add_trace(
-            go.Histogram(
+            go.Box(
                 name=name,
-                x=np.asarray(values),
-                xbins={"start": 0, "end": 100.0001, "size": 5},
-                opacity=0.6,
+                y=np.asarray(values),
+                boxmean=True,
+                hovertemplate="%{y:.2f}<extra>" + name + "</extra>",
             )
         )
     fig.update_layout(
-        barmode="overlay",
-        xaxis_title="sentence BLEU",
-        yaxis_title="segments",
-        legend_title="system",
+        yaxis_title="sentence BLEU",
+        yaxis_range=[-2, 102],
+        showlegend=False,
         margin={"t": 30, "b": 40},
     )
     return fig

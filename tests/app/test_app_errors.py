@@ -58,8 +58,9 @@ def switch_to_sample(at: AppTest) -> None:
     at.sidebar.radio(key="data_source").set_value("sample").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
-    if at.metric[0].label == "literal":  # overview
-        assert [m.value for m in at.metric] == ["27.99", "52.84", "61.67"]
+    if [t.value for t in at.title] == ["Overview"]:
+        # Cards follow the ranking by corpus BLEU, best first (sample_data/README).
+        assert [m.value for m in at.metric] == ["61.67", "52.84", "27.99"]
     else:  # sentences: the table holds the sample's segments
         assert at.dataframe[0].value.shape[0] == 126
 
@@ -84,9 +85,9 @@ def test_good_files_open_and_score_like_sacrebleu(
     assert_frame_works(at)
     if page == "app_pages/overview.py":
         expected = [sacrebleu.corpus_bleu(h, [REF]).score for h in (HYP, REF)]
-        assert [(m.label, m.value) for m in at.metric] == [
-            ("alpha", f"{expected[0]:.2f}"),
+        assert [(m.label, m.value) for m in at.metric] == [  # ranked: best first
             ("beta", f"{expected[1]:.2f}"),
+            ("alpha", f"{expected[0]:.2f}"),
         ]
     else:
         assert at.dataframe[0].value.shape[0] == len(REF)

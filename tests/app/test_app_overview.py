@@ -207,11 +207,20 @@ def apply(at: AppTest, actions: tuple[tuple[str, str, object], ...]) -> AppTest:
 
 
 def sacrebleu_scores(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """sacrebleu's corpus scores and signature for the same settings, on the raw files."""
+    """sacrebleu's corpus scores and signature for the same settings, on the raw files.
+
+    sacrebleu's signature has no order; bleuviz adds ``ngram:N`` before the version
+    when the order is not 4 (bleuviz.bleu.signature).
+    """
     out = {}
+    order = kwargs.get("max_ngram_order", 4)
     for name in SYSTEMS:
         bleu = BLEU(**kwargs)
-        out[name] = (bleu.corpus_score(HYPS[name], REFS), str(bleu.get_signature()))
+        score = bleu.corpus_score(HYPS[name], REFS)  # the signature needs a scored metric
+        signature = str(bleu.get_signature())
+        if order != 4:
+            signature = signature.replace("|version:", f"|ngram:{order}|version:")
+        out[name] = (score, signature)
     return out
 
 

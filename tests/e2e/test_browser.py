@@ -332,16 +332,21 @@ def test_rouge_l_marks_the_lcs_tokens_in_the_drill_down(page: Page, server: str)
 
 
 def test_download_gives_the_filtered_table_as_csv(page: Page, server: str) -> None:
-    """The CSV is built on click (a callable) and holds exactly the rows shown."""
+    """The CSV is built on click and holds exactly the rows shown, whole and with references."""
     expected = search_terse_for_tram(page, server)
     with page.expect_download() as info:
-        page.get_by_role("button", name="Download this table as CSV").click()
-    rows = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text("utf-8"))))
+        page.get_by_role("button", name="CSV").first.click()
+    signature, *body = Path(info.value.path()).read_text("utf-8").splitlines(keepends=True)
+    assert signature.startswith("# signature: nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|")
+    rows = list(csv.DictReader(io.StringIO("".join(body))))
     assert [int(row["seg"]) for row in rows] == expected
     for row in rows:
         i = int(row["seg"]) - 1
         want = sacrebleu.sentence_bleu(HYPS["terse"][i], [r[i] for r in REFS]).score
-        assert float(row["bleu"]) == pytest.approx(want, abs=1e-9)
+        assert float(row["BLEU"]) == pytest.approx(want, abs=1e-9)
+        assert row["hypothesis"] == HYPS["terse"][i]  # whole, never cut
+        assert [row["ref_1"], row["ref_2"]] == [r[i] for r in REFS]
+        assert row["system"] == "terse"
 
 
 def test_compare_runs_chrf_significance_as_sacrebleu(

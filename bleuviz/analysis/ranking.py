@@ -1,0 +1,28 @@
+"""Systems in rank order by a metric, and the best system of each score column."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+
+def rank_order(values: Mapping[str, float], higher_is_better: bool = True) -> list[str]:
+    """Systems best first; ties keep their load order; a system without a score goes last."""
+    names = list(values)
+
+    def key(name: str) -> tuple[bool, float, int]:
+        value = values[name]
+        missing = value is None or math.isnan(value)
+        score = 0.0 if missing else (-value if higher_is_better else value)
+        return (missing, score, names.index(name))
+
+    return sorted(names, key=key)
+
+
+def best_systems(values: Mapping[str, float], higher_is_better: bool = True) -> set[str]:
+    """The systems with the best value (all of them on a tie; none if nothing is scored)."""
+    scored = {n: v for n, v in values.items() if v is not None and not math.isnan(v)}
+    if not scored:
+        return set()
+    best = max(scored.values()) if higher_is_better else min(scored.values())
+    return {n for n, v in scored.items() if v == best}
