@@ -11,30 +11,33 @@ from bleuviz.bleu.result import BleuScore
 
 
 def precision_by_order(scores: Mapping[str, BleuScore]) -> go.Figure:
-    """Modified precision (0-100) per n-gram order: one line of dots per system.
+    """Modified precision (0-100): one row of dots per system, one colour per n-gram order.
 
-    Lines stay readable with 9 to 20 systems within a point of each other, where
-    grouped bars do not; hover names the system and the clipped count / total.
+    A dot plot stays readable with 9 to 20 systems within a point of each other,
+    where grouped bars or overlapping lines do not. Systems keep the mapping's
+    order (the ranking), top to bottom; hover shows the clipped count / total.
     """
     fig = go.Figure()
-    for name, score in scores.items():
-        orders = [f"{n}-gram" for n in range(1, len(score.precisions) + 1)]
-        fractions = [f"{c}/{t}" for c, t in zip(score.counts, score.totals, strict=True)]
+    names = list(scores)
+    orders = max((len(s.precisions) for s in scores.values()), default=0)
+    for k in range(orders):
+        fractions = [f"{s.counts[k]}/{s.totals[k]}" for s in scores.values()]
         fig.add_trace(
             go.Scatter(
-                name=name,
-                x=orders,
-                y=list(score.precisions),
-                mode="lines+markers",
+                name=f"{k + 1}-gram",
+                x=[s.precisions[k] for s in scores.values()],
+                y=names,
+                mode="markers",
+                marker={"size": 10},
                 customdata=fractions,
-                hovertemplate="%{x}: %{y:.1f} (%{customdata})<extra>" + name + "</extra>",
+                hovertemplate="%{y}: %{x:.1f} (%{customdata})<extra>" + f"{k + 1}-gram</extra>",
             )
         )
     fig.update_layout(
-        yaxis_title="modified precision (%)",
-        xaxis_title="n-gram order",
-        legend_title="system",
-        hovermode="closest",
+        xaxis_title="modified precision (%)",
+        yaxis={"autorange": "reversed", "automargin": True},
+        legend_title="order",
+        height=max(260, 40 + 28 * len(names)),
         margin={"t": 30, "b": 40},
     )
     return fig

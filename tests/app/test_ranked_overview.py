@@ -85,5 +85,6 @@ def test_charts_focus_on_the_chosen_systems(app: AppTest) -> None:
     app.multiselect(key="ov_focus").set_value(["terse"]).run()
     assert not app.exception
     charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
-    names = [{t.get("name") for t in chart["data"]} for chart in charts[:2]]
-    assert names == [{"terse"}, {"terse"}]
+    precision, boxes = charts[:2]
+    assert [t["y"] for t in precision["data"]] == [["terse"]] * 4  # one dot per order
+    assert [t["name"] for t in boxes["data"]] == ["terse"]
