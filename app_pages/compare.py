@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from bleuviz.render.labels import escape_markdown as md
+from ui.compare.all_pairs import all_pairs_section
 from ui.compare.corpus import (
     apply_deep_link,
     buckets,
@@ -23,13 +24,16 @@ from ui.compare.corpus import (
 from ui.compare.data import (
     all_systems_frame,
     corpus_identity,
+    results_frame,
     score_spec,
     sentence_comparison,
     significance,
+    tested_signature,
 )
 from ui.compare.disagreement import disagreement_finder
 from ui.compare.segments import drill_down, plots, segment_table
 from ui.data import current_corpus
+from ui.export import export_buttons
 from ui.settings import imported_metrics
 
 st.title("Compare")
@@ -65,6 +69,13 @@ st.caption(
     f"`--paired-ar`. {md(corpus_metric)} is the corpus score; μ ± CI is its bootstrap mean and "
     "95% interval."
 )
+
+signature = tested_signature(corpus, config, corpus_metric, settings)
+st.code(signature, language=None)
+export_buttons(results_frame(results), f"significance-{corpus_metric}", "cmp_sig_export", signature)
+
+st.subheader("Every pair of systems")
+all_pairs_section(corpus, config, identity, corpus_metric, settings, signature)
 
 st.subheader("Sentence by sentence")
 comparison = sentence_comparison(corpus, config, names, sentence_metric)

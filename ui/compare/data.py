@@ -22,7 +22,7 @@ from bleuviz.analysis.salient import (
     reference_clips,
     salient_ngrams,
 )
-from bleuviz.bleu import BleuConfig
+from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import MetricSpec, paired_test_metric
 from bleuviz.render.compare_charts import (
@@ -31,6 +31,7 @@ from bleuviz.render.compare_charts import (
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
 from bleuviz.significance.mean import compare_means
+from bleuviz.significance.resampling import paired_signature
 from ui.data import metric_scores, metric_spec
 from ui.format import fmt_bleu, fmt_metric
 
@@ -140,6 +141,34 @@ def score_spec(corpus: CorpusStats, metric: str) -> MetricSpec | None:
 def fmt_score(spec: MetricSpec | None, value: float) -> str:
     """A score as its library prints it (``spec`` None: BLEU)."""
     return fmt_bleu(value) if spec is None else fmt_metric(spec, value)
+
+
+def tested_signature(
+    corpus: CorpusStats, config: BleuConfig, metric: str, settings: tuple[int, int, int]
+) -> str:
+    """The metric's signature with the paired tests in it, as sacrebleu's ``PairedTest`` signs."""
+    first = next(iter(corpus.systems))
+    if metric == BLEU:
+        stats = corpus.systems[first]
+        own = corpus_score(stats, config, corpus.tokenize, corpus.n_refs).signature
+    else:
+        own = metric_scores(corpus, first, metric).signature
+    return paired_signature(own, *settings)
+
+
+def results_frame(results: list[PairedResult]) -> pd.DataFrame:
+    """The significance table as numbers (baseline first), for exports."""
+    return pd.DataFrame(
+        {
+            "system": [r.name for r in results],
+            "baseline": [i == 0 for i in range(len(results))],
+            "score": [r.score for r in results],
+            "mean": [r.mean for r in results],
+            "ci": [r.ci for r in results],
+            "p_value_bs": [r.p_value_bs for r in results],
+            "p_value_ar": [r.p_value_ar for r in results],
+        }
+    )
 
 
 def fmt_p(value: float | None) -> str:

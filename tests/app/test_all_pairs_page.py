@@ -1,0 +1,61 @@
+"""AppTest of the Compare page's paired signature and all-pairs view.
+
+Oracles: sacrebleu 2.6.0's ``PairedTest`` (signature; p-values of a two-system run
+with the pair's first system as baseline) on the sample's files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from itertools import combinations
+
+import pytest
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+from streamlit.testing.v1 import AppTest
+
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+
+HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
+REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+
+
+@pytest.fixture
+def app(new_app: Callable[..., AppTest]) -> AppTest:
+    at = new_app()
+    at.switch_page("app_pages/compare.py")
+    at.session_state["cmp_n_bootstrap"] = 200
+    at.session_state["cmp_n_ar"] = 300
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_compare_shows_sacrebleus_paired_signature(app: AppTest) -> None:
+    named = list(HYPS.items())[:2]
+    sig, _ = PairedTest(named, {"BLEU": BLEU()}, REFS, "ar", 300, n_ar_confidence=200)()
+    assert sig["BLEU"].format() in [c.value for c in app.code]
+
+
+def test_all_pairs_equal_two_system_runs(app: AppTest) -> None:
+    app.toggle(key="cmp_all_pairs").set_value(True).run()
+    assert not app.exception
+    pairs = app.dataframe[0].value  # the pairs table comes first on the page
+    assert [tuple(r) for r in pairs[["a", "b"]].itertuples(index=False)] == list(
+        combinations(HYPS, 2)
+    )
+    for row in pairs.itertuples(index=False):
+        named = [(row.a, HYPS[row.a]), (row.b, HYPS[row.b])]
+        _, bs = PairedTest(named, {"BLEU": BLEU()}, REFS, "bs", 200)()
+        _, ar = PairedTest(named, {"BLEU": BLEU()}, REFS, "ar", 300)()
+        assert row.p_value_bs == bs["BLEU"][1].p_value
+        assert row.p_value_ar == ar["BLEU"][1].p_value
+        assert row.diff == pytest.approx(bs["BLEU"][1].score - bs["BLEU"][0].score, abs=0.051)
+    heatmap = json.loads(app.get("plotly_chart")[0].proto.spec)["data"][0]
+    assert heatmap["type"] == "heatmap" and len(heatmap["z"]) == 3
+    clusters = [m.value for m in app.markdown if m.value.startswith("1. ")]
+    assert clusters == ["1. repeat\n2. terse\n3. literal"]
+    app.toggle(key="cmp_pairs_holm").set_value(True).run()
+    holm = app.dataframe[0].value  # the pairs table comes first on the page
+    assert (holm["p_value_bs"] >= pairs["p_value_bs"]).all()
