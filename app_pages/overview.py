@@ -8,6 +8,7 @@ from bleuviz.analysis.segments import document_scores, system_scores
 from bleuviz.bleu import sentence_scores
 from bleuviz.render.charts import document_bars, precision_by_order, sentence_score_boxes
 from bleuviz.render.labels import escape_markdown as md
+from ui.all_systems import outlier_finder
 from ui.data import current_corpus, metric_scores
 from ui.export import export_buttons
 from ui.format import fmt_bleu
@@ -83,6 +84,10 @@ with right:
     st.subheader("Sentence BLEU")
     sentence = {n: sentence_scores(corpus.systems[n], config).score for n in focus}
     st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
+
+if len(corpus.systems) > 1:
+    with st.expander("Outliers: segments where one system stands apart"):
+        outlier_finder(corpus, config)
 
 if testset.doc_ids is not None:
     st.subheader("Documents")

@@ -10,6 +10,7 @@ import streamlit as st
 
 from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_export, segment_table
 from bleuviz.render.labels import code_span as code
+from ui.all_systems import segment_in_every_system
 from ui.data import current_corpus, metric_scores, metric_spec
 from ui.export import export_buttons
 from ui.format import number_format
@@ -123,3 +124,8 @@ seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
 st.query_params.update({"sys": system, "seg": str(seg)})
 st.session_state["sent_applied_link"] = (system, str(seg), params.get("doc"))
 show_segment(corpus, config, system, int(seg) - 1, key_prefix="sent")
+
+if len(systems) > 1:
+    st.subheader("This segment in every system")
+    order = int(st.session_state.get("sent_order", 1))
+    segment_in_every_system(corpus, config, int(seg) - 1, order)

@@ -1,0 +1,63 @@
+"""AppTest of the many-system views: one segment in every system, and the outlier finder.
+
+Oracle: sacrebleu 2.6.0's ``sentence_bleu`` on the sample's files.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+
+import pytest
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+
+HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
+REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+
+
+def sentence(name: str, i: int) -> float:
+    return sacrebleu.sentence_bleu(HYPS[name][i], [r[i] for r in REFS]).score
+
+
+@pytest.fixture
+def app(new_app: Callable[..., AppTest]) -> Callable[[str], AppTest]:
+    def make(page: str) -> AppTest:
+        at = new_app()
+        at.switch_page(page)
+        return at
+
+    return make
+
+
+def test_one_segment_in_every_system(app: Callable[[str], AppTest]) -> None:
+    at = app("app_pages/sentences.py")
+    at.query_params["sys"] = "terse"
+    at.query_params["seg"] = "7"
+    at.run()
+    assert not at.exception
+    lines = [m.value for m in at.markdown if " · BLEU " in m.value]
+    expected = sorted(HYPS, key=lambda n: -sentence(n, 6))
+    assert [line.split("**")[1] for line in lines] == expected
+    for line, name in zip(lines, expected, strict=True):
+        assert line.endswith(f"BLEU {sentence(name, 6):.2f}")
+    at.selectbox(key="sent_diff_base").set_value("repeat").run()
+    assert "(baseline)" in next(
+        line.value for line in at.markdown if line.value.startswith("**repeat**")
+    )
+
+
+def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None:
+    at = app("app_pages/overview.py")
+    at.run()
+    at.number_input(key="ov_out_gap").set_value(40.0).run()
+    assert not at.exception
+    found = at.expander[1].dataframe[0].value
+    flagged = found[found["check"].str.startswith("BLEU")]
+    assert len(flagged) > 0
+    for row in flagged.itertuples():
+        i = int(row.seg) - 1
+        others = [sentence(n, i) for n in HYPS if n != row.system]
+        assert statistics.median(others) - sentence(row.system, i) >= 40

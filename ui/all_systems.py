@@ -1,0 +1,87 @@
+"""Sections about many systems at once: one segment in every system, and outlier segments."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from bleuviz.analysis.outliers import find_outliers
+from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.render.highlight import STYLE, hypothesis_html, legend
+from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
+from ui.data import metric_scores, metric_spec
+from ui.export import export_buttons
+from ui.format import fmt_bleu, fmt_metric
+from ui.segment_view import explanation
+from ui.settings import chosen_metrics
+
+
+def segment_in_every_system(
+    corpus: CorpusStats, config: BleuConfig, index: int, order: int
+) -> None:
+    """Every system's output of one segment, highlighted, scored and diffed against a baseline."""
+    testset = corpus.testset
+    names = list(corpus.systems)
+    refs = tuple(stream[index] for stream in testset.references)
+    left, right = st.columns([3, 2])
+    baseline = left.selectbox("Word differences against", names, key="sent_diff_base")
+    show_diff = right.toggle("Show word differences", True, key="sent_diff_show")
+    st.html(STYLE + DIFF_STYLE + legend())
+    bleu = {
+        n: float(sentence_scores(corpus.systems[n].select([index]), config).score[0]) for n in names
+    }
+    metrics = chosen_metrics()
+    for name in sorted(names, key=lambda n: -bleu[n]):
+        scores = [f"BLEU {fmt_bleu(bleu[name])}"]
+        for label in metrics:
+            value = float(metric_scores(corpus, name, label).sentence[index])
+            scores.append(f"{md(label)} {fmt_metric(metric_spec(corpus, label), value)}")
+        role = " (baseline)" if name == baseline else ""
+        st.markdown(f"**{md(name)}**{role} · " + " · ".join(scores))
+        hyp = testset.systems[name][index]
+        st.html(hypothesis_html(explanation(hyp, refs, corpus.tokenize, config.max_order), order))
+        if show_diff and name != baseline:
+            st.html(word_diff_html(testset.systems[baseline][index], hyp))
+    st.caption(
+        f"Systems by sentence BLEU on this segment; n-grams of order {order} coloured as in the "
+        "drill-down. Differences: blue words only this system has, red words only the "
+        "baseline has."
+    )
+
+
+def outlier_finder(corpus: CorpusStats, config: BleuConfig) -> None:
+    """Thresholds, then the flagged (system, segment) pairs, each a link to the segment."""
+    gap_col, low_col, high_col = st.columns(3)
+    gap = gap_col.number_input(
+        "BLEU below the others' median by", 1.0, 100.0, 30.0, 5.0, key="ov_out_gap"
+    )
+    low = low_col.number_input("Length ratio below", 0.0, 1.0, 0.5, 0.05, key="ov_out_low")
+    high = high_col.number_input("Length ratio above", 1.0, 10.0, 2.0, 0.25, key="ov_out_high")
+    names = list(corpus.systems)
+    bleu = {n: sentence_scores(corpus.systems[n], config).score for n in names}
+    hyp_len = {n: corpus.systems[n].hyp_len for n in names}
+    ref_len = {n: config.flavor_spec.ref_lengths(corpus.systems[n]) for n in names}
+    found = find_outliers(bleu, hyp_len, ref_len, gap, low, high)
+    found["open"] = [
+        "sentences?" + urlencode({"sys": s, "seg": str(g)})
+        for s, g in zip(found["system"], found["seg"], strict=True)
+    ]
+    st.caption(f"{len(found)} flagged (system, segment) pairs.")
+    st.dataframe(
+        found,
+        key="ov_outliers",
+        hide_index=True,
+        height=300,
+        column_order=["system", "seg", "check", "bleu", "median_others", "ratio", "open"],
+        column_config={
+            "seg": st.column_config.NumberColumn("segment", width="small"),
+            "bleu": st.column_config.NumberColumn("sentence BLEU", format="%.2f"),
+            "median_others": st.column_config.NumberColumn("others' median", format="%.2f"),
+            "ratio": st.column_config.NumberColumn("length ratio", format="%.2f"),
+            "open": st.column_config.LinkColumn("open", display_text="Sentences"),
+        },
+    )
+    export_buttons(found.drop(columns=["open"]), "outliers", "ov_outliers_export")
