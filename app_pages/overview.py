@@ -102,6 +102,7 @@ if testset.doc_ids is not None:
     # st.table renders Markdown in cells and headers: escape the ids and names from the data.
     shown["doc"] = shown["doc"].map(lambda d: md(str(d)))
     st.table(shown.set_index("doc").rename(columns=md))
+    export_buttons(docs, "documents", "ov_docs_export", signature=scores[order[0]].signature)
     doc = st.selectbox("Open a document's segments", list(docs["doc"]), key="ov_doc")
     system = st.selectbox("System", list(corpus.systems), key="ov_doc_system")
     st.page_link(

@@ -18,6 +18,7 @@ from bleuviz.render.human_charts import metric_vs_human_scatter
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance.mean import mean_ci
 from ui.data import metric_scores, metric_spec
+from ui.export import export_buttons
 from ui.format import direction_note, fmt_metric
 from ui.settings import chosen_metrics
 
@@ -82,6 +83,19 @@ def metric_view(corpus: CorpusStats, label: str) -> MetricView:
     )
 
 
+def vars_of(result: Correlation) -> dict[str, object]:
+    """A correlation as a plain row (None where undefined), for exports."""
+    return {
+        "metric": result.name,
+        "system_pearson": result.system_pearson,
+        "system_kendall": result.system_kendall,
+        "pairwise_accuracy": result.pairwise_accuracy,
+        "segment_kendall": result.segment_kendall,
+        "n_systems": result.n_systems,
+        "n_segments": result.n_segments,
+    }
+
+
 def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
     """The correlation table as shown: four decimals, a dash where undefined."""
 
@@ -106,7 +120,11 @@ def metrics_vs_humans(corpus: CorpusStats, config: BleuConfig, human: str) -> No
     st.subheader(f"Metrics vs humans: {md(human)}")
     human_view = metric_view(corpus, human)
     views = metric_views(corpus, config, human)
-    st.table(correlation_frame([correlate(view, human_view) for view in views]))
+    results = [correlate(view, human_view) for view in views]
+    st.table(correlation_frame(results))
+    export_buttons(
+        pd.DataFrame([vars_of(r) for r in results]), f"correlation-{human}", "ov_human_export"
+    )
     st.caption(
         "System level: Pearson and Kendall τ-b (scipy) between corpus scores (means for imported "
         "scores) and human means, over systems with a human score; pairwise accuracy is the "

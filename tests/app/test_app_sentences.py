@@ -120,10 +120,15 @@ class Spans(HTMLParser):
 
 
 def highlight_html(at: AppTest) -> list[str]:
-    """Bodies of the hypothesis and reference highlights (skipping the style + legend)."""
+    """Bodies of the drill-down's hypothesis and reference highlights.
+
+    Skips the style + legend, and stops at the next legend: the section showing
+    the segment in every system, below the drill-down.
+    """
     bodies = [h.value for h in at.html]
     assert "bv-legend" in bodies[0]
-    return bodies[1:]
+    end = next((i for i, b in enumerate(bodies[1:], 1) if "bv-legend" in b), len(bodies))
+    return bodies[1:end]
 
 
 def table_segments(at: AppTest) -> list[int]:

@@ -61,3 +61,24 @@ def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None
         i = int(row.seg) - 1
         others = [sentence(n, i) for n in HYPS if n != row.system]
         assert statistics.median(others) - sentence(row.system, i) >= 40
+
+
+@pytest.mark.parametrize(
+    ("page", "tables"),
+    [
+        # systems, documents (outliers sit in a closed expander but are drawn too)
+        ("app_pages/overview.py", 3),
+        # significance, buckets, salient A and B, segments
+        ("app_pages/compare.py", 5),
+        # the segments shown, every system's segments
+        ("app_pages/sentences.py", 2),
+    ],
+)
+def test_every_table_offers_csv_json_and_latex(
+    app: Callable[[str], AppTest], page: str, tables: int
+) -> None:
+    at = app(page)
+    at.run()
+    assert not at.exception
+    labels = [b.label for b in at.get("download_button")]
+    assert labels == ["CSV", "JSON", "LaTeX"] * tables

@@ -35,6 +35,7 @@ from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 from ui.compare.data import ALL, BLEU, NONE, fmt_p, fmt_score, salient, verdict
 from ui.data import metric_scores, metric_spec
+from ui.export import export_buttons
 from ui.format import fmt_bleu, fmt_metric
 
 
@@ -199,6 +200,12 @@ def buckets(
         + (" and the imported score's mean" if means else "")
         + ". Click a bar to filter the segments."
     )
+    with right:
+        export_buttons(
+            table.rename(columns={"bleu_a": f"BLEU {names[0]}", "bleu_b": f"BLEU {names[1]}"}),
+            f"buckets-{kind}",
+            "cmp_bucket_export",
+        )
     return None if bucket == ALL else segments_of(bucket)
 
 
@@ -247,6 +254,12 @@ def salient_ngram_tables(
             on_select=partial(pick_salient, f"cmp_salient_{role.lower()}", [s.text for s in side]),
             selection_mode="single-row",
         )
+        with col:
+            export_buttons(
+                salient_frame(side).rename(columns={"a": names[0], "b": names[1]}),
+                f"salient-{role}",
+                f"cmp_salient_{role.lower()}_export",
+            )
     item = report.find(chosen)
     return None if item is None else salient_segments(item, names)
 

@@ -10,6 +10,7 @@ from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import BLEU, sentence_comparison
 from ui.data import metric_spec
+from ui.export import export_buttons
 from ui.format import number_format
 from ui.settings import chosen_metrics, imported_metrics
 
@@ -76,3 +77,11 @@ def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[st
             "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),
         },
     )
+    whole = found.drop(columns=["hyp_a", "hyp_b"]).rename(
+        columns={"gain_x": "BLEU gain of B", "gain_y": f"{metric} gain of B"}
+    )
+    for role, name in zip("ab", names, strict=True):
+        whole[f"{name} ({role.upper()})"] = [
+            corpus.testset.systems[name][s - 1] for s in found["seg"]
+        ]
+    export_buttons(whole, f"disagreements-{metric}", "cmp_disagree_export")

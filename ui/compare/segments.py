@@ -19,7 +19,7 @@ from bleuviz.analysis.salient import (
     gaps_frame,
     match_gaps,
 )
-from bleuviz.analysis.segments import PREVIEW_CHARS
+from bleuviz.analysis.segments import PREVIEW_CHARS, segment_export
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation
@@ -31,6 +31,7 @@ from bleuviz.render.compare_charts import (
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, score_spec, sentence_axis
+from ui.export import export_buttons
 from ui.segment_view import explanation, source_and_order
 
 
@@ -120,7 +121,21 @@ def segment_table(
             "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),
         },
     )
+    rows = (shown["seg"] - 1).tolist()
+    scores = {
+        metric: {n: shown_scores(comparison, role) for n, role in zip(names, "ab", strict=True)}
+    }
+    export_buttons(
+        lambda: segment_export(testset, list(names), scores, rows),
+        f"segments-{names[0]}-vs-{names[1]}",
+        "cmp_table_export",
+    )
     return shown
+
+
+def shown_scores(comparison: pd.DataFrame, role: str) -> np.ndarray:
+    """One system's sentence scores from the comparison frame (all segments, in order)."""
+    return comparison[f"score_{role}"].to_numpy()
 
 
 def drill_down(
