@@ -323,11 +323,16 @@ def test_rouge_l_marks_the_lcs_tokens_in_the_drill_down(page: Page, server: str)
     pairs = lcs_pairs(rouge_tokenize(ref).tokens, rouge_tokenize(hyp).tokens)
     hyp_tokens = rouge_tokenize(hyp).tokens
     expected = ["match" if j in {q for _, q in pairs} else "miss" for j in range(len(hyp_tokens))]
+    # The ROUGE lines are the drill-down's last two, before the segment in every system.
     lines = page.locator(".bv-line")
-    hyp_line = lines.nth(lines.count() - 2).locator("span.bv-tok")
+    heading = page.get_by_role("heading", name="This segment in every system").element_handle()
+    before = lines.evaluate_all(
+        "(els, h) => els.filter(e => e.compareDocumentPosition(h) & 4).length", heading
+    )
+    hyp_line = lines.nth(before - 2).locator("span.bv-tok")
     assert statuses(hyp_line) == expected
     assert hyp_line.all_inner_texts() == list(hyp_tokens)
-    ref_line = lines.last.locator("span.bv-tok")
+    ref_line = lines.nth(before - 1).locator("span.bv-tok")
     assert statuses(ref_line).count("match") == len(pairs)
 
 
@@ -335,7 +340,9 @@ def test_download_gives_the_filtered_table_as_csv(page: Page, server: str) -> No
     """The CSV is built on click and holds exactly the rows shown, whole and with references."""
     expected = search_terse_for_tram(page, server)
     with page.expect_download() as info:
-        page.get_by_role("button", name="CSV").first.click()
+        page.get_by_test_id("stDownloadButton").filter(has_text="CSV").first.locator(
+            "button"
+        ).click()
     signature, *body = Path(info.value.path()).read_text("utf-8").splitlines(keepends=True)
     assert signature.startswith("# signature: nrefs:2|case:mixed|eff:yes|tok:13a|smooth:exp|")
     rows = list(csv.DictReader(io.StringIO("".join(body))))

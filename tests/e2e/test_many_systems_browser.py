@@ -1,0 +1,64 @@
+"""Browser tests of the many-system views: the ranked Overview, all pairs, one segment everywhere.
+
+Expected numbers come from sacrebleu 2.6 (``corpus_bleu``, ``sentence_bleu``,
+``PairedTest``) on the sample's files; nothing is hard-coded from the app.
+"""
+
+from __future__ import annotations
+
+import pytest
+import sacrebleu
+from playwright.sync_api import Page, expect
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from tests.e2e.test_browser import open_url, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
+REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+
+
+def test_overview_table_is_ranked_and_marks_the_best(page: Page, server: str) -> None:
+    open_url(page, server, "Corpus BLEU")
+    bleu = {n: sacrebleu.corpus_bleu(h, REFS).score for n, h in HYPS.items()}
+    ranked = sorted(bleu, key=bleu.get, reverse=True)
+    rows = page.locator('[data-testid="stTable"] tbody tr').first
+    expect(rows).to_contain_text(ranked[0])
+    names = [t.strip() for t in page.locator('[data-testid="stTable"] tbody th').all_inner_texts()][
+        :3
+    ]
+    assert names == ranked
+    best = (
+        page.locator('[data-testid="stTable"] td').filter(has_text=f"{bleu[ranked[0]]:.2f}").first
+    )
+    assert "700" in best.evaluate("e => getComputedStyle(e).fontWeight")
+
+
+def test_all_pairs_heatmap_and_clusters(page: Page, server: str) -> None:
+    open_url(page, f"{server}/compare", "Every pair of systems")
+    page.get_by_text("Test all 3 pairs").click()
+    wait_idle(page)
+    heatmap = page.locator(".js-plotly-plot").filter(has=page.locator(".heatmaplayer"))
+    expect(heatmap).to_have_count(1)
+    trace = heatmap.evaluate("e => ({x: e.data[0].x, y: e.data[0].y, text: e.data[0].text})")
+    index = {name: i for i, name in enumerate(trace["x"])}
+    for a, b in [("literal", "terse"), ("literal", "repeat"), ("terse", "repeat")]:
+        _, res = PairedTest([(a, HYPS[a]), (b, HYPS[b])], {"BLEU": BLEU()}, REFS, "bs", 1000)()
+        diff = res["BLEU"][1].score - res["BLEU"][0].score  # row b, column a: b − a
+        assert trace["text"][index[b]][index[a]] == f"{diff:+.2f}"
+    expect(page.get_by_role("listitem").filter(has_text="repeat").first).to_be_visible()
+
+
+def test_one_segment_in_every_system(page: Page, server: str) -> None:
+    open_url(page, f"{server}/sentences?sys=terse&seg=7", "This segment in every system")
+    for name, hyps in HYPS.items():
+        score = sacrebleu.sentence_bleu(hyps[6], [r[6] for r in REFS]).score
+        expect(
+            page.get_by_text(f"{name} · BLEU {score:.2f}")
+            .or_(page.get_by_text(f"{name} (baseline) · BLEU {score:.2f}"))
+            .first
+        ).to_be_visible()
+    expect(page.locator(".bv-diff").first).to_be_visible()
