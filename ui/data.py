@@ -28,6 +28,12 @@ from bleuviz.metrics.imported import imported_scores, imported_spec, imported_sp
 from ui.settings import bleu_config_from_state
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class UploadPending(BleuvizError):
+    """Upload is the data source but no file is chosen yet: a hint, not an error."""
+
+
 SAMPLE = ROOT / "sample_data"
 
 
@@ -159,6 +165,9 @@ def current_corpus() -> tuple[CorpusStats, BleuConfig]:
             corpus = with_scores(
                 (key, scores_key, tokenize, config.stats_order), directions, corpus, scored
             )
+    except UploadPending as exc:  # not an error: nothing is chosen yet
+        st.info(str(exc).removeprefix("upload: ").capitalize() + ".", icon=":material/upload:")
+        st.stop()
     except BleuvizError as exc:
         st.error(str(exc), icon=":material/error:")
         st.stop()
@@ -237,7 +246,7 @@ def _current_testset() -> tuple[TestSet, tuple[object, ...]]:
     if source == "upload":
         uploads = st.session_state.get("uploads")
         if uploads is None:
-            raise BleuvizError("upload: choose hypothesis and reference files in the sidebar")
+            raise UploadPending("upload: choose hypothesis and reference files in the sidebar")
         key = ("upload", *uploads["key"])
         return load_uploads(
             key, uploads["hyp"], uploads["ref"], uploads["src"], uploads["docids"]

@@ -43,14 +43,21 @@ def rouge_explanation(
 
 
 def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
-    """The n-gram table of one order."""
+    """The n-gram table of one order, its columns named for a student.
+
+    "matched" is the clipped count min(times in hypothesis, most in one
+    reference); "clipped" is what the clip took away. The reference holding the
+    most is a dash where no reference holds the n-gram.
+    """
     rows = expl.rows[order - 1]
     return pd.DataFrame(
         {
             "n-gram": [r.text for r in rows],
-            "hyp count": [r.hyp_count for r in rows],
-            "max ref count": [r.max_ref_count for r in rows],
-            "in reference": [r.best_ref + 1 if r.best_ref is not None else None for r in rows],
+            "times in hypothesis": [r.hyp_count for r in rows],
+            "most in one reference": [r.max_ref_count for r in rows],
+            "reference with the most": [
+                "—" if r.best_ref is None else f"reference {r.best_ref + 1}" for r in rows
+            ],
             "matched": [r.matched for r in rows],
             "clipped": [r.clipped for r in rows],
         }

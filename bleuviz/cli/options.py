@@ -26,7 +26,12 @@ class OneLineParser(argparse.ArgumentParser):
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """Add --ref/--hyp/--src/--docids and the size limit."""
     parser.add_argument(
-        "--ref", "-r", nargs="+", required=True, metavar="REF", help="reference files"
+        "--ref",
+        "-r",
+        nargs="+",
+        default=[],
+        metavar="REF",
+        help="reference files (not needed when --hyp is one table holding reference columns)",
     )
     parser.add_argument(
         "--hyp",

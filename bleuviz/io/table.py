@@ -119,8 +119,7 @@ def _read_table(name: str, text: str) -> tuple[tuple[str, ...], list[tuple[str, 
     """Parse a table by its extension into a header, rows of its width and their lines."""
     ext = file_extension(name)
     if ext == ".tsv":
-        numbered = [(n, line.split("\t")) for n, line in enumerate(split_lines(text), start=1)]
-        header, rows = _checked_rows(name, numbered)
+        header, rows = _tsv_rows(name, text)
     elif ext == ".csv":
         header, rows = _csv_rows(name, text)
     elif ext in (".jsonl", ".json"):
@@ -159,6 +158,40 @@ def _check_header(name: str, header: Sequence[str]) -> None:
             raise InputError(f"{name}: line 1: column {i + 1} has an empty name")
         if column in header[:i]:
             raise InputError(f"{name}: line 1: column {column!r} appears twice")
+
+
+def _tsv_rows(name: str, text: str) -> tuple[tuple[str, ...], _Numbered]:
+    """Parse TSV: tab-separated lines, or CSV-style quoting where the file shows it was used.
+
+    Python's ``csv`` writer (dialect ``excel-tab``) quotes a field that holds a tab,
+    a line break or a quote, doubling inner quotes. Plain TSV has no quoting, and a
+    segment may well start and end with a quotation mark, so quotes are only
+    interpreted when the whole file parses strictly as quoted TSV and some quoted
+    field needed it (it holds a tab, a line break or a doubled quote); otherwise
+    every line is split at its tabs and quotes stay part of the text.
+    """
+    quoted = _quoted_tsv_rows(text)
+    if quoted is not None:
+        return _checked_rows(name, quoted)
+    numbered = [(n, line.split("\t")) for n, line in enumerate(split_lines(text), start=1)]
+    return _checked_rows(name, numbered)
+
+
+def _quoted_tsv_rows(text: str) -> list[tuple[int, Sequence[str]]] | None:
+    """The rows of ``text`` read as quoted TSV, or None if it is not quoted TSV."""
+    if '"' not in text:
+        return None
+    reader = csv.reader(StringIO(text, newline=""), dialect="excel-tab", strict=True)
+    numbered: list[tuple[int, Sequence[str]]] = []
+    start = 1
+    try:
+        for row in reader:
+            numbered.append((start, row))
+            start = reader.line_num + 1
+    except csv.Error:
+        return None
+    needed = re.compile(r'"(?:[^"]|"")*(?:\t|\n|\r|"")(?:[^"]|"")*"(?:\t|\r?\n|$)')
+    return numbered if needed.search(text) else None
 
 
 def _csv_rows(name: str, text: str) -> tuple[tuple[str, ...], _Numbered]:

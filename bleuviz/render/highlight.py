@@ -70,12 +70,25 @@ def highlight(
     return f'<div class="bv-line">{"".join(parts)}</div>'
 
 
+#: What a status means on a reference token: only whether the hypothesis matched it.
+REFERENCE_LABELS = {"match": "matched by the hypothesis", "miss": "not matched by the hypothesis"}
+
+
 def legend() -> str:
-    """Return the legend for the three statuses."""
-    items = "".join(
+    """Return the legend: the hypothesis's three statuses, then the references' two.
+
+    The same colours mean different things on each side (a grey reference token
+    is one the hypothesis missed, not one absent from every reference), so each
+    side gets its own row.
+    """
+    hyp = "".join(
         token_span(label.split(" (")[0], status) for status, label in STATUS_LABELS.items()
     )
-    return f'<div class="bv-legend">{items}</div>'
+    ref = "".join(token_span(label, status, label) for status, label in REFERENCE_LABELS.items())
+    return (
+        f'<div class="bv-legend"><b>Hypothesis</b> {hyp}</div>'
+        f'<div class="bv-legend"><b>References</b> {ref}</div>'
+    )
 
 
 def hypothesis_html(explanation: SegmentExplanation, order: int) -> str:
@@ -99,7 +112,7 @@ def reference_html(explanation: SegmentExplanation, order: int, ref: int) -> str
     """Return reference ``ref`` with the tokens the hypothesis matched at ``order``."""
     covered = explanation.ref_coverage(order)[ref]
     statuses = ["match" if c else "miss" for c in covered]
-    titles = ["matched by the hypothesis" if c else "missed by the hypothesis" for c in covered]
+    titles = [REFERENCE_LABELS["match" if c else "miss"] for c in covered]
     return highlight(
         explanation.ref_texts[ref],
         explanation.ref_tokens[ref],

@@ -1,0 +1,92 @@
+"""Error-analysis friction (issue: filters, drill-down, upload): AppTests and core checks.
+
+Oracles: the sample's own text (which n-grams no reference holds), sacrebleu 2.6.0's
+``corpus_bleu`` for the command line, and Python's csv module for quoted TSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.cli.main import main
+from bleuviz.io.decode import NamedBytes
+from bleuviz.io.table import load_table
+from bleuviz.render.highlight import legend
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+
+HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
+REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+
+
+@pytest.fixture
+def app(new_app: Callable[..., AppTest]) -> AppTest:
+    return new_app()
+
+
+def test_ngram_table_names_its_columns_and_shows_a_dash(app: AppTest) -> None:
+    app.switch_page("app_pages/sentences.py")
+    app.query_params["sys"] = "literal"
+    app.query_params["seg"] = "2"
+    app.run()
+    assert not app.exception
+    grams = next(d.value for d in app.dataframe if "reference with the most" in d.value.columns)
+    assert list(grams.columns) == [
+        "n-gram", "times in hypothesis", "most in one reference", "reference with the most",
+        "matched", "clipped",
+    ]  # fmt: skip
+    unseen = grams[grams["most in one reference"] == 0]
+    assert len(unseen) > 0 and set(unseen["reference with the most"]) == {"—"}
+    seen = grams[grams["most in one reference"] > 0]
+    assert seen["reference with the most"].str.fullmatch(r"reference [12]").all()
+
+
+def test_legend_tells_hypothesis_and_reference_statuses_apart() -> None:
+    html = legend()
+    hyp, ref = html.split("<b>References</b>")
+    assert "not in any reference" in hyp and "not matched by the hypothesis" in ref
+    assert "not in any reference" not in ref
+
+
+def test_upload_without_files_is_a_hint_not_an_error(app: AppTest) -> None:
+    app.run()
+    app.sidebar.radio(key="data_source").set_value("upload").run()
+    assert not app.exception and not app.error
+    assert any("Choose hypothesis and reference files" in i.value for i in app.info)
+
+
+def test_tsv_written_by_the_csv_module_is_read_as_written() -> None:
+    buf = io.StringIO()
+    writer = csv.writer(buf, dialect="excel-tab")
+    rows = [["ref", "sysA"], ['a\tb "x"', "a b"], ['"Tram now!"', 'say "hi"']]
+    writer.writerows(rows)
+    testset = load_table(NamedBytes("q.tsv", buf.getvalue().encode()))
+    assert testset.references == ((rows[1][0], rows[2][0]),)
+    assert testset.systems == {"sysA": (rows[1][1], rows[2][1])}
+
+
+def test_plain_tsv_keeps_its_quotes() -> None:
+    text = 'ref\tsysA\n"Tram now!"\t"If," he said\n'
+    testset = load_table(NamedBytes("p.tsv", text.encode()))
+    assert testset.references == (('"Tram now!"',),)
+    assert testset.systems == {"sysA": ('"If," he said',)}
+
+
+def test_score_reads_references_from_a_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "set.tsv"
+    lines = ["ref\tliteral"] + [f"{r}\t{h}" for r, h in zip(REFS[0], HYPS["literal"], strict=True)]
+    table.write_text("\n".join(lines) + "\n")
+    assert main(["score", "--hyp", str(table), "-f", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)["systems"][0]
+    assert out["bleu"] == pytest.approx(sacrebleu.corpus_bleu(HYPS["literal"], [REFS[0]]).score)
+    assert main(["score", "--hyp", str(SAMPLE_HYPS[0])]) == 2
+    assert "no reference file given" in capsys.readouterr().err
