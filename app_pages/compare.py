@@ -101,7 +101,7 @@ if with_ngram is not None:
     filters[f"matching “{st.session_state['cmp_salient']}”"] = with_ngram
 
 st.subheader("Segments")
-shown = segment_table(corpus, comparison, names, filters, sentence_metric)
+shown = segment_table(corpus, config, comparison, names, filters, sentence_metric)
 st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = int(st.columns([1, 4])[0].number_input("Segment", 1, testset.n_segments, key="cmp_seg"))
 st.query_params.update({"a": names[0], "b": names[1], "seg": str(seg)})

@@ -22,6 +22,7 @@ from ui.segment_view import (
     show_segment,
 )
 from ui.settings import chosen_metrics, imported_metrics
+from ui.subset import active_filters, subset_caption
 
 st.title("Sentences")
 corpus, config = current_corpus()
@@ -80,7 +81,9 @@ def select_row() -> None:
         st.session_state["sent_seg"] = st.session_state["sent_visible"][rows[0]]
 
 
-st.caption(f"{len(shown)} of {len(table)} segments · click a row to open it")
+active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
+st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), active))
+st.caption("Click a row to open it.")
 st.dataframe(
     shown,
     key="sent_table",

@@ -90,3 +90,25 @@ def test_score_reads_references_from_a_table(
     assert out["bleu"] == pytest.approx(sacrebleu.corpus_bleu(HYPS["literal"], [REFS[0]]).score)
     assert main(["score", "--hyp", str(SAMPLE_HYPS[0])]) == 2
     assert "no reference file given" in capsys.readouterr().err
+
+
+def test_filtered_table_shows_the_subsets_corpus_scores(app: AppTest) -> None:
+    from sacrebleu.metrics import CHRF
+
+    app.session_state["metrics"] = ["chrF"]
+    app.switch_page("app_pages/sentences.py")
+    app.run()
+    app.selectbox(key="sent_system").set_value("terse").run()
+    app.text_input(key="sent_search").set_value("tram").run()
+    assert not app.exception
+    rows = [int(s) - 1 for s in app.dataframe[0].value["seg"]]
+    hyps = [HYPS["terse"][i] for i in rows]
+    refs = [[r[i] for i in rows] for r in REFS]
+    caption = next(c.value for c in app.caption if "segments (" in c.value)
+    assert caption.startswith(f"{len(rows)} of 126 segments (search “tram”)")
+    bleu = sacrebleu.corpus_bleu(hyps, refs).score
+    chrf = CHRF().corpus_score(hyps, refs).score
+    assert f"corpus BLEU {bleu:.2f} · chrF {chrf:.2f}" in caption
+    app.text_input(key="sent_search").set_value("no such words anywhere").run()
+    caption = next(c.value for c in app.caption if "segments (" in c.value)
+    assert "0 of 126 segments (search “no such words anywhere”): no segment passes" in caption

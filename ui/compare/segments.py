@@ -33,6 +33,7 @@ from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.export import export_buttons
 from ui.segment_view import explanation, source_and_order
+from ui.subset import subset_caption
 
 
 def open_point() -> None:
@@ -80,6 +81,7 @@ def open_row() -> None:
 
 def segment_table(
     corpus: CorpusStats,
+    config: BleuConfig,
     comparison: pd.DataFrame,
     names: tuple[str, str],
     filters: dict[str, Any],
@@ -98,8 +100,9 @@ def segment_table(
     how = st.columns([2, 3])[0].selectbox("Sort", list(SORTS), key="cmp_sort")
     shown = sort_comparison(frame[mask], SORTS[how])
     st.session_state["cmp_visible"] = shown["seg"].tolist()
-    active = " · ".join(filters) or "no filter"
-    st.caption(f"{len(shown)} of {len(frame)} segments ({active}) · click a row to open it")
+    rows = (shown["seg"] - 1).tolist()
+    st.caption(subset_caption(corpus, config, list(names), rows, list(filters)))
+    st.caption("Click a row to open it.")
     axis = sentence_axis(corpus, metric)
     digits = "%.4f" if axis.scale <= 1 else "%.2f"
     st.dataframe(
