@@ -85,6 +85,7 @@ def show_segment(
     ref_len = int(config.flavor_spec.ref_lengths(row)[0])
     c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}")
     _other_metrics(corpus, system, index)
+    learn_link(hyp, refs)
     order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
     st.html(STYLE + legend())
     st.markdown("**Hypothesis**")
@@ -102,6 +103,16 @@ def show_segment(
     rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
     if rouge:
         _rouge_section(hyp, refs, rouge, key_prefix)
+
+
+def learn_link(hyp: str, refs: tuple[str, ...], label: str = "Open this segment in Learn") -> None:
+    """A link that carries the hypothesis and references to the Learn walkthrough."""
+    st.page_link(
+        "app_pages/learn.py",
+        label=label,
+        query_params={"hyp": hyp, "ref": list(refs)},
+        icon=":material/school:",
+    )
 
 
 def source_and_order(corpus: CorpusStats, config: BleuConfig, index: int, key: str) -> int:

@@ -32,6 +32,7 @@ STYLE = """
   background: #f1f3f5; color: #495057; border-bottom: 2px dotted #adb5bd;
 }
 .bv-legend .bv-tok { margin-right: 0.6rem; }
+.bv-legend-side { display: inline-block; width: 6.5rem; font-weight: 600; }
 </style>
 """
 
@@ -86,8 +87,8 @@ def legend() -> str:
     )
     ref = "".join(token_span(label, status, label) for status, label in REFERENCE_LABELS.items())
     return (
-        f'<div class="bv-legend"><b>Hypothesis</b> {hyp}</div>'
-        f'<div class="bv-legend"><b>References</b> {ref}</div>'
+        f'<div class="bv-legend"><span class="bv-legend-side">Hypothesis</span> {hyp}</div>'
+        f'<div class="bv-legend"><span class="bv-legend-side">References</span> {ref}</div>'
     )
 
 

@@ -11,6 +11,7 @@ import io
 import json
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import pytest
 import sacrebleu
@@ -112,3 +113,23 @@ def test_filtered_table_shows_the_subsets_corpus_scores(app: AppTest) -> None:
     app.text_input(key="sent_search").set_value("no such words anywhere").run()
     caption = next(c.value for c in app.caption if "segments (" in c.value)
     assert "0 of 126 segments (search “no such words anywhere”): no segment passes" in caption
+
+
+def test_drill_down_opens_the_segment_in_learn(
+    app: AppTest, new_app: Callable[..., AppTest]
+) -> None:
+    app.switch_page("app_pages/sentences.py")
+    app.query_params["sys"] = "terse"
+    app.query_params["seg"] = "4"
+    app.run()
+    link = next(p for p in app.get("page_link") if p.proto.label == "Open this segment in Learn")
+    params = parse_qs(link.proto.query_string)
+    assert params["hyp"] == [HYPS["terse"][3]]
+    assert params["ref"] == [r[3] for r in REFS]
+    learn = new_app()
+    learn.switch_page("app_pages/learn.py")
+    learn.query_params["hyp"] = HYPS["terse"][3]
+    learn.query_params["ref"] = [r[3] for r in REFS]
+    learn.run()
+    assert not learn.exception
+    assert learn.session_state["learn_hyp"] == HYPS["terse"][3]

@@ -32,7 +32,7 @@ from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_h
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.export import export_buttons
-from ui.segment_view import explanation, source_and_order
+from ui.segment_view import explanation, learn_link, source_and_order
 from ui.subset import subset_caption
 
 
@@ -208,3 +208,4 @@ def system_side(
     st.page_link(
         "app_pages/sentences.py", label=f"Open in Sentences ({md(name)})", query_params=query
     )
+    learn_link(mine.hyp_text, mine.ref_texts, f"Open {md(name)}'s segment in Learn")
