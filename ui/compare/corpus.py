@@ -63,7 +63,7 @@ def swap() -> None:
 
 def choose_pair(systems: list[str]) -> tuple[str, str]:
     """Selectboxes for A and B (B is never A) and a swap button."""
-    left, right, button = st.columns([5, 5, 2], vertical_alignment="bottom")
+    left, right, button = st.columns([5, 5, 3], vertical_alignment="bottom")
     a = left.selectbox("Baseline (A)", systems, key="cmp_a")
     others = [name for name in systems if name != a]
     if st.session_state.get("cmp_b") not in others:
@@ -121,16 +121,25 @@ def corpus_level(
     metric: str,
     spec: MetricSpec | None,
 ) -> None:
-    """The score of A and B with their bootstrap CIs, the difference and both p-values."""
-    cols = st.columns(5)
+    """The score of A and B with their bootstrap CIs, the difference and both p-values.
+
+    Two rows of cards, so that labels with long system names fit at 1280 px; the
+    full name is in each card's help too.
+    """
+    cols = st.columns(3)
     shown = md(metric) if spec is not None and spec.imported else metric
     for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
-        col.metric(f"{shown} of {role} · {md(name)}", fmt_score(spec, result.score))
+        col.metric(
+            f"{shown} of {role} · {md(name)}",
+            fmt_score(spec, result.score),
+            help=f"{md(metric)} of {role}: {md(name)}",
+        )
         col.caption(f"95% CI: {fmt_score(spec, result.mean)} ± {fmt_score(spec, result.ci)}")
     diff = pair.score - base.score
     cols[2].metric("Difference B − A", ("+" if diff >= 0 else "−") + fmt_score(spec, abs(diff)))
-    cols[3].metric("p-value, bootstrap", fmt_p(pair.p_value_bs), help="paired bootstrap")
-    cols[4].metric(
+    cols = st.columns(3)
+    cols[0].metric("p-value, bootstrap", fmt_p(pair.p_value_bs), help="paired bootstrap")
+    cols[1].metric(
         "p-value, randomization", fmt_p(pair.p_value_ar), help="paired approximate randomization"
     )
     st.markdown(verdict(*names, base, pair, metric, spec))
