@@ -1,0 +1,153 @@
+"""Columnar replicas of sacrebleu's ``13a``, ``none`` and ``char`` tokenizers.
+
+sacrebleu tokenizes one Python string per line (sacrebleu/tokenizers/). Here a
+whole column of lines goes through pyarrow compute kernels (RE2 regexes, literal
+replacements, splitting), and the result is one flat column of tokens plus line
+offsets, without a Python object per token. Each replica produces, token for
+token, ``str.split()`` of what sacrebleu's tokenizer returns for ``line.rstrip()``
+(sacrebleu 2.6.0, ``BLEU._preprocess_segment``); tests/bleu/test_columnar_tokenize.py
+holds that against sacrebleu over arbitrary Unicode text.
+
+Deliberate differences in means, not in results:
+
+* Python's ``str.split()``/``str.rstrip()`` whitespace is not RE2's ``\\s`` nor
+  necessarily pyarrow's ``utf8_split_whitespace``; every replica spells Python's
+  set out (``python_whitespace``) and splits on a plain space after mapping it.
+* Lowercasing is not done here: ``str.lower()`` and pyarrow's ``utf8_lower``
+  differ (``'İ'`` and newer Unicode letters), so the caller lowers each line in
+  Python first, as sacrebleu does.
+* ``zh`` is not replicated: its character ranges are compared as strings, some of
+  two characters (``'\\u20000'``), so its exact set is a quirk best left to sacrebleu.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from bleuviz.arrays import IntArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TokenColumn:
+    """Every token of N lines in order, and where each line's tokens start.
+
+    Attributes:
+        tokens: (T,) non-empty token strings (a pyarrow string array).
+        offsets: (N + 1,) line i's tokens are ``tokens[offsets[i]:offsets[i + 1]]``.
+    """
+
+    tokens: pa.Array
+    offsets: IntArray
+
+
+@cache
+def python_whitespace() -> str:
+    """Return every character ``str.isspace()`` accepts (what ``str.split()`` splits on)."""
+    return "".join(chr(c) for c in range(0x110000) if chr(c).isspace())
+
+
+@cache
+def _other_whitespace() -> str:
+    """Return an RE2 character class of Python's whitespace other than the space."""
+    others = (c for c in python_whitespace() if c != " ")
+    return "[" + "".join(f"\\x{{{ord(c):x}}}" for c in others) + "]"
+
+
+def _rstrip(text: pa.Array) -> pa.Array:
+    """Apply ``str.rstrip()`` to every line (``utf8_rtrim`` with Python's set spelled out)."""
+    return pc.utf8_rtrim(text, python_whitespace())
+
+
+def _split(text: pa.Array) -> TokenColumn:
+    """Apply ``str.split()`` to every line.
+
+    Other whitespace becomes a space, the lines are split at every space, and the
+    empty strings that runs of spaces (and empty lines) leave are dropped.
+    """
+    spaced = pc.replace_substring_regex(text, _other_whitespace(), " ")
+    lists = pc.split_pattern(spaced, " ")
+    values = pc.list_flatten(lists)
+    line = pc.list_parent_indices(lists).to_numpy()
+    keep = pc.greater(pc.binary_length(values), 0)
+    return _column(values.filter(keep), line[keep.to_numpy(zero_copy_only=False)], len(text))
+
+
+def _column(tokens: pa.Array, line: IntArray, n_lines: int) -> TokenColumn:
+    """Build a TokenColumn from tokens and the (sorted) line each belongs to."""
+    offsets = np.zeros(n_lines + 1, dtype=np.int64)
+    np.cumsum(np.bincount(line, minlength=n_lines), out=offsets[1:])
+    return TokenColumn(tokens, offsets)
+
+
+# sacrebleu/tokenizers/tokenizer_re.py (TokenizerRegexp), in its order. The
+# patterns use only ASCII classes and ``[^0-9]``, which RE2 on UTF-8 and Python's
+# ``re`` on str both read as "any one code point but an ASCII digit".
+_REGEXP_13A = (
+    (r"([\{-\~\[-\` -\&\(-\+\:-\@\/])", r" \1 "),
+    (r"([^0-9])([\.,])", r"\1 \2 "),
+    (r"([\.,])([^0-9])", r" \1 \2"),
+    (r"([0-9])(-)", r"\1 \2 "),
+)
+
+# sacrebleu/tokenizers/tokenizer_13a.py, in its order. Literal replacements run
+# left to right without overlap, like ``str.replace``; sacrebleu only replaces
+# the entities when the line holds an '&', which changes nothing.
+_LITERAL_13A = (
+    ("<skipped>", ""),
+    ("-\n", ""),
+    ("\n", " "),
+    ("&quot;", '"'),
+    ("&amp;", "&"),
+    ("&lt;", "<"),
+    ("&gt;", ">"),
+)
+
+
+def tokenize_13a(text: pa.Array) -> TokenColumn:
+    """Replicate ``Tokenizer13a`` (mteval-v13a) on a column of lines."""
+    text = _rstrip(text)
+    for pattern, replacement in _LITERAL_13A:
+        text = pc.replace_substring(text, pattern, replacement)
+    # Tokenizer13a pads the line with one space each side before the regexes.
+    space, empty = pa.scalar(" ", text.type), pa.scalar("", text.type)
+    text = pc.binary_join_element_wise(space, text, space, empty)
+    for pattern, replacement in _REGEXP_13A:
+        text = pc.replace_substring_regex(text, pattern, replacement)
+    return _split(text)
+
+
+def tokenize_none(text: pa.Array) -> TokenColumn:
+    """Replicate ``NoneTokenizer``: the tokens are ``line.split()``."""
+    return _split(text)
+
+
+def tokenize_char(text: pa.Array) -> TokenColumn:
+    """Replicate ``TokenizerChar``: every non-whitespace character is a token.
+
+    sacrebleu joins the characters with spaces and BLEU splits on whitespace, so
+    a whitespace character is no token. The rest are cut at UTF-8 lead bytes:
+    one code point is one Python character.
+    """
+    text = pc.replace_substring_regex(text, _other_whitespace(), "")
+    text = pc.replace_substring(text, " ", "")
+    offsets = np.frombuffer(text.buffers()[1], np.int64)[text.offset : text.offset + len(text) + 1]
+    first, end = int(offsets[0]), int(offsets[-1])
+    data = text.buffers()[2] or pa.py_buffer(b"")
+    raw = np.frombuffer(data, np.uint8, count=end)[first:]
+    starts = np.flatnonzero((raw & 0xC0) != 0x80).astype(np.int64) + first
+    bounds = pa.py_buffer(np.append(starts, end))
+    tokens = pa.LargeStringArray.from_buffers(len(starts), bounds, data)
+    return TokenColumn(tokens, np.searchsorted(starts, offsets).astype(np.int64))
+
+
+#: Tokenizer name -> columnar replica; any other name keeps sacrebleu's per-line tokenizer.
+COLUMNAR_TOKENIZERS: Mapping[str, Callable[[pa.Array], TokenColumn]] = MappingProxyType(
+    {"13a": tokenize_13a, "none": tokenize_none, "char": tokenize_char}
+)
