@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.ngrams import NO_GRAM, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.bleu.encode import encode_lines
+from bleuviz.bleu.ngrams import NO_GRAM, factorize, gram_starts, pair_keys
 from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
-from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
 
 
@@ -68,7 +69,8 @@ def build_reference_index(
 ) -> ReferenceIndex:
     """Tokenize and count reference streams (each a sequence of N lines) once.
 
-    ``workers`` > 1 tokenizes in forked processes (see ``tokenize_lines``).
+    Tokenizers with a columnar replica tokenize all lines at once with pyarrow;
+    for the others, ``workers`` > 1 tokenizes in forked processes (``encode_lines``).
     """
     if not 1 <= max_order <= MAX_ORDER:
         raise ConfigError(f"max_order: must be between 1 and {MAX_ORDER}, got {max_order}")
@@ -80,18 +82,13 @@ def build_reference_index(
             raise InputError(
                 f"references: stream 1 has {n} lines but stream {i + 1} has {len(stream)}"
             )
-    tokens: list[str] = []
-    offsets: list[IntArray] = []
-    for stream in references:
-        stream_tokens, stream_offsets = split_tokens(tokenize_lines(stream, tokenize, workers))
-        offsets.append(stream_offsets + len(tokens))
-        tokens.extend(stream_tokens)
-    token_ids, vocab = pd.factorize(np.asarray(tokens, dtype=object))
-    all_offsets = np.concatenate([offsets[0], *(o[1:] for o in offsets[1:])])
-    ids = token_ids.astype(np.int64)
-    ref_lengths = np.stack([np.diff(o) for o in offsets]).astype(np.int64)
+    # All streams in one column, stream after stream: line r * n + i is stream r's line i.
+    encoded = encode_lines([line for stream in references for line in stream], tokenize, workers)
+    ids, all_offsets = encoded.ids, encoded.offsets
+    vocab = encoded.vocabulary
+    ref_lengths = encoded.lengths.reshape(len(references), n)
     orders = _index_orders(ids, all_offsets, len(references), n, len(vocab), max_order)
-    return ReferenceIndex(tokenize, max_order, pd.Index(vocab), ref_lengths, orders)
+    return ReferenceIndex(tokenize, max_order, vocab, ref_lengths, orders)
 
 
 def _index_orders(

@@ -24,8 +24,10 @@ import bleuviz.bleu.encode as encode_module
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.encode import EncodedLines, encode_lines, ids_in
 from bleuviz.bleu.ngrams import UNSEEN, split_tokens
+from bleuviz.bleu.references import build_reference_index
+from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, tokenize_lines
-from tests.data import SAMPLE
+from tests.data import SAMPLE, SAMPLE_HYPS, SAMPLE_REFS
 
 COLUMNAR = sorted(COLUMNAR_TOKENIZERS)
 
@@ -152,6 +154,29 @@ def test_ids_in_marks_unseen_tokens() -> None:
     encoded = encode_lines(["c a z", "", "a y"], TokenizeConfig())
     vocabulary = pd.Index(["a", "b", "c"])
     np.testing.assert_array_equal(ids_in(encoded, vocabulary), [2, 0, UNSEEN, 0, UNSEEN])
+
+
+@pytest.mark.parametrize("name", COLUMNAR)
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_statistics_identical_to_per_line_path(
+    monkeypatch: pytest.MonkeyPatch, name: str, lowercase: bool
+) -> None:
+    """Reference index and every system's statistics, columnar vs sacrebleu per line."""
+    config = TokenizeConfig(name, lowercase)
+    refs = [_lines(path) for path in SAMPLE_REFS]
+    hyps = [_lines(path) for path in SAMPLE_HYPS]
+    fast = build_reference_index(refs, config)
+    fast_stats = [compute_stats(h, fast) for h in hyps]
+    monkeypatch.setattr(encode_module, "COLUMNAR_TOKENIZERS", {})
+    slow = build_reference_index(refs, config)
+    assert fast.vocabulary.equals(slow.vocabulary)
+    np.testing.assert_array_equal(fast.ref_lengths, slow.ref_lengths)
+    for ours, theirs in zip(fast.orders, slow.orders, strict=True):
+        assert ours.pair_index.equals(theirs.pair_index)
+        assert ours.clip_index.equals(theirs.clip_index)
+        np.testing.assert_array_equal(ours.clip_counts, theirs.clip_counts)
+    for h, stats in zip(hyps, fast_stats, strict=True):
+        np.testing.assert_array_equal(stats.to_matrix(), compute_stats(h, slow).to_matrix())
 
 
 def _lines(path: Path) -> list[str]:
