@@ -57,7 +57,12 @@ def encode_lines(lines: Sequence[str], config: TokenizeConfig, workers: int = 1)
     encoded = column.tokens.dictionary_encode()
     ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
     vocab = np.asarray(encoded.dictionary.to_pylist(), dtype=object)
-    return EncodedLines(pd.Index(vocab), ids, column.offsets)
+    offsets = column.offsets
+    del column, encoded
+    # pyarrow's allocator (mimalloc or jemalloc) keeps freed pages for reuse; the
+    # text columns are gone now, and the n-gram counting that follows is numpy's.
+    pa.default_memory_pool().release_unused()
+    return EncodedLines(pd.Index(vocab), ids, offsets)
 
 
 def _arrow_text(lines: Sequence[str], lowercase: bool) -> pa.Array:
