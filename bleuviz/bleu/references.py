@@ -16,7 +16,7 @@ import pandas as pd
 
 from bleuviz.arrays import IntArray
 from bleuviz.bleu.encode import encode_lines
-from bleuviz.bleu.ngrams import NO_GRAM, factorize, gram_starts, pair_keys
+from bleuviz.bleu.ngrams import NO_GRAM, gram_starts, pair_keys, unique_codes
 from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
@@ -26,6 +26,7 @@ from bleuviz.errors import ConfigError, InputError
 class OrderIndex:
     """Reference n-grams of one order: identities and per-segment clip counts."""
 
+    # Both indexes are sorted, and looked up by binary search (ngrams.positions_in).
     pair_index: pd.Index  # pair key (prefix id * V + token id) -> n-gram id (its position)
     n_grams: int  # number of distinct reference n-grams of this order
     clip_index: pd.Index  # segment * n_grams + n-gram id -> position in clip_counts
@@ -106,7 +107,7 @@ def _index_orders(
         if order > 1:
             keys = pair_keys(gram_ids, ids, order, vocab_size)
             valid = gram_starts(offsets, order)
-            codes, uniques = factorize(keys[valid])
+            codes, uniques = unique_codes(keys[valid])
             gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
             gram_ids[valid] = codes
             n_grams = len(uniques)
@@ -121,7 +122,7 @@ def _index_orders(
 
 def _clip_counts(keys: IntArray, stream: IntArray, n_refs: int) -> tuple[pd.Index, IntArray]:
     """Count each (segment, n-gram) key per reference stream and keep the maximum."""
-    codes, uniques = factorize(keys)
+    codes, uniques = unique_codes(keys)
     best = np.zeros(len(uniques), dtype=np.int64)
     for r in range(n_refs):
         np.maximum(best, np.bincount(codes[stream == r], minlength=len(uniques)), out=best)

@@ -12,12 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from bleuviz.arrays import Index, IntArray
 from bleuviz.bleu.encode import encode_lines, ids_in
-from bleuviz.bleu.ngrams import NO_GRAM, factorize, gram_starts, pair_keys
+from bleuviz.bleu.ngrams import NO_GRAM, gram_starts, pair_keys, positions_in
 from bleuviz.bleu.references import OrderIndex, ReferenceIndex
 from bleuviz.errors import InputError
 
@@ -141,7 +140,7 @@ def compute_stats(
             keys = pair_keys(gram_ids, ids, order, len(refs.vocabulary))
             gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
             known = gram_starts(offsets, order) & (keys >= 0)
-            gram_ids[known] = index.pair_index.get_indexer(pd.Index(keys[known]))
+            gram_ids[known] = positions_in(keys[known], index.pair_index.to_numpy())
         matches[:, order - 1] = _clipped_matches(gram_ids, segment, refs.n_segments, index)
     totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
     closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
@@ -153,9 +152,8 @@ def _clipped_matches(
 ) -> IntArray:
     """Sum ``min(hyp count, clip count)`` over each segment's distinct n-grams."""
     seen = gram_ids >= 0
-    codes, keys = factorize(segment[seen] * index.n_grams + gram_ids[seen])
-    hyp_counts = np.bincount(codes, minlength=len(keys))
-    where = index.clip_index.get_indexer(pd.Index(keys))
+    keys, hyp_counts = np.unique(segment[seen] * index.n_grams + gram_ids[seen], return_counts=True)
+    where = positions_in(keys, index.clip_index.to_numpy())
     clipped = np.minimum(hyp_counts, np.where(where >= 0, index.clip_counts[where], 0))
     per_segment = np.bincount(keys // index.n_grams, weights=clipped, minlength=n_segments)
     return per_segment.astype(np.int64)
