@@ -1,4 +1,4 @@
-"""Columnar replicas of sacrebleu's ``13a``, ``none`` and ``char`` tokenizers.
+"""Columnar replicas of sacrebleu's ``13a``, ``zh``, ``char`` and ``none`` tokenizers.
 
 sacrebleu tokenizes one Python string per line (sacrebleu/tokenizers/). Here a
 whole column of lines goes through pyarrow compute kernels (RE2 regexes, literal
@@ -16,8 +16,11 @@ Deliberate differences in means, not in results:
 * Lowercasing is not done here: ``str.lower()`` and pyarrow's ``utf8_lower``
   differ (``'İ'`` and newer Unicode letters), so the caller lowers each line in
   Python first, as sacrebleu does.
-* ``zh`` is not replicated: its character ranges are compared as strings, some of
-  two characters (``'\\u20000'``), so its exact set is a quirk best left to sacrebleu.
+* ``zh``'s character ranges are compared as Python strings, and two of them are
+  written with five hex digits (``'\\u20000'`` is ``'\\u2000'`` then ``'0'``), so
+  sacrebleu's set is U+2001..U+2A6D and U+2F81..U+2FA1 there, not the CJK
+  extensions meant; ``_ZH_RANGES`` keeps sacrebleu's strings and ``_string_range``
+  derives the code points they really select.
 """
 
 from __future__ import annotations
@@ -153,7 +156,61 @@ def tokenize_char(text: pa.Array) -> TokenColumn:
     return TokenColumn(tokens, np.searchsorted(starts, offsets).astype(np.int64))
 
 
+# sacrebleu/tokenizers/tokenizer_zh.py, _UCODE_RANGES, as written there (the
+# bounds are strings: see the module docstring).
+_ZH_RANGES = (
+    ("\u3400", "\u4db5"),
+    ("\u4e00", "\u9fa5"),
+    ("\u9fa6", "\u9fbb"),
+    ("\uf900", "\ufa2d"),
+    ("\ufa30", "\ufa6a"),
+    ("\ufa70", "\ufad9"),
+    ("\u20000", "\u2a6d6"),
+    ("\u2f800", "\u2fa1d"),
+    ("\uff00", "\uffef"),
+    ("\u2e80", "\u2eff"),
+    ("\u3000", "\u303f"),
+    ("\u31c0", "\u31ef"),
+    ("\u2f00", "\u2fdf"),
+    ("\u2ff0", "\u2fff"),
+    ("\u3100", "\u312f"),
+    ("\u31a0", "\u31bf"),
+    ("\ufe10", "\ufe1f"),
+    ("\ufe30", "\ufe4f"),
+    ("\u2600", "\u26ff"),
+    ("\u2700", "\u27bf"),
+    ("\u3200", "\u32ff"),
+    ("\u3300", "\u33ff"),
+)
+
+
+def _string_range(start: str, end: str) -> tuple[int, int]:
+    """Return the first and last code point c with ``start <= c <= end`` as strings.
+
+    A one-character c equal to the first character of a longer bound is a
+    prefix of it, hence smaller: below a longer ``start``, within a longer ``end``.
+    """
+    return ord(start[0]) + (len(start) > 1), ord(end[0])
+
+
+@cache
+def zh_class() -> str:
+    """Return an RE2 character class of what ``TokenizerZh._is_chinese_char`` accepts."""
+    ranges = (_string_range(start, end) for start, end in _ZH_RANGES)
+    return "[" + "".join(f"\\x{{{lo:x}}}-\\x{{{hi:x}}}" for lo, hi in ranges) + "]"
+
+
+def tokenize_zh(text: pa.Array) -> TokenColumn:
+    """Replicate ``TokenizerZh``: strip, a space each side of every Chinese character,
+    then TokenizerRegexp's regexes (without 13a's padding or literal replacements)."""
+    text = pc.utf8_trim(text, python_whitespace())
+    text = pc.replace_substring_regex(text, zh_class(), " \\0 ")
+    for pattern, replacement in _REGEXP_13A:
+        text = pc.replace_substring_regex(text, pattern, replacement)
+    return _split(text)
+
+
 #: Tokenizer name -> columnar replica; any other name keeps sacrebleu's per-line tokenizer.
 COLUMNAR_TOKENIZERS: Mapping[str, Callable[[pa.Array], TokenColumn]] = MappingProxyType(
-    {"13a": tokenize_13a, "none": tokenize_none, "char": tokenize_char}
+    {"13a": tokenize_13a, "none": tokenize_none, "char": tokenize_char, "zh": tokenize_zh}
 )

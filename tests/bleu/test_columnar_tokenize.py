@@ -15,13 +15,16 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 import bleuviz.bleu.encode as encode_module
-from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
+from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS, zh_class
 from bleuviz.bleu.encode import EncodedLines, encode_lines, ids_in
 from bleuviz.bleu.ngrams import UNSEEN, split_tokens
 from bleuviz.bleu.references import build_reference_index
@@ -34,6 +37,12 @@ COLUMNAR = sorted(COLUMNAR_TOKENIZERS)
 # Every character Python's str.split() and str.rstrip() treat as whitespace,
 # found by asking Python (29 in Python 3.11: \t-\r, \x1c-\x1f, space, \x85, \xa0, ...).
 WHITESPACE = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+# Code points at and around each end of zh's ranges (sacrebleu's string comparisons).
+ZH_BOUNDARIES = [
+    chr(c + d)
+    for c in (0x2000, 0x2A6D, 0x2F80, 0x2FA1, 0x3400, 0x4DB5, 0x9FBB, 0xFFEF, 0x20000, 0x2A6D6)
+    for d in (-1, 0, 1)
+]
 # Characters whose Python lowercase differs from a simple case mapping, or is longer.
 CASED = ["İ", "I", "Σ", "ς", "ẞ", "ß", "Ⅻ", "\u1c89", "\ua7cb", "ǅ"]
 PIECES = [
@@ -43,7 +52,8 @@ PIECES = [
     "<skipped>", "<skip", "ped>", "-\n", "\n", "-", ".", ",",
     "0", "1", "9", "3.14", "1,000", "2-3", "-5", "a.", ".b", "...",
     "{", "~", "[", "`", "!", "&", "(", "+", ":", "@", "/", "'", "\u200b", "\ufeff", "\x00",
-    "中", "日本", "\U0001f600", "é", "e\u0301",
+    "中", "日本", "\U0001f600", "é", "e\u0301", "。", "–", "…", "€", "１２",
+    *ZH_BOUNDARIES,
 ]  # fmt: skip
 line_text = st.lists(
     st.one_of(st.sampled_from(PIECES), st.text(max_size=4), st.characters(codec="utf-8")),
@@ -138,11 +148,20 @@ def test_lone_surrogate_is_refused_on_both_paths(
 
 
 def test_registry_names_are_tokenizers() -> None:
-    assert set(COLUMNAR_TOKENIZERS) == {"13a", "none", "char"}
+    assert set(COLUMNAR_TOKENIZERS) == {"13a", "zh", "char", "none"}
     assert set(COLUMNAR_TOKENIZERS) <= set(TOKENIZERS)
 
 
-@pytest.mark.parametrize("name", ["intl", "zh"])
+def test_zh_class_is_sacrebleus_chinese_characters() -> None:
+    """Every code point UTF-8 can hold, through RE2, against sacrebleu's own test."""
+    points = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    column = pa.array(points, pa.large_string())
+    ours = pc.match_substring_regex(column, f"^{zh_class()}$").to_pylist()
+    is_chinese = TokenizerZh._is_chinese_char.__wrapped__  # type: ignore[attr-defined]
+    assert ours == [is_chinese(c) for c in points]
+
+
+@pytest.mark.parametrize("name", ["intl"])
 def test_other_tokenizers_take_sacrebleus_path(name: str) -> None:
     lines = ["Don't stop-believing...", "我爱北京天安门。", ""]
     config = TokenizeConfig(name)
