@@ -72,8 +72,8 @@ def _split(text: pa.Array) -> TokenColumn:
     """Apply ``str.split()`` to every line.
 
     Python's other whitespace becomes a space first, so that the ASCII splitter,
-    whose set (space, tab, newlines) is all Python whitespace, splits at exactly
-    Python's. Trimmed first, a line gives no empty token unless it is empty.
+    whose set (space, \\t, \\n, \\v, \\f, \\r) is all Python whitespace, splits at
+    exactly Python's. Trimmed first, a line gives no empty token unless it is empty.
     """
     spaced = pc.utf8_trim(pc.replace_substring_regex(text, _other_whitespace(), " "), " ")
     lists = pc.ascii_split_whitespace(spaced)
