@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from bleuviz.arrays import IntArray
 from bleuviz.bleu.encode import encode_lines
@@ -96,9 +97,10 @@ def _index_orders(
     ids: IntArray, offsets: IntArray, n_refs: int, n: int, vocab_size: int, max_order: int
 ) -> tuple[OrderIndex, ...]:
     """Give every reference n-gram an id and count its clip count per segment."""
-    line = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
-    stream = line // n
-    segment = line % n
+    lengths = np.diff(offsets)
+    segment = np.repeat(np.tile(np.arange(n, dtype=np.int64), n_refs), lengths)
+    # stream is only compared, so 4 bytes a token will do.
+    stream = np.repeat(np.arange(n_refs, dtype=np.int32).repeat(n), lengths)
     orders: list[OrderIndex] = []
     gram_ids = ids
     n_grams = vocab_size
@@ -120,10 +122,23 @@ def _index_orders(
     return tuple(orders)
 
 
-def _clip_counts(keys: IntArray, stream: IntArray, n_refs: int) -> tuple[pd.Index, IntArray]:
-    """Count each (segment, n-gram) key per reference stream and keep the maximum."""
-    codes, uniques = unique_codes(keys)
+def _clip_counts(
+    keys: IntArray, stream: NDArray[np.int32], n_refs: int
+) -> tuple[pd.Index, IntArray]:
+    """Count each (segment, n-gram) key per reference stream and keep the maximum.
+
+    The keys are sorted once and counted in sorted order: equal keys are then
+    neighbours, and no array maps them back to their original places (what
+    ``np.unique(..., return_inverse=True)`` would hold, 8 bytes per n-gram).
+    """
+    order = np.argsort(keys, kind="stable")
+    keys, stream = keys[order], stream[order]
+    del order
+    first = np.ones(len(keys), dtype=bool)
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    group = np.cumsum(first) - 1
+    uniques = keys[first]
     best = np.zeros(len(uniques), dtype=np.int64)
     for r in range(n_refs):
-        np.maximum(best, np.bincount(codes[stream == r], minlength=len(uniques)), out=best)
+        np.maximum(best, np.bincount(group[stream == r], minlength=len(uniques)), out=best)
     return pd.Index(uniques), best
