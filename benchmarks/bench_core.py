@@ -62,10 +62,12 @@ WORDS = [f"w{i}" for i in range(20000)] + [",", ".", "the", "of", "and", "a", '"
 def corpus(n: int, seed: int) -> list[str]:
     """Return n synthetic lines of 15-35 tokens (mean 25), Zipf-like word choice."""
     rng = random.Random(seed)
-    weights = [1.0 / (rank + 1) for rank in range(len(WORDS))]
+    # Cumulative weights once: ``choices(weights=...)`` would sum all 20,000 per line
+    # (same draws either way: choices accumulates the weights itself).
+    cum_weights = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(WORDS))))
     out = []
     for _ in range(n):
-        words = rng.choices(WORDS, weights=weights, k=rng.randint(15, 35))
+        words = rng.choices(WORDS, cum_weights=cum_weights, k=rng.randint(15, 35))
         out.append(" ".join(words).replace(" ,", ",").replace(" .", "."))
     return out
 
