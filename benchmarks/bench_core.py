@@ -1,27 +1,38 @@
 """Time bleuviz's scoring core against sacrebleu in the same run, and report peak memory.
 
 Usage: python benchmarks/bench_core.py [--sizes 3000 100000] [--refs 1 2] [--repeat 1]
+                                       [--files HYP REF [REF ...]]
 
-For each synthetic corpus (about 25 tokens a line, words drawn from a fixed
-seeded vocabulary) it prints one line per measurement:
+Each corpus is synthetic (about 25 tokens a line, words drawn from a fixed seeded
+vocabulary), or, with ``--files``, real text: a hypothesis file and reference
+files, each repeated up to the size asked for (see ``repeated``). It prints one line
+per measurement:
 
+* tokenizing alone (13a, hypothesis and references): sacrebleu's tokenizer per
+  line, bleuviz's per-line path (that tokenizer, ``str.split()``, factorize) and
+  bleuviz's columnar path (pyarrow), both of the latter up to integer token ids;
 * sacrebleu ``corpus_bleu`` (corpus score only);
 * bleuviz: reference index + statistics + sentence BLEU for every segment, with
   one worker and with one worker per core, and the ratio sacrebleu / bleuviz;
 * that both corpus scores are identical;
-* peak resident memory of a bleuviz-only child process (its own ``VmHWM``);
+* peak resident memory of a bleuviz-only child process (its own ``VmHWM``), on
+  the columnar path and on the per-line path;
 * the whole command, ``python -m bleuviz score --sentence-level`` against
-  ``sacrebleu REF -i HYP``, as wall-clock time of each process.
+  ``sacrebleu REF -i HYP``, as wall-clock time of each process, and the peak
+  resident memory of the bleuviz command.
 
 Every timed run starts with cold tokenizer caches (see ``cold_tokenizer_caches``).
 
-Target (issue 2): at 100,000 segments, at least twice as fast as sacrebleu's
-corpus-only time, with identical scores; peak memory under 1 GiB with 2 references.
+Targets: at 100,000 segments, at least twice as fast as sacrebleu's corpus-only
+time, with identical scores; peak memory under 1 GiB with 2 references (issues 2
+and 11).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import os
 import random
 import resource
@@ -29,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
@@ -37,7 +49,9 @@ sys.path.insert(0, str(ROOT))
 
 import sacrebleu  # noqa: E402
 
+import bleuviz.bleu.encode as encode_module  # noqa: E402
 from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores  # noqa: E402
+from bleuviz.bleu.encode import encode_lines  # noqa: E402
 from bleuviz.bleu.references import build_reference_index  # noqa: E402
 from bleuviz.bleu.stats import compute_stats  # noqa: E402
 from bleuviz.bleu.tokenize import TokenizeConfig, default_workers, get_tokenizer  # noqa: E402
@@ -48,12 +62,74 @@ WORDS = [f"w{i}" for i in range(20000)] + [",", ".", "the", "of", "and", "a", '"
 def corpus(n: int, seed: int) -> list[str]:
     """Return n synthetic lines of 15-35 tokens (mean 25), Zipf-like word choice."""
     rng = random.Random(seed)
-    weights = [1.0 / (rank + 1) for rank in range(len(WORDS))]
+    # Cumulative weights once: ``choices(weights=...)`` would sum all 20,000 per line
+    # (same draws either way: choices accumulates the weights itself).
+    cum_weights = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(WORDS))))
     out = []
     for _ in range(n):
-        words = rng.choices(WORDS, weights=weights, k=rng.randint(15, 35))
+        words = rng.choices(WORDS, cum_weights=cum_weights, k=rng.randint(15, 35))
         out.append(" ".join(words).replace(" ,", ",").replace(" .", "."))
     return out
+
+
+def repeated(path: str, n: int) -> list[str]:
+    """Return n lines of ``path`` read over and over (real text at any size).
+
+    Each pass appends its number as a last token, so no line repeats: sacrebleu's
+    tokenizers memoize up to 65,536 lines, and a few thousand lines repeated would
+    time its cache instead of its tokenizer.
+    """
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    cycle = itertools.islice(itertools.cycle(lines), n)
+    return [f"{line} {i // len(lines)}" for i, line in enumerate(cycle)]
+
+
+def make_corpus(n: int, n_refs: int, files: list[str] | None) -> tuple[list[str], list[list[str]]]:
+    """Return a hypothesis stream and n_refs reference streams of n lines each."""
+    if not files:
+        return corpus(n, 1), [corpus(n, 2 + r) for r in range(n_refs)]
+    if len(files) < 1 + n_refs:
+        sys.exit(f"--files: {n_refs} references need {1 + n_refs} files, got {len(files)}")
+    return repeated(files[0], n), [repeated(path, n) for path in files[1 : 1 + n_refs]]
+
+
+@contextlib.contextmanager
+def per_line_path() -> Iterator[None]:
+    """Run bleuviz as it did before the columnar path: every tokenizer per line.
+
+    Emptying the registry of columnar tokenizers sends every name to sacrebleu's
+    per-line tokenizer, ``str.split()`` and ``pandas.factorize`` (``encode_lines``).
+    """
+    registry = encode_module.COLUMNAR_TOKENIZERS
+    encode_module.COLUMNAR_TOKENIZERS = {}
+    try:
+        yield
+    finally:
+        encode_module.COLUMNAR_TOKENIZERS = registry
+
+
+def sacrebleu_tokenize(lines: list[str]) -> int:
+    """sacrebleu's 13a tokenizer on every line, as its BLEU calls it; return the token count."""
+    tokenizer = sacrebleu.BLEU()._preprocess_segment
+    return sum(len(tokenizer(line).split()) for line in lines)
+
+
+def encode_count(lines: list[str], columnar: bool) -> int:
+    """bleuviz's path from lines to integer token ids; return the token count."""
+    with contextlib.nullcontext() if columnar else per_line_path():
+        return len(encode_lines(lines, TokenizeConfig()).ids)
+
+
+def tokenizing(lines: list[str], label: str, repeat: int) -> None:
+    """Time tokenizing alone on every path and print one line."""
+    t_sacre, count = timed(partial(sacrebleu_tokenize, lines), repeat)
+    t_line, count_line = timed(partial(encode_count, lines, False), repeat)
+    t_col, count_col = timed(partial(encode_count, lines, True), repeat)
+    print(
+        f"{label}: tokenize {len(lines)} lines (13a): sacrebleu {t_sacre:.2f}s; bleuviz to ids "
+        f"per line {t_line:.2f}s, columnar {t_col:.2f}s -> {t_sacre / t_col:.2f}x sacrebleu, "
+        f"{t_line / t_col:.2f}x per line; same token count: {count == count_line == count_col}"
+    )
 
 
 def bleuviz_run(hyp: list[str], refs: list[list[str]], workers: int) -> float:
@@ -98,11 +174,20 @@ def timed(fn, repeat: int):  # type: ignore[no-untyped-def]
     return best, result
 
 
-def child_peak(n: int, n_refs: int) -> None:
+def child_peak(n: int, n_refs: int, columnar: bool, files: list[str] | None) -> None:
     """In a child process: run bleuviz once and print its peak RSS in MiB."""
-    hyp, refs = corpus(n, 1), [corpus(n, 2 + r) for r in range(n_refs)]
-    bleuviz_run(hyp, refs, 1)
+    hyp, refs = make_corpus(n, n_refs, files)
+    with contextlib.nullcontext() if columnar else per_line_path():
+        bleuviz_run(hyp, refs, 1)
     print(peak_rss_mib())
+
+
+def peak_of_child(n: int, n_refs: int, columnar: bool, files: list[str] | None) -> float:
+    """Run ``child_peak`` in a fresh process; return its peak RSS in MiB."""
+    path = "columnar" if columnar else "per-line"
+    cmd = [sys.executable, __file__, "--child", str(n), str(n_refs), path]
+    cmd += ["--files", *files] if files else []
+    return float(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 
 def peak_rss_mib() -> float:
@@ -123,8 +208,19 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def whole_commands(hyp: list[str], refs: list[list[str]]) -> tuple[float, float]:
-    """Time both command lines on files; return (sacrebleu s, bleuviz s)."""
+# ``python -m bleuviz ARGS``, then the process's own peak RSS (VmHWM, in kB) on stderr.
+MEASURED_BLEUVIZ = """import runpy, sys
+sys.argv = ["bleuviz", *sys.argv[1:]]
+try:
+    runpy.run_module("bleuviz", run_name="__main__", alter_sys=True)
+finally:
+    hwm = [s for s in open("/proc/self/status") if s.startswith("VmHWM:")]
+    sys.stderr.write("\\nVmHWM " + (hwm[0].split()[1] if hwm else "0") + "\\n")
+"""
+
+
+def whole_commands(hyp: list[str], refs: list[list[str]]) -> tuple[float, float, float]:
+    """Time both command lines on files; return (sacrebleu s, bleuviz s, bleuviz peak MiB)."""
     with tempfile.TemporaryDirectory() as tmp:
         paths = []
         for i, lines in enumerate([hyp, *refs]):
@@ -132,25 +228,18 @@ def whole_commands(hyp: list[str], refs: list[list[str]]) -> tuple[float, float]
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             paths.append(str(path))
         sacre = [sys.executable, "-m", "sacrebleu", *paths[1:], "-i", paths[0]]
-        ours = [
-            sys.executable,
-            "-m",
-            "bleuviz",
-            "score",
-            "--ref",
-            *paths[1:],
-            "--hyp",
-            paths[0],
-            "--sentence-level",
-            "--format",
-            "json",
-        ]
-        times = []
+        ours = [sys.executable, "-c", MEASURED_BLEUVIZ, "score", "--ref", *paths[1:]]
+        ours += ["--hyp", paths[0], "--sentence-level", "--format", "json"]
+        times, stderr = [], ""
         for cmd in (sacre, ours):
             start = time.perf_counter()
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+            done = subprocess.run(
+                cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT
+            )
             times.append(time.perf_counter() - start)
-        return times[0], times[1]
+            stderr = done.stderr.decode("utf-8", "replace")
+        peak_kib = int(stderr.rsplit("VmHWM ", 1)[1].split()[0])
+        return times[0], times[1], peak_kib / 1024
 
 
 def main() -> None:
@@ -159,39 +248,49 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[3000, 100000])
     parser.add_argument("--refs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--child", type=int, nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--files", nargs="+", metavar="HYP REF", help="real text, repeated")
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child_peak(*args.child)
+        n, n_refs, path = args.child
+        child_peak(int(n), int(n_refs), path == "columnar", args.files)
         return
-    workers = default_workers()
     print(f"cores: {os.cpu_count()}  sacrebleu {sacrebleu.__version__}")
+    print(f"text: {' '.join(args.files) + ' (repeated)' if args.files else 'synthetic'}")
     for n in args.sizes:
         for n_refs in args.refs:
-            hyp, refs = corpus(n, 1), [corpus(n, 2 + r) for r in range(n_refs)]
-            label = f"n={n} refs={n_refs}"
-            t_sacre, ref_score = timed(partial(sacrebleu_score, hyp, refs), args.repeat)
-            t_one, score_one = timed(partial(bleuviz_run, hyp, refs, 1), args.repeat)
-            t_par, score_par = timed(partial(bleuviz_run, hyp, refs, workers), args.repeat)
-            same = score_one == score_par == ref_score
-            print(f"{label}: sacrebleu corpus_bleu {t_sacre:.2f}s (BLEU {ref_score:.4f})")
-            print(
-                f"{label}: bleuviz stats+sentence BLEU, 1 worker {t_one:.2f}s "
-                f"-> {t_sacre / t_one:.2f}x; {workers} workers {t_par:.2f}s "
-                f"-> {t_sacre / t_par:.2f}x; identical scores: {same}"
-            )
-            peak = subprocess.run(
-                [sys.executable, __file__, "--child", str(n), str(n_refs)],
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout.strip()
-            print(f"{label}: bleuviz peak RSS {float(peak):.0f} MiB (1 worker, child process)")
-            t_cmd_sacre, t_cmd_ours = whole_commands(hyp, refs)
-            print(
-                f"{label}: command sacrebleu {t_cmd_sacre:.2f}s, bleuviz score --sentence-level "
-                f"{t_cmd_ours:.2f}s -> {t_cmd_sacre / t_cmd_ours:.2f}x"
-            )
+            measure(n, n_refs, args.files, args.repeat)
+
+
+def measure(n: int, n_refs: int, files: list[str] | None, repeat: int) -> None:
+    """Print every measurement for one corpus size and number of references."""
+    hyp, refs = make_corpus(n, n_refs, files)
+    label = f"n={n} refs={n_refs}"
+    workers = default_workers()
+    tokenizing([*hyp, *(line for stream in refs for line in stream)], label, repeat)
+    t_sacre, ref_score = timed(partial(sacrebleu_score, hyp, refs), repeat)
+    t_one, score_one = timed(partial(bleuviz_run, hyp, refs, 1), repeat)
+    t_par, score_par = timed(partial(bleuviz_run, hyp, refs, workers), repeat)
+    same = score_one == score_par == ref_score
+    print(f"{label}: sacrebleu corpus_bleu {t_sacre:.2f}s (BLEU {ref_score:.4f})")
+    print(
+        f"{label}: bleuviz stats+sentence BLEU, 1 worker {t_one:.2f}s "
+        f"-> {t_sacre / t_one:.2f}x; {workers} workers {t_par:.2f}s "
+        f"-> {t_sacre / t_par:.2f}x; identical scores: {same}"
+    )
+    columnar, per_line = (
+        peak_of_child(n, n_refs, True, files),
+        peak_of_child(n, n_refs, False, files),
+    )
+    print(
+        f"{label}: bleuviz peak RSS {columnar:.0f} MiB columnar, {per_line:.0f} MiB per line "
+        "(1 worker, child process)"
+    )
+    t_cmd_sacre, t_cmd_ours, peak_cmd = whole_commands(hyp, refs)
+    print(
+        f"{label}: command sacrebleu {t_cmd_sacre:.2f}s, bleuviz score --sentence-level "
+        f"{t_cmd_ours:.2f}s -> {t_cmd_sacre / t_cmd_ours:.2f}x; bleuviz peak RSS {peak_cmd:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":

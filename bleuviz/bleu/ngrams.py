@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from bleuviz.arrays import IntArray
@@ -65,7 +64,29 @@ def pair_keys(prefix: IntArray, ids: IntArray, order: int, vocab_size: int) -> I
     return keys
 
 
-def factorize(values: IntArray) -> tuple[IntArray, IntArray]:
-    """Return dense codes for ``values`` and the distinct values, by hashing."""
-    codes, uniques = pd.factorize(values)
-    return codes.astype(np.int64, copy=False), np.asarray(uniques, dtype=np.int64)
+def unique_codes(values: IntArray) -> tuple[IntArray, IntArray]:
+    """Return dense codes for ``values`` and the distinct values, sorted.
+
+    Codes are positions in the sorted distinct values, so any other array of
+    keys can later be looked up by binary search (``positions_in``) instead of
+    a hash table kept alive beside the reference index.
+    """
+    uniques, codes = np.unique(values, return_inverse=True)
+    return codes.astype(np.int64, copy=False).reshape(-1), uniques.astype(np.int64, copy=False)
+
+
+def positions_in(values: IntArray, table: IntArray) -> IntArray:
+    """Return the position of each value in ``table`` (sorted, distinct), or -1.
+
+    The values are sorted first: numpy's binary search is several times faster
+    on sorted needles (each search starts where the previous one ended).
+    """
+    order = np.argsort(values, kind="stable")
+    needles = values[order]
+    pos = np.searchsorted(table, needles)
+    inside = pos < len(table)
+    hit = np.zeros(len(values), dtype=bool)
+    hit[inside] = table[pos[inside]] == needles[inside]
+    out = np.full(len(values), -1, dtype=np.int64)
+    out[order[hit]] = pos[hit]
+    return out

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.ngrams import NO_GRAM, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.bleu.encode import encode_lines
+from bleuviz.bleu.ngrams import NO_GRAM, gram_starts, pair_keys, unique_codes
 from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
-from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
 
 
@@ -25,6 +27,7 @@ from bleuviz.errors import ConfigError, InputError
 class OrderIndex:
     """Reference n-grams of one order: identities and per-segment clip counts."""
 
+    # Both indexes are sorted, and looked up by binary search (ngrams.positions_in).
     pair_index: pd.Index  # pair key (prefix id * V + token id) -> n-gram id (its position)
     n_grams: int  # number of distinct reference n-grams of this order
     clip_index: pd.Index  # segment * n_grams + n-gram id -> position in clip_counts
@@ -68,7 +71,8 @@ def build_reference_index(
 ) -> ReferenceIndex:
     """Tokenize and count reference streams (each a sequence of N lines) once.
 
-    ``workers`` > 1 tokenizes in forked processes (see ``tokenize_lines``).
+    Tokenizers with a columnar replica tokenize all lines at once with pyarrow;
+    for the others, ``workers`` > 1 tokenizes in forked processes (``encode_lines``).
     """
     if not 1 <= max_order <= MAX_ORDER:
         raise ConfigError(f"max_order: must be between 1 and {MAX_ORDER}, got {max_order}")
@@ -80,27 +84,23 @@ def build_reference_index(
             raise InputError(
                 f"references: stream 1 has {n} lines but stream {i + 1} has {len(stream)}"
             )
-    tokens: list[str] = []
-    offsets: list[IntArray] = []
-    for stream in references:
-        stream_tokens, stream_offsets = split_tokens(tokenize_lines(stream, tokenize, workers))
-        offsets.append(stream_offsets + len(tokens))
-        tokens.extend(stream_tokens)
-    token_ids, vocab = pd.factorize(np.asarray(tokens, dtype=object))
-    all_offsets = np.concatenate([offsets[0], *(o[1:] for o in offsets[1:])])
-    ids = token_ids.astype(np.int64)
-    ref_lengths = np.stack([np.diff(o) for o in offsets]).astype(np.int64)
+    # All streams in one column, stream after stream: line r * n + i is stream r's line i.
+    encoded = encode_lines([line for stream in references for line in stream], tokenize, workers)
+    ids, all_offsets = encoded.ids, encoded.offsets
+    vocab = encoded.vocabulary
+    ref_lengths = encoded.lengths.reshape(len(references), n)
     orders = _index_orders(ids, all_offsets, len(references), n, len(vocab), max_order)
-    return ReferenceIndex(tokenize, max_order, pd.Index(vocab), ref_lengths, orders)
+    return ReferenceIndex(tokenize, max_order, vocab, ref_lengths, orders)
 
 
 def _index_orders(
     ids: IntArray, offsets: IntArray, n_refs: int, n: int, vocab_size: int, max_order: int
 ) -> tuple[OrderIndex, ...]:
     """Give every reference n-gram an id and count its clip count per segment."""
-    line = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
-    stream = line // n
-    segment = line % n
+    lengths = np.diff(offsets)
+    segment = np.repeat(np.tile(np.arange(n, dtype=np.int64), n_refs), lengths)
+    # stream is only compared, so 4 bytes a token will do.
+    stream = np.repeat(np.arange(n_refs, dtype=np.int32).repeat(n), lengths)
     orders: list[OrderIndex] = []
     gram_ids = ids
     n_grams = vocab_size
@@ -109,7 +109,7 @@ def _index_orders(
         if order > 1:
             keys = pair_keys(gram_ids, ids, order, vocab_size)
             valid = gram_starts(offsets, order)
-            codes, uniques = factorize(keys[valid])
+            codes, uniques = unique_codes(keys[valid])
             gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
             gram_ids[valid] = codes
             n_grams = len(uniques)
@@ -122,10 +122,23 @@ def _index_orders(
     return tuple(orders)
 
 
-def _clip_counts(keys: IntArray, stream: IntArray, n_refs: int) -> tuple[pd.Index, IntArray]:
-    """Count each (segment, n-gram) key per reference stream and keep the maximum."""
-    codes, uniques = factorize(keys)
+def _clip_counts(
+    keys: IntArray, stream: NDArray[np.int32], n_refs: int
+) -> tuple[pd.Index, IntArray]:
+    """Count each (segment, n-gram) key per reference stream and keep the maximum.
+
+    The keys are sorted once and counted in sorted order: equal keys are then
+    neighbours, and no array maps them back to their original places (what
+    ``np.unique(..., return_inverse=True)`` would hold, 8 bytes per n-gram).
+    """
+    order = np.argsort(keys, kind="stable")
+    keys, stream = keys[order], stream[order]
+    del order
+    first = np.ones(len(keys), dtype=bool)
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    group = np.cumsum(first) - 1
+    uniques = keys[first]
     best = np.zeros(len(uniques), dtype=np.int64)
     for r in range(n_refs):
-        np.maximum(best, np.bincount(codes[stream == r], minlength=len(uniques)), out=best)
+        np.maximum(best, np.bincount(group[stream == r], minlength=len(uniques)), out=best)
     return pd.Index(uniques), best

@@ -12,13 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from bleuviz.arrays import Index, IntArray
-from bleuviz.bleu.ngrams import NO_GRAM, UNSEEN, factorize, gram_starts, pair_keys, split_tokens
+from bleuviz.bleu.encode import encode_lines, ids_in
+from bleuviz.bleu.ngrams import NO_GRAM, gram_starts, pair_keys, positions_in
 from bleuviz.bleu.references import OrderIndex, ReferenceIndex
-from bleuviz.bleu.tokenize import tokenize_lines
 from bleuviz.errors import InputError
 
 
@@ -130,9 +129,9 @@ def compute_stats(
         raise InputError(
             f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
         )
-    tokens, offsets = split_tokens(tokenize_lines(hypotheses, refs.tokenize, workers))
-    ids = _token_ids(tokens, refs)
-    hyp_len = np.diff(offsets)
+    encoded = encode_lines(hypotheses, refs.tokenize, workers)
+    ids, offsets = ids_in(encoded, refs.vocabulary), encoded.offsets
+    hyp_len = encoded.lengths
     segment = np.repeat(np.arange(refs.n_segments, dtype=np.int64), hyp_len)
     matches = np.zeros((refs.n_segments, refs.max_order), dtype=np.int64)
     gram_ids = ids
@@ -141,25 +140,11 @@ def compute_stats(
             keys = pair_keys(gram_ids, ids, order, len(refs.vocabulary))
             gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
             known = gram_starts(offsets, order) & (keys >= 0)
-            gram_ids[known] = index.pair_index.get_indexer(pd.Index(keys[known]))
+            gram_ids[known] = positions_in(keys[known], index.pair_index.to_numpy())
         matches[:, order - 1] = _clipped_matches(gram_ids, segment, refs.n_segments, index)
     totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
     closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
     return SegmentStats(hyp_len, closest, shortest, matches, totals, np.maximum(totals, 1))
-
-
-def _token_ids(tokens: list[str], refs: ReferenceIndex) -> IntArray:
-    """Return each token's reference vocabulary id, or UNSEEN.
-
-    Factorizing the vocabulary followed by the tokens numbers the vocabulary
-    0..V-1 in order (it is unique), so any code >= V is a token the references
-    never use; one hash pass is several times faster than ``Index.get_indexer``.
-    """
-    vocab = refs.vocabulary.to_numpy(dtype=object)
-    codes, _ = pd.factorize(np.concatenate([vocab, np.asarray(tokens, dtype=object)]))
-    ids = codes[len(vocab) :].astype(np.int64)
-    ids[ids >= len(vocab)] = UNSEEN
-    return ids
 
 
 def _clipped_matches(
@@ -167,9 +152,8 @@ def _clipped_matches(
 ) -> IntArray:
     """Sum ``min(hyp count, clip count)`` over each segment's distinct n-grams."""
     seen = gram_ids >= 0
-    codes, keys = factorize(segment[seen] * index.n_grams + gram_ids[seen])
-    hyp_counts = np.bincount(codes, minlength=len(keys))
-    where = index.clip_index.get_indexer(pd.Index(keys))
+    keys, hyp_counts = np.unique(segment[seen] * index.n_grams + gram_ids[seen], return_counts=True)
+    where = positions_in(keys, index.clip_index.to_numpy())
     clipped = np.minimum(hyp_counts, np.where(where >= 0, index.clip_counts[where], 0))
     per_segment = np.bincount(keys // index.n_grams, weights=clipped, minlength=n_segments)
     return per_segment.astype(np.int64)
