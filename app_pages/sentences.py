@@ -18,6 +18,7 @@ from ui.segment_view import (
     imported_ranges,
     in_range,
     sentence_columns,
+    sentence_semantics_note,
     sentence_signature,
     show_segment,
 )
@@ -44,6 +45,7 @@ if st.session_state.get("sent_applied_link") != link:
         st.session_state["sent_doc"] = link[2]
 
 system = st.selectbox("System", systems, key="sent_system")
+st.caption(sentence_semantics_note(corpus, config))
 table = segment_table(corpus, system, config)
 for label in chosen_metrics():
     before = list(table.columns).index("hyp_len")

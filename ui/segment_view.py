@@ -220,3 +220,14 @@ def sentence_columns(
 def sentence_signature(corpus: CorpusStats, config: BleuConfig) -> str:
     """The signature of the sentence BLEU scores (sentence-level semantics)."""
     return signature(config.for_sentences(), corpus.tokenize, corpus.n_refs)
+
+
+def sentence_semantics_note(corpus: CorpusStats, config: BleuConfig) -> str:
+    """Which sentence-level semantics the sentence scores use, with their signature."""
+    if not config.flavor_spec.sentence_effective_order:
+        how = f"each segment scored as a one-segment corpus ({config.flavor})"
+    elif config.sentence_like_corpus:
+        how = "each segment with exactly the sidebar's settings (BLEU(...).sentence_score)"
+    else:
+        how = "sacrebleu's sentence_bleu: effective order on"
+    return f"Sentence BLEU: {how} · `{sentence_signature(corpus, config)}`"

@@ -8,6 +8,13 @@ from bleuviz.bleu import FLAVORS, BleuConfig, get_flavor
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics import EXTRA_METRICS
 
+#: Sentence-level semantics: the flavour's sentence call, or the corpus settings per segment.
+FLAVOR_SENTENCES, LIKE_CORPUS = "flavor", "corpus"
+SENTENCE_SEMANTICS = {
+    FLAVOR_SENTENCES: "sentence_bleu (effective order on)",
+    LIKE_CORPUS: "these settings per segment",
+}
+
 #: The "Human judgement" choice when no imported score is human.
 NO_HUMAN = "(none)"
 
@@ -59,6 +66,7 @@ def bleu_config_from_state() -> BleuConfig:
         smooth_value=value,
         effective_order=bool(state.get("effective_order")) and flavor.effective_order,
         auto_reweigh=bool(state.get("auto_reweigh")) and flavor.auto_reweigh,
+        sentence_like_corpus=state.get("sentence_semantics") == LIKE_CORPUS,
     )
 
 

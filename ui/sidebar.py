@@ -17,7 +17,7 @@ from bleuviz.io.decode import NamedBytes
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX
 from bleuviz.metrics import EXTRA_METRICS
 from ui.data import LOWER_KEY, PathSet, scored_testset
-from ui.settings import NO_HUMAN, smoothing_defaults
+from ui.settings import FLAVOR_SENTENCES, NO_HUMAN, SENTENCE_SEMANTICS, smoothing_defaults
 
 
 def cli_paths(argv: list[str]) -> PathSet | None:
@@ -61,6 +61,7 @@ def init_state() -> None:
     st.session_state.setdefault("max_order", DEFAULT_ORDER)
     st.session_state.setdefault("weights_text", "")
     st.session_state.setdefault("effective_order", False)
+    st.session_state.setdefault("sentence_semantics", FLAVOR_SENTENCES)
     st.session_state.setdefault("auto_reweigh", False)
     st.session_state.setdefault("metrics", [])
     st.session_state.setdefault("rouge_stemmer", False)
@@ -118,7 +119,16 @@ def settings_sidebar() -> None:
     bar.number_input("Max n-gram order", min_value=1, max_value=MAX_ORDER, step=1, key="max_order")
     bar.text_input("Weights (blank: uniform)", key="weights_text", placeholder="e.g. 0.5 0.5")
     if flavor.effective_order:
-        bar.checkbox("Effective order", key="effective_order")
+        bar.checkbox("Effective order", key="effective_order", help="corpus BLEU")
+    if flavor.sentence_effective_order:
+        bar.radio(
+            "Sentence BLEU",
+            list(SENTENCE_SEMANTICS),
+            format_func=SENTENCE_SEMANTICS.__getitem__,
+            key="sentence_semantics",
+            help="sacrebleu's sentence_bleu turns effective order on (the default here); "
+            "BLEU(...).sentence_score scores each segment with exactly the settings above.",
+        )
     if flavor.auto_reweigh:
         bar.checkbox("auto_reweigh", key="auto_reweigh")
 

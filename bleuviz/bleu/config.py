@@ -27,6 +27,9 @@ class BleuConfig:
             e.g. sacrebleu's floor 0.1 / add-k 1).
         effective_order: sacrebleu only: average only the orders that have n-grams.
         auto_reweigh: nltk only: reweigh uniformly for hypotheses shorter than 4.
+        sentence_like_corpus: sentence scores use exactly these settings (sacrebleu's
+            ``BLEU(...).sentence_score``) instead of the flavour's sentence-level call
+            (sacrebleu's ``sentence_bleu``, which turns effective order on).
     """
 
     flavor: str = DEFAULT_FLAVOR
@@ -36,6 +39,7 @@ class BleuConfig:
     smooth_value: float | None = None
     effective_order: bool = False
     auto_reweigh: bool = False
+    sentence_like_corpus: bool = False
     _resolved: tuple[str, tuple[float, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -85,9 +89,10 @@ class BleuConfig:
     def for_sentences(self) -> BleuConfig:
         """Return the configuration the flavour's sentence-level call uses.
 
-        sacrebleu's ``sentence_bleu`` turns effective order on; nltk's and
-        tf-nmt's sentence scores are one-segment corpora.
+        sacrebleu's ``sentence_bleu`` turns effective order on (unless
+        ``sentence_like_corpus``: ``BLEU(...).sentence_score`` keeps the settings);
+        nltk's and tf-nmt's sentence scores are one-segment corpora.
         """
-        if self.flavor_spec.sentence_effective_order:
+        if self.flavor_spec.sentence_effective_order and not self.sentence_like_corpus:
             return replace(self, effective_order=True)
         return self

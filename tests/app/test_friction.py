@@ -133,3 +133,27 @@ def test_drill_down_opens_the_segment_in_learn(
     learn.run()
     assert not learn.exception
     assert learn.session_state["learn_hyp"] == HYPS["terse"][3]
+
+
+def test_sentence_semantics_are_chosen_and_said(app: AppTest) -> None:
+    from sacrebleu.metrics import BLEU
+
+    app.switch_page("app_pages/sentences.py")
+    app.run()
+    app.selectbox(key="sent_system").set_value("terse").run()
+    note = next(c.value for c in app.caption if c.value.startswith("Sentence BLEU:"))
+    assert "sentence_bleu: effective order on" in note and "eff:yes" in note
+    default = app.dataframe[0].value["bleu"].tolist()
+    want = [
+        sacrebleu.sentence_bleu(h, [r[i] for r in REFS]).score for i, h in enumerate(HYPS["terse"])
+    ]
+    assert default == pytest.approx(want, abs=1e-9)
+    app.sidebar.radio(key="sentence_semantics").set_value("corpus").run()
+    assert not app.exception
+    note = next(c.value for c in app.caption if c.value.startswith("Sentence BLEU:"))
+    assert "BLEU(...).sentence_score" in note and "eff:no" in note
+    plain = app.dataframe[0].value["bleu"].tolist()
+    bleu = BLEU()
+    want = [bleu.sentence_score(h, [r[i] for r in REFS]).score for i, h in enumerate(HYPS["terse"])]
+    assert plain == pytest.approx(want, abs=1e-9)
+    assert plain != default  # effective order changes short segments
