@@ -23,6 +23,7 @@ from ui.segment_view import (
     show_segment,
 )
 from ui.settings import chosen_metrics, imported_metrics
+from ui.stepper import row_stepper
 from ui.subset import active_filters, subset_caption
 
 st.title("Sentences")
@@ -76,6 +77,17 @@ shown = table[mask]
 st.session_state["sent_visible"] = shown["seg"].tolist()
 
 
+def clear_sentence_filters() -> None:
+    """Reset the search, the ranges and the document (the imported-score ranges too)."""
+    state = st.session_state
+    state["sent_search"] = ""
+    state["sent_bleu"] = (0.0, 100.0)
+    for key in [
+        k for k in state if str(k) in ("sent_len", "sent_doc") or str(k).startswith("sent_range::")
+    ]:
+        del state[key]
+
+
 def select_row() -> None:
     """Open the segment of the row the user clicked."""
     rows = st.session_state["sent_table"].selection.rows
@@ -126,6 +138,7 @@ export_buttons(
 
 st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
+row_stepper("sent_seg", shown["seg"].tolist(), clear_sentence_filters, key="sent_step")
 st.query_params.update({"sys": system, "seg": str(seg)})
 st.session_state["sent_applied_link"] = (system, str(seg), params.get("doc"))
 show_segment(corpus, config, system, int(seg) - 1, key_prefix="sent")

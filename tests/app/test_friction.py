@@ -157,3 +157,26 @@ def test_sentence_semantics_are_chosen_and_said(app: AppTest) -> None:
     want = [bleu.sentence_score(h, [r[i] for r in REFS]).score for i, h in enumerate(HYPS["terse"])]
     assert plain == pytest.approx(want, abs=1e-9)
     assert plain != default  # effective order changes short segments
+
+
+def test_stepping_follows_the_shown_rows_and_filters_can_be_cleared(app: AppTest) -> None:
+    app.switch_page("app_pages/sentences.py")
+    app.query_params["sys"] = "terse"
+    app.query_params["seg"] = "1"
+    app.run()
+    app.text_input(key="sent_search").set_value("euros").run()
+    shown = [int(s) for s in app.dataframe[0].value["seg"]]
+    outside = next(s for s in range(1, 127) if s not in shown)
+    app.number_input(key="sent_seg").set_value(outside).run()
+    assert any("not among the" in c.value for c in app.caption)
+    app.button(key="sent_step_next").click().run()
+    assert app.number_input(key="sent_seg").value == shown[0]
+    app.button(key="sent_step_next").click().run()
+    assert app.number_input(key="sent_seg").value == shown[1]
+    app.button(key="sent_step_prev").click().run()
+    assert app.number_input(key="sent_seg").value == shown[0]
+    assert any(f"row 1 of the {len(shown)} shown" in c.value for c in app.caption)
+    app.number_input(key="sent_seg").set_value(outside).run()
+    app.button(key="sent_step_clear").click().run()
+    assert not app.exception
+    assert len(app.dataframe[0].value) == 126
