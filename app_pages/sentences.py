@@ -8,7 +8,13 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from bleuviz.analysis.segments import SegmentFilter, filter_mask, segment_export, segment_table
+from bleuviz.analysis.segments import (
+    SegmentFilter,
+    filter_mask,
+    match_places,
+    segment_export,
+    segment_table,
+)
 from bleuviz.render.labels import code_span as code
 from ui.all_systems import segment_in_every_system
 from ui.data import current_corpus, metric_scores, metric_spec
@@ -17,6 +23,7 @@ from ui.format import number_format
 from ui.segment_view import (
     imported_ranges,
     in_range,
+    search_hits,
     sentence_columns,
     sentence_semantics_note,
     sentence_signature,
@@ -44,6 +51,9 @@ if st.session_state.get("sent_applied_link") != link:
         st.session_state["sent_seg"] = int(link[1])
     if link[2] is not None:
         st.session_state["sent_doc"] = link[2]
+# ?q= carries the search text; applied once, like the rest of the link.
+if params.get("q") is not None and st.session_state.get("sent_applied_q") != params.get("q"):
+    st.session_state["sent_search"] = st.session_state["sent_applied_q"] = params.get("q")
 
 system = st.selectbox("System", systems, key="sent_system")
 st.caption(sentence_semantics_note(corpus, config))
@@ -73,6 +83,8 @@ if doc not in (None, "(all)") and testset.doc_ids is not None:
     mask &= np.asarray(testset.doc_ids) == doc
 for label, (low, high) in score_ranges.items():
     mask &= in_range(table[label].to_numpy(), low, high)
+if text.strip():
+    table.insert(1, "matched in", match_places(testset, system, text))
 shown = table[mask]
 st.session_state["sent_visible"] = shown["seg"].tolist()
 
@@ -141,7 +153,14 @@ seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
 row_stepper("sent_seg", shown["seg"].tolist(), clear_sentence_filters, key="sent_step")
 st.query_params.update({"sys": system, "seg": str(seg)})
 st.session_state["sent_applied_link"] = (system, str(seg), params.get("doc"))
+if text.strip():
+    st.query_params["q"] = st.session_state["sent_applied_q"] = text
+elif "q" in st.query_params:
+    del st.query_params["q"]
+    st.session_state["sent_applied_q"] = None
 show_segment(corpus, config, system, int(seg) - 1, key_prefix="sent")
+if text.strip():
+    search_hits(testset, system, int(seg) - 1, text)
 
 if len(systems) > 1:
     st.subheader("This segment in every system")

@@ -13,10 +13,12 @@ from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
 from bleuviz.bleu.signature import signature
 from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.io.testset import TestSet
 from bleuviz.metrics import rouge_text
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
+from bleuviz.render.search_marks import mark_hits
 from bleuviz.rouge.explain import TypeExplanation
 from bleuviz.rouge.explain import explain_segment as explain_rouge
 from bleuviz.rouge.score import RougeConfig
@@ -231,3 +233,18 @@ def sentence_semantics_note(corpus: CorpusStats, config: BleuConfig) -> str:
     else:
         how = "sacrebleu's sentence_bleu: effective order on"
     return f"Sentence BLEU: {how} · `{sentence_signature(corpus, config)}`"
+
+
+def search_hits(testset: TestSet, system: str, index: int, text: str) -> None:
+    """The open segment's hypothesis, references and source with the search hits marked."""
+    st.markdown(f"**Where “{md(text.strip())}” occurs** in this segment")
+    named = [("Hypothesis", testset.systems[system][index])]
+    named += [(f"Reference {r}", s[index]) for r, s in enumerate(testset.references, 1)]
+    if testset.source is not None:
+        named.append(("Source", testset.source[index]))
+    rows = "".join(
+        f'<div class="bv-hit"><span style="font-weight:600">{label}</span>: '
+        f"{mark_hits(line, text)}</div>"
+        for label, line in named
+    )
+    st.html(f'<div class="bv-hits">{rows}</div>')

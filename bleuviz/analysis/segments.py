@@ -135,3 +135,22 @@ def segment_export(
             frame[metric] = np.asarray(by_system[system])[index]
         parts.append(frame)
     return pd.concat(parts, ignore_index=True)
+
+
+def match_places(testset: TestSet, system: str, text: str) -> list[str]:
+    """Per segment, where the search ``text`` occurs (as ``filter_mask`` searches).
+
+    Case-insensitive and literal, in the system's hypothesis, each reference and
+    the source: e.g. "hypothesis, reference 2"; empty where it does not occur.
+    """
+    needle = text.strip().lower()
+    named = [("hypothesis", testset.systems[system])]
+    named += [(f"reference {r}", stream) for r, stream in enumerate(testset.references, 1)]
+    if testset.source is not None:
+        named.append(("source", testset.source))
+    if not needle:
+        return [""] * testset.n_segments
+    return [
+        ", ".join(name for name, stream in named if needle in stream[i].lower())
+        for i in range(testset.n_segments)
+    ]

@@ -180,3 +180,27 @@ def test_stepping_follows_the_shown_rows_and_filters_can_be_cleared(app: AppTest
     app.button(key="sent_step_clear").click().run()
     assert not app.exception
     assert len(app.dataframe[0].value) == 126
+
+
+def test_search_marks_hits_says_where_and_travels_in_the_link(app: AppTest) -> None:
+    from bleuviz.render.search_marks import mark_hits
+
+    app.switch_page("app_pages/sentences.py")
+    app.query_params["sys"] = "terse"
+    app.query_params["q"] = "Euros"
+    app.run()
+    assert not app.exception
+    assert app.text_input(key="sent_search").value == "Euros"
+    table = app.dataframe[0].value
+    for seg, where in zip(table["seg"], table["matched in"], strict=True):
+        i = int(seg) - 1
+        places = ["hypothesis"] * ("euros" in HYPS["terse"][i].lower())
+        places += [f"reference {r}" for r, ref in enumerate(REFS, 1) if "euros" in ref[i].lower()]
+        assert where.startswith(", ".join(places)) and where
+    app.number_input(key="sent_seg").set_value(int(table["seg"].iloc[0])).run()
+    hits = next(h.value for h in app.html if "bv-hit" in h.value)
+    assert "<mark>" in hits
+    assert app.query_params["q"] in ("Euros", ["Euros"])  # AppTest may keep a list
+    assert mark_hits("<b>Euros</b> and euros", "EUROS") == (
+        "&lt;b&gt;<mark>Euros</mark>&lt;/b&gt; and <mark>euros</mark>"
+    )
