@@ -204,3 +204,26 @@ def test_search_marks_hits_says_where_and_travels_in_the_link(app: AppTest) -> N
     assert mark_hits("<b>Euros</b> and euros", "EUROS") == (
         "&lt;b&gt;<mark>Euros</mark>&lt;/b&gt; and <mark>euros</mark>"
     )
+
+
+def test_compare_filters_are_chips_and_an_empty_result_names_them(app: AppTest) -> None:
+    app.switch_page("app_pages/compare.py")
+    app.session_state["cmp_n_bootstrap"] = 100
+    app.session_state["cmp_n_ar"] = 100
+    app.run()
+    buckets = [b for b in app.selectbox(key="cmp_bucket").options if b != "(all)"]
+    app.selectbox(key="cmp_bucket").set_value(buckets[-1]).run()
+    ngrams = app.selectbox(key="cmp_salient").options
+    shown = len(app.dataframe(key="cmp_table").value)
+    for gram in ngrams[1:]:  # find an n-gram that empties the bucket's table
+        app.selectbox(key="cmp_salient").set_value(gram).run()
+        if len(app.dataframe(key="cmp_table").value) == 0:
+            break
+    else:
+        pytest.fail("every salient n-gram occurs in the last bucket: pick another sample case")
+    captions = [c.value for c in app.caption]
+    assert any("0 of 126 segments" in c and "no segment passes" in c for c in captions)
+    assert any(c.startswith("Each filter on its own: bucket") for c in captions)
+    app.button(key="cmp_chip_all").click().run()
+    assert not app.exception
+    assert len(app.dataframe(key="cmp_table").value) == 126 > shown
