@@ -13,12 +13,14 @@ from ui.sidebar import (
     data_sidebar,
     imported_sidebar,
     init_state,
+    keep_settings,
     metrics_sidebar,
     settings_sidebar,
 )
 
 st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
 init_state()
+LEARN = "learn"
 pages = [
     st.Page(
         "app_pages/overview.py",
@@ -39,10 +41,15 @@ pages = [
         icon=":material/compare_arrows:",
         url_path="compare",
     ),
-    st.Page("app_pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),
+    st.Page("app_pages/learn.py", title="Learn", icon=":material/school:", url_path=LEARN),
 ]
+page = st.navigation(pages)
 data_sidebar()
-settings_sidebar()
-metrics_sidebar()
+if page.url_path == LEARN:
+    # Learn has one set of settings, its own: the sidebar's would have no effect there.
+    keep_settings()
+else:
+    settings_sidebar()
+    metrics_sidebar()
 imported_sidebar()
-st.navigation(pages).run()
+page.run()

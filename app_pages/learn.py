@@ -27,8 +27,9 @@ from ui.learn.steps import (
 
 st.title("Learn BLEU step by step")
 st.caption(
-    "Type a candidate and up to four references, or pick an example. This page has its "
-    "own settings below; the sidebar's settings apply to the test-set pages."
+    "Type a candidate and up to four references, or pick an example. This page has one "
+    "set of settings, its own, below; the sidebar's BLEU settings belong to the test-set "
+    "pages and are hidden here (they keep their values)."
 )
 restore_state()
 with st.container(border=True):

@@ -86,7 +86,7 @@ with right:
     st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
 
 if len(corpus.systems) > 1:
-    with st.expander("Outliers: segments where one system stands apart"):
+    with st.expander("Suspicious segments: where one system stands apart"):
         outlier_finder(corpus, config)
 
 if testset.doc_ids is not None:

@@ -67,6 +67,27 @@ def init_state() -> None:
     st.session_state.setdefault("rouge_stemmer", False)
 
 
+#: Session-state keys of the sidebar's settings (plus each flavour's smoothing keys).
+SETTING_KEYS = (
+    "tokenize", "lowercase", "flavor", "max_order", "weights_text", "effective_order",
+    "auto_reweigh", "sentence_semantics", "metrics", "rouge_stemmer",
+)  # fmt: skip
+
+
+def keep_settings() -> None:
+    """Keep the settings while their widgets are not drawn (the Learn page).
+
+    Streamlit forgets a widget's value after a run that does not draw it;
+    writing the values back makes them plain session state, which it keeps,
+    so the test-set pages find the user's settings again.
+    """
+    state = st.session_state
+    smoothing = smoothing_defaults("smooth_", "smooth_value_")
+    for key in (*SETTING_KEYS, *smoothing):
+        if key in state:
+            state[key] = state[key]
+
+
 def data_sidebar() -> None:
     """Where the test set comes from: the sample, command-line files or uploads."""
     sources = {"sample": "Bundled sample", "upload": "Upload files"}

@@ -227,3 +227,18 @@ def test_compare_filters_are_chips_and_an_empty_result_names_them(app: AppTest) 
     app.button(key="cmp_chip_all").click().run()
     assert not app.exception
     assert len(app.dataframe(key="cmp_table").value) == 126 > shown
+
+
+def test_learn_shows_one_set_of_settings_and_the_sidebars_are_kept(app: AppTest) -> None:
+    app.run()
+    app.sidebar.selectbox(key="flavor").set_value("nltk").run()
+    app.sidebar.number_input(key="max_order").set_value(3).run()
+    app.switch_page("app_pages/learn.py")
+    app.run()
+    assert not app.exception
+    assert not [s for s in app.sidebar.selectbox if s.key == "flavor"]
+    assert [s for s in app.selectbox if s.key == "learn_flavor"]
+    app.switch_page("app_pages/overview.py")
+    app.run()
+    assert app.sidebar.selectbox(key="flavor").value == "nltk"
+    assert app.sidebar.number_input(key="max_order").value == 3
