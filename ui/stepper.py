@@ -28,21 +28,23 @@ def row_stepper(
     open segment is not among them, say so and offer ``clear`` (reset the filters).
     """
     seg = st.session_state.get(seg_key)
-    prev, nxt, note = st.columns([1, 1, 6], vertical_alignment="center")
+    prev, nxt, note = st.columns([2, 2, 7], vertical_alignment="center")
     prev.button(
-        "Previous shown",
+        "Previous",
         key=f"{key}_prev",
         on_click=_step,
         args=(seg_key, list(visible), -1),
         icon=":material/arrow_back:",
+        help="the row shown above the open one",
         disabled=not visible,
     )
     nxt.button(
-        "Next shown",
+        "Next",
         key=f"{key}_next",
         on_click=_step,
         args=(seg_key, list(visible), 1),
         icon=":material/arrow_forward:",
+        help="the row shown below the open one",
         disabled=not visible,
     )
     if seg is not None and seg in visible:
