@@ -51,7 +51,7 @@ def test_ngram_table_names_its_columns_and_shows_a_dash(app: AppTest) -> None:
 
 def test_legend_tells_hypothesis_and_reference_statuses_apart() -> None:
     html = legend()
-    hyp, ref = html.split("<b>References</b>")
+    hyp, ref = html.split(">References</span>")
     assert "not in any reference" in hyp and "not matched by the hypothesis" in ref
     assert "not in any reference" not in ref
 
