@@ -12,9 +12,9 @@ import streamlit as st
 
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.all_pairs import all_pairs_section
+from ui.compare.buckets import bucket_section
 from ui.compare.corpus import (
     apply_deep_link,
-    buckets,
     choose_metrics,
     choose_pair,
     corpus_level,
@@ -87,7 +87,7 @@ disagreement_finder(corpus, config, names)
 
 st.subheader("Buckets")
 filters: dict[str, Any] = {}
-in_bucket = buckets(corpus, config, names, imported_metrics())
+in_bucket = bucket_section(corpus, config, names, sentence_metric, imported_metrics(), settings)
 if in_bucket is not None:
     filters[f"bucket {st.session_state['cmp_bucket']}"] = in_bucket
 

@@ -160,20 +160,60 @@ def score_buckets(values: FloatArray, n_buckets: int = 4) -> tuple[tuple[str, ..
     whatever the score's scale; segments without a score get a last bucket of
     their own. Returns the labels and each segment's bucket number.
     """
+    return edge_buckets(values, quantile_edges(values, n_buckets))
+
+
+def quantile_edges(values: FloatArray, n_buckets: int = 4) -> tuple[float, ...]:
+    """The ``n_buckets``-quantiles of the scored values (repeats merged), as bucket edges."""
     scores = np.asarray(values, dtype=np.float64)
     scored = scores[~np.isnan(scores)]
+    if not len(scored):
+        return ()
     quantiles = np.linspace(0, 1, n_buckets + 1)[1:-1]
-    edges = np.unique(np.quantile(scored, quantiles)) if len(scored) else np.zeros(0)
-    digits = 4 if len(scored) and np.max(np.abs(scored)) <= 1 else 2
-    shown = [f"{e:.{digits}f}" for e in edges]
+    return tuple(float(e) for e in np.unique(np.quantile(scored, quantiles)))
+
+
+def edge_buckets(values: FloatArray, edges: tuple[float, ...]) -> tuple[tuple[str, ...], IntArray]:
+    """Bucket ``values`` at ``edges`` (bucket i holds [edges[i-1], edges[i])); NaN apart.
+
+    Returns the labels ("<10", "10–20", ..., "≥90", and "(no score)" when a value
+    is NaN) and each value's bucket number.
+
+    Raises:
+        ConfigError: the edges are not strictly increasing.
+    """
+    if any(b <= a for a, b in pairwise(edges)):
+        raise ConfigError(f"edges: {list(edges)} must be strictly increasing")
+    scores = np.asarray(values, dtype=np.float64)
+    finite = scores[np.isfinite(scores)]
+    digits = 4 if len(finite) and np.max(np.abs(finite)) <= 1 else 2
+    shown = [f"{e:.{digits}f}".rstrip("0").rstrip(".") for e in edges]
     labels = [f"<{shown[0]}"] if shown else ["all"]
     labels += [f"{lo}–{hi}" for lo, hi in pairwise(shown)]
     labels += [f"≥{shown[-1]}"] if shown else []
-    groups = np.searchsorted(edges, np.nan_to_num(scores), side="right").astype(np.int64)
+    groups = np.searchsorted(np.asarray(edges), np.nan_to_num(scores), side="right").astype(
+        np.int64
+    )
     if np.isnan(scores).any():
         groups[np.isnan(scores)] = len(labels)
         labels.append(NO_SCORE)
     return tuple(labels), groups
+
+
+def parse_edges(text: str) -> tuple[float, ...]:
+    """Parse "10, 20, 30" (commas or spaces) into bucket edges.
+
+    Raises:
+        ConfigError: a part is not a number, or the edges do not increase.
+    """
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        edges = tuple(float(p) for p in parts)
+    except ValueError:
+        raise ConfigError(f"bucket edges: {text!r} is not a list of numbers") from None
+    if any(b <= a for a, b in pairwise(edges)):
+        raise ConfigError(f"bucket edges: {text!r} must increase from left to right")
+    return edges
 
 
 def _scatter(values: FloatArray, positions: IntArray, size: int) -> FloatArray:

@@ -153,8 +153,13 @@ def win_tie_loss_bar(counts: WinTieLoss, names: tuple[str, str]) -> go.Figure:
     return fig
 
 
-def bucket_bars(table: pd.DataFrame, names: tuple[str, str], title: str) -> go.Figure:
-    """Grouped bars of corpus BLEU of A and B per bucket, segment counts in text and hover.
+def bucket_bars(
+    table: pd.DataFrame,
+    names: tuple[str, str],
+    title: str,
+    score: str = "corpus BLEU of the bucket",
+) -> go.Figure:
+    """Grouped bars of A's and B's score per bucket, segment counts in text and hover.
 
     ``table`` is a ``bucket_table`` frame; ``customdata`` of every bar is its bucket label.
     """
@@ -172,13 +177,13 @@ def bucket_bars(table: pd.DataFrame, names: tuple[str, str], title: str) -> go.F
                 text=[f"n={n}" for n in counts],
                 textposition="outside",
                 hovertemplate=f"{name}<br>"
-                + "bucket %{x}: BLEU %{y:.2f} (%{text} segments)<extra></extra>",
+                + "bucket %{x}: %{y:.4g} (%{text} segments)<extra></extra>",
             )
         )
     fig.update_layout(
         barmode="group",
         xaxis={"title": title, "type": "category"},
-        yaxis_title="corpus BLEU of the bucket",
+        yaxis_title=score,
         legend={"orientation": "h", "y": 1.12},
         margin=_MARGIN,
     )

@@ -44,11 +44,17 @@ def write(path: Path, lines: list[str] | bytes) -> str:
     return str(path)
 
 
-def assert_frame_works(at: AppTest) -> None:
-    """The sidebar still renders and offers the command-line files, the sample and uploads."""
+def assert_frame_works(at: AppTest, settings: bool = True) -> None:
+    """The sidebar still renders and offers the command-line files, the sample and uploads.
+
+    ``settings``: whether the page shows the sidebar's BLEU settings (Learn does not).
+    """
     source = at.sidebar.radio(key="data_source")
     assert source.value == "cli"
     assert source.options == ["Command-line files", "Bundled sample", "Upload files"]
+    if not settings:
+        assert not [s for s in at.sidebar.selectbox if s.key == "flavor"]
+        return
     assert at.sidebar.selectbox(key="flavor").value == "sacrebleu"
     assert at.sidebar.number_input(key="max_order").value == 4
 
@@ -175,7 +181,7 @@ def test_pages_without_data_still_render(
     ref = write(tmp_path / "ref.en", REF)
     at = app("--ref", ref, "--hyp", str(tmp_path / "missing.en"), page=page)
     assert at.title[0].value
-    assert_frame_works(at)
+    assert_frame_works(at, settings=page != "app_pages/learn.py")
 
 
 def test_a_file_fixed_on_disk_is_read_again(app: Callable[..., AppTest], tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """Compare page sections about the pair and the corpus: choosing A, B and the metrics,
-significance, buckets and salient n-grams (with the callbacks their clicks run).
+significance and salient n-grams (with the callbacks their clicks run).
 """
 
 from __future__ import annotations
@@ -7,36 +7,19 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-import numpy as np
-import pandas as pd
 import streamlit as st
 
-from bleuviz.analysis.buckets import (
-    BUCKET_KINDS,
-    bucket_segments,
-    bucket_table,
-    grouped_table,
-    score_buckets,
-    segments_in,
-)
 from bleuviz.analysis.salient import (
     SalientNgram,
     salient_frame,
 )
-from bleuviz.arrays import FloatArray, IntArray
-from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS, MetricSpec
-from bleuviz.render.compare_charts import (
-    bucket_bars,
-)
 from bleuviz.render.labels import code_span
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
-from ui.compare.data import ALL, BLEU, NONE, fmt_p, fmt_score, salient, verdict
-from ui.data import metric_scores, metric_spec
+from ui.compare.data import BLEU, NONE, fmt_p, fmt_score, salient, verdict
 from ui.export import export_buttons
-from ui.format import fmt_bleu, fmt_metric
 
 
 def apply_deep_link(systems: list[str], n_segments: int) -> None:
@@ -148,84 +131,6 @@ def corpus_level(
             f"{md(metric)} is imported: its corpus figure is the mean over the segments both "
             "systems scored, tested by sacrebleu's paired procedure on that mean."
         )
-
-
-def pick_bucket() -> None:
-    """Filter the sentence table to the bucket the user clicked (a cleared click: all)."""
-    points = st.session_state["cmp_bucket_chart"].selection.points
-    st.session_state["cmp_bucket"] = str(points[0]["x"]) if points else ALL
-
-
-def buckets(
-    corpus: CorpusStats, config: BleuConfig, names: tuple[str, str], imported: list[str]
-) -> IntArray | None:
-    """Bucket kind, bar chart and table; return the chosen bucket's segments (None: all).
-
-    Beside compare-mt's kinds, every imported score of A buckets the segments by
-    its quartiles; its table then adds the score's mean for A and B per bucket.
-    """
-    left, right = st.columns([3, 2])
-    titles = {k: kind.title for k, kind in BUCKET_KINDS.items()}
-    titles |= {_SCORE_KIND + name: f"{name} of A (quartiles)" for name in imported}
-    if st.session_state.get("cmp_bucket_kind") not in titles:
-        st.session_state["cmp_bucket_kind"] = next(iter(BUCKET_KINDS))
-    kind = left.selectbox(
-        "Bucket segments by",
-        list(titles),
-        format_func=titles.__getitem__,
-        key="cmp_bucket_kind",
-        on_change=lambda: st.session_state.update(cmp_bucket=ALL),
-    )
-    stats_a, stats_b = (corpus.systems[name] for name in names)
-    means: dict[str, list[str]] = {}
-    if kind in BUCKET_KINDS:
-        table = bucket_table(kind, stats_a, stats_b, config)
-        segments_of = partial(bucket_segments, kind, stats_a, config)
-    else:
-        metric = kind.removeprefix(_SCORE_KIND)
-        scores = [metric_scores(corpus, name, metric).sentence for name in names]
-        labels, groups = score_buckets(scores[0])
-        table = grouped_table(labels, groups, stats_a, stats_b, config)
-        segments_of = partial(segments_in, labels, groups)
-        spec = metric_spec(corpus, metric)
-        for name, values in zip(names, scores, strict=True):
-            means[f"{md(metric)} {md(name)}"] = [
-                fmt_metric(spec, _nanmean(values[groups == g])) for g in range(len(labels))
-            ]
-    options = [ALL, *table.loc[table["segments"] > 0, "bucket"]]
-    if st.session_state.get("cmp_bucket") not in options:
-        st.session_state["cmp_bucket"] = ALL
-    bucket = right.selectbox("Bucket shown in the segment table", options, key="cmp_bucket")
-    with left:
-        fig = bucket_bars(table, names, titles[kind])
-        st.plotly_chart(fig, key="cmp_bucket_chart", on_select=pick_bucket, selection_mode="points")
-    shown = {"segments": table["segments"].tolist()}
-    for name, column in zip(names, ("bleu_a", "bleu_b"), strict=True):
-        shown[f"BLEU {md(name)}"] = ["—" if pd.isna(v) else fmt_bleu(v) for v in table[column]]
-    shown |= means
-    right.table(pd.DataFrame(shown, index=pd.Index(table["bucket"], name="bucket")))
-    right.caption(
-        "Corpus BLEU of each bucket's segments"
-        + (" and the imported score's mean" if means else "")
-        + ". Click a bar to filter the segments."
-    )
-    with right:
-        export_buttons(
-            table.rename(columns={"bleu_a": f"BLEU {names[0]}", "bleu_b": f"BLEU {names[1]}"}),
-            f"buckets-{kind}",
-            "cmp_bucket_export",
-        )
-    return None if bucket == ALL else segments_of(bucket)
-
-
-#: Bucket-kind prefix of an imported score (``score:COMET`` buckets by COMET of A).
-_SCORE_KIND = "score:"
-
-
-def _nanmean(values: FloatArray) -> float:
-    """The mean of the scored values, NaN where none is scored (no warning)."""
-    finite = values[~np.isnan(values)]
-    return float(finite.mean()) if len(finite) else float("nan")
 
 
 def pick_salient(table_key: str, texts: list[str]) -> None:
