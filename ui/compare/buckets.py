@@ -183,7 +183,7 @@ def _show(
     table: pd.DataFrame, names: tuple[str, str], metric: str, title: str, spec: MetricSpec | None
 ) -> None:
     """The bars, the table and its exports."""
-    left, right = st.columns([3, 2])
+    left, right = st.columns([1, 1])
     chart = table.rename(columns={"score_a": "bleu_a", "score_b": "bleu_b"})
     with left:
         fig = bucket_bars(chart, names, title, f"{metric} of the bucket")
@@ -204,8 +204,7 @@ def _show(
         "segments alone, B's gain, and the paired bootstrap p-value on those segments. "
         "Click a bar to filter the segments."
     )
-    with right:
-        export_buttons(table, f"buckets-{metric}", "cmp_bucket_export")
+    export_buttons(table, f"buckets-{metric}", "cmp_bucket_export")
 
 
 def _cell(spec: MetricSpec | None, value: float, signed: bool = False) -> str:

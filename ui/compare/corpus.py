@@ -173,24 +173,23 @@ def salient_ngram_tables(
                 salient_frame(side).rename(columns={"a": names[0], "b": names[1]}),
                 f"salient-{role}",
                 f"cmp_salient_{role.lower()}_export",
+                narrow=True,
             )
     item = report.find(chosen)
     return None if item is None else salient_segments(item, names)
 
 
 def salient_columns(names: tuple[str, str]) -> dict[str, Any]:
-    """Column labels and help for the salient n-gram tables."""
+    """Column labels and help for the salient n-gram tables (A and B: names in the help)."""
     return {
-        "order": st.column_config.NumberColumn(width="small"),
-        "a": st.column_config.NumberColumn(
-            names[0], help=f"matches by {names[0]} (A)", width="small"
-        ),
-        "b": st.column_config.NumberColumn(
-            names[1], help=f"matches by {names[1]} (B)", width="small"
-        ),
+        # Widths in pixels, so the five columns fit half of a 1280-px page.
+        "n-gram": st.column_config.TextColumn(width=150),
+        "order": st.column_config.NumberColumn("n", width=40, help="n-gram order"),
+        "a": st.column_config.NumberColumn("A", help=f"matches by {names[0]} (A)", width=50),
+        "b": st.column_config.NumberColumn("B", help=f"matches by {names[1]} (B)", width=50),
         "score": st.column_config.NumberColumn(
             format="%.4f",
-            width="small",
+            width=70,
             help="compare-mt's smoothed ratio (A + 1) / (A + B + 2): "
             "near 1, A matches it far more often; near 0, B does",
         ),
