@@ -5,6 +5,8 @@ Deep link: ``/sentences?sys=NAME&seg=N`` (N counted from 1) opens that segment.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
@@ -29,6 +31,7 @@ from ui.segment_view import (
     sentence_signature,
     show_segment,
 )
+from ui.selection import clicked_segment, sync_selection
 from ui.settings import chosen_metrics, imported_metrics
 from ui.stepper import row_stepper
 from ui.subset import active_filters, subset_caption
@@ -100,21 +103,15 @@ def clear_sentence_filters() -> None:
         del state[key]
 
 
-def select_row() -> None:
-    """Open the segment of the row the user clicked."""
-    rows = st.session_state["sent_table"].selection.rows
-    if rows:
-        st.session_state["sent_seg"] = st.session_state["sent_visible"][rows[0]]
-
-
 active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
 st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), active))
 st.caption("Click a row to open it.")
+sync_selection("sent_table", shown["seg"].tolist(), st.session_state.get("sent_seg"))
 st.dataframe(
     shown,
     key="sent_table",
     hide_index=True,
-    on_select=select_row,
+    on_select=partial(clicked_segment, "sent_table", "sent_visible", "sent_seg"),
     selection_mode="single-row",
     height=320,
     column_config={

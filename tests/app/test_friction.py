@@ -242,3 +242,19 @@ def test_learn_shows_one_set_of_settings_and_the_sidebars_are_kept(app: AppTest)
     app.run()
     assert app.sidebar.selectbox(key="flavor").value == "nltk"
     assert app.sidebar.number_input(key="max_order").value == 3
+
+
+def test_the_table_selection_follows_the_open_segment(app: AppTest) -> None:
+    app.switch_page("app_pages/sentences.py")
+    app.query_params["sys"] = "terse"
+    app.query_params["seg"] = "5"
+    app.run()
+    assert app.session_state["sent_table"]["selection"]["rows"] == [4]  # segment 5, row 5
+    app.text_input(key="sent_search").set_value("euros").run()
+    shown = [int(s) for s in app.dataframe(key="sent_table").value["seg"]]
+    rows = app.session_state["sent_table"]["selection"]["rows"]
+    assert rows == [shown.index(5)]  # segment 5 holds "euros": its new row is ticked
+    app.selectbox(key="sent_system").set_value("literal").run()
+    shown = [int(s) for s in app.dataframe(key="sent_table").value["seg"]]
+    expected = [shown.index(5)] if 5 in shown else []
+    assert app.session_state["sent_table"]["selection"]["rows"] == expected

@@ -4,6 +4,7 @@ and one segment's drill-down (with the callbacks their clicks run).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import ALL, NONE, fmt_score, score_spec, sentence_axis
 from ui.export import export_buttons
 from ui.segment_view import explanation, learn_link, source_and_order
+from ui.selection import clicked_segment, sync_selection
 from ui.subset import subset_caption
 
 
@@ -72,13 +74,6 @@ def plots(
         st.plotly_chart(win_tie_loss_bar(counts, names), key="cmp_wtl")
 
 
-def open_row() -> None:
-    """Open the segment of the sentence-table row the user clicked."""
-    rows = st.session_state["cmp_table"].selection.rows
-    if rows:
-        st.session_state["cmp_seg"] = st.session_state["cmp_visible"][rows[0]]
-
-
 def segment_table(
     corpus: CorpusStats,
     config: BleuConfig,
@@ -109,12 +104,13 @@ def segment_table(
     st.caption("Click a row to open it.")
     axis = sentence_axis(corpus, metric)
     digits = "%.4f" if axis.scale <= 1 else "%.2f"
+    sync_selection("cmp_table", shown["seg"].tolist(), st.session_state.get("cmp_seg"))
     st.dataframe(
         shown,
         key="cmp_table",
         hide_index=True,
         height=320,
-        on_select=open_row,
+        on_select=partial(clicked_segment, "cmp_table", "cmp_visible", "cmp_seg"),
         selection_mode="single-row",
         column_config={
             "seg": st.column_config.NumberColumn("segment", width="small"),

@@ -1,0 +1,32 @@
+"""Table selections that always show the open segment, never a stale tick.
+
+Streamlit keeps a table's selection by row position, so after sorting,
+filtering or switching systems the tick would stay on a row that is no longer
+the open segment. Before a selectable segment table is drawn, its selection is
+set (through Session State, which Streamlit supports for dataframes) to the
+open segment's row, or to nothing when the table does not show it; one click
+on another row then opens that row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+
+def sync_selection(key: str, visible: Sequence[int], open_segment: int | None) -> None:
+    """Set the table ``key``'s selection to the open segment's row (segment numbers from 1)."""
+    shown = list(visible)
+    rows = [shown.index(open_segment)] if open_segment is not None and open_segment in shown else []
+    current = st.session_state.get(key)
+    if current is None or list(current["selection"]["rows"]) != rows:
+        st.session_state[key] = {"selection": {"rows": rows, "columns": []}}
+
+
+def clicked_segment(key: str, visible_key: str, seg_key: str) -> None:
+    """Open the segment of the row the user clicked in the table ``key``."""
+    state = st.session_state
+    rows = state[key].selection.rows
+    if rows:
+        state[seg_key] = state[visible_key][rows[0]]
