@@ -31,7 +31,7 @@ from ui.compare.data import (
     tested_signature,
 )
 from ui.compare.disagreement import disagreement_finder
-from ui.compare.segments import drill_down, plots, segment_table
+from ui.compare.segments import clear_compare_filters, drill_down, plots, segment_table
 from ui.data import current_corpus
 from ui.export import export_buttons
 from ui.settings import imported_metrics
@@ -105,7 +105,7 @@ st.subheader("Segments")
 shown = segment_table(corpus, config, comparison, names, filters, sentence_metric)
 st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = int(st.columns([1, 4])[0].number_input("Segment", 1, testset.n_segments, key="cmp_seg"))
-row_stepper("cmp_seg", shown["seg"].tolist(), None, key="cmp_step")
+row_stepper("cmp_seg", shown["seg"].tolist(), clear_compare_filters, key="cmp_step")
 st.query_params.update({"a": names[0], "b": names[1], "seg": str(seg)})
 st.session_state["cmp_applied_link"] = (*names, str(seg))
 drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)

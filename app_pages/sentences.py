@@ -21,6 +21,7 @@ from bleuviz.render.labels import code_span as code
 from ui.all_systems import segment_in_every_system
 from ui.data import current_corpus, metric_scores, metric_spec
 from ui.export import export_buttons
+from ui.filters import filter_chips, forget
 from ui.format import number_format
 from ui.segment_view import (
     imported_ranges,
@@ -94,17 +95,13 @@ st.session_state["sent_visible"] = shown["seg"].tolist()
 
 def clear_sentence_filters() -> None:
     """Reset the search, the ranges and the document (the imported-score ranges too)."""
-    state = st.session_state
-    state["sent_search"] = ""
-    state["sent_bleu"] = (0.0, 100.0)
-    for key in [
-        k for k in state if str(k) in ("sent_len", "sent_doc") or str(k).startswith("sent_range::")
-    ]:
-        del state[key]
+    ranges = [str(k) for k in st.session_state if str(k).startswith("sent_range::")]
+    forget(["sent_search", "sent_bleu", "sent_len", "sent_doc", *ranges])
 
 
 active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
-st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), active))
+filter_chips(active, "sent_chip")
+st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a row to open it.")
 sync_selection("sent_table", shown["seg"].tolist(), st.session_state.get("sent_seg"))
 st.dataframe(

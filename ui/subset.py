@@ -73,16 +73,20 @@ def active_filters(
     longest: int,
     doc: str | None,
     score_ranges: dict[str, tuple[float, float]],
-) -> list[str]:
-    """The Sentences page's filters that narrow the table, in words (names escaped)."""
-    active = []
+) -> dict[str, list[str]]:
+    """The Sentences page's filters that narrow the table, in words (names escaped).
+
+    Each maps to the session-state keys that hold it, so a chip can remove it.
+    """
+    active: dict[str, list[str]] = {}
     if text:
-        active.append(f"search “{md(text)}”")
+        active[f"search “{md(text)}”"] = ["sent_search"]
     if bleu_range != (0.0, 100.0):
-        active.append(f"sentence BLEU {bleu_range[0]:g}–{bleu_range[1]:g}")
+        active[f"sentence BLEU {bleu_range[0]:g}–{bleu_range[1]:g}"] = ["sent_bleu"]
     if len_range != (0, longest):
-        active.append(f"length {len_range[0]}–{len_range[1]}")
+        active[f"length {len_range[0]}–{len_range[1]}"] = ["sent_len"]
     if doc not in (None, "(all)"):
-        active.append(f"document {md(str(doc))}")
-    active += [f"{md(label)} {low:g}–{high:g}" for label, (low, high) in score_ranges.items()]
+        active[f"document {md(str(doc))}"] = ["sent_doc"]
+    for label, (low, high) in score_ranges.items():
+        active[f"{md(label)} {low:g}–{high:g}"] = [f"sent_range::{label}"]
     return active

@@ -258,3 +258,20 @@ def test_the_table_selection_follows_the_open_segment(app: AppTest) -> None:
     shown = [int(s) for s in app.dataframe(key="sent_table").value["seg"]]
     expected = [shown.index(5)] if 5 in shown else []
     assert app.session_state["sent_table"]["selection"]["rows"] == expected
+
+
+def test_sentences_filters_are_chips(app: AppTest) -> None:
+    app.switch_page("app_pages/sentences.py")
+    app.run()
+    app.text_input(key="sent_search").set_value("euros").run()
+    app.slider(key="sent_bleu").set_value((10.0, 90.0)).run()
+    labels = [b.label for b in app.button if b.key and b.key.startswith("sent_chip_")]
+    assert labels == ["search “euros”", "sentence BLEU 10–90", "Clear all"]
+    app.button(key="sent_chip_0").click().run()  # remove the search only
+    assert app.text_input(key="sent_search").value == ""
+    assert app.slider(key="sent_bleu").value == (10.0, 90.0)
+    app.text_input(key="sent_search").set_value("euros").run()
+    app.button(key="sent_chip_all").click().run()
+    assert not app.exception
+    assert app.slider(key="sent_bleu").value == (0.0, 100.0)
+    assert len(app.dataframe(key="sent_table").value) == 126

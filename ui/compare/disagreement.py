@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from bleuviz.analysis.disagreement import disagreements
@@ -12,17 +14,11 @@ from ui.compare.data import BLEU, sentence_comparison
 from ui.data import metric_spec
 from ui.export import export_buttons
 from ui.format import number_format
+from ui.selection import clicked_segment, sync_selection
 from ui.settings import chosen_metrics, imported_metrics
 
 #: Characters of each hypothesis shown in the table (the drill-down shows all).
 PREVIEW = 90
-
-
-def open_disagreement() -> None:
-    """Open the segment of the row the user clicked in the drill-down below."""
-    rows = st.session_state["cmp_disagree_table"].selection.rows
-    if rows:
-        st.session_state["cmp_seg"] = st.session_state["cmp_disagree_visible"][rows[0]]
 
 
 def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[str, str]) -> None:
@@ -52,12 +48,13 @@ def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[st
         "row as strong as its weaker side. Click a row to open it below."
     )
     digits = number_format(metric_spec(corpus, metric))
+    sync_selection("cmp_disagree_table", found["seg"].tolist(), st.session_state.get("cmp_seg"))
     st.dataframe(
         found,
         key="cmp_disagree_table",
         hide_index=True,
         height=280,
-        on_select=open_disagreement,
+        on_select=partial(clicked_segment, "cmp_disagree_table", "cmp_disagree_visible", "cmp_seg"),
         selection_mode="single-row",
         column_order=["seg", "gain_x", "gain_y", "strength", "hyp_a", "hyp_b"],
         column_config={

@@ -31,8 +31,9 @@ from bleuviz.render.compare_charts import (
 )
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
-from ui.compare.data import ALL, NONE, fmt_score, score_spec, sentence_axis
+from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.export import export_buttons
+from ui.filters import filter_chips, forget
 from ui.segment_view import explanation, learn_link, source_and_order
 from ui.selection import clicked_segment, sync_selection
 from ui.subset import subset_caption
@@ -96,7 +97,7 @@ def segment_table(
     shown = sort_comparison(frame[mask], SORTS[how])
     st.session_state["cmp_visible"] = shown["seg"].tolist()
     rows = (shown["seg"] - 1).tolist()
-    filter_chips(list(filters))
+    filter_chips({label: _FILTER_KEYS[label.split(" ", 1)[0]] for label in filters}, "cmp_chip")
     st.caption(subset_caption(corpus, config, list(names), rows, list(filters)))
     if filters and not rows:
         alone = [f"{label} alone leaves {len(segs)}" for label, segs in filters.items()]
@@ -136,29 +137,13 @@ def segment_table(
     return shown
 
 
-#: What resets each kind of Compare filter (its label's first word).
-_RESETS = {"bucket": ("cmp_bucket", ALL), "matching": ("cmp_salient", NONE)}
+#: The state keys that hold each kind of Compare filter (its label's first word).
+_FILTER_KEYS = {"bucket": ["cmp_bucket"], "matching": ["cmp_salient"]}
 
 
-def _clear(labels: list[str]) -> None:
-    """Remove the filters called ``labels`` (a bucket, a salient n-gram)."""
-    for label in labels:
-        key, value = _RESETS[label.split(" ", 1)[0]]
-        st.session_state[key] = value
-
-
-def filter_chips(labels: list[str]) -> None:
-    """One removable chip per active filter, and "Clear all" when there are several."""
-    if not labels:
-        return
-    columns = st.columns(len(labels) + 2)
-    columns[0].caption("Active filters:")
-    for i, (column, label) in enumerate(zip(columns[1:], labels, strict=False)):
-        column.button(
-            label, key=f"cmp_chip_{i}", icon=":material/close:", on_click=_clear, args=([label],)
-        )
-    if len(labels) > 1:
-        columns[-1].button("Clear all", key="cmp_chip_all", on_click=_clear, args=(labels,))
+def clear_compare_filters() -> None:
+    """Remove every Compare filter (bucket and salient n-gram)."""
+    forget([k for keys in _FILTER_KEYS.values() for k in keys])
 
 
 def shown_scores(comparison: pd.DataFrame, role: str) -> np.ndarray:
