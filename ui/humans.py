@@ -83,19 +83,6 @@ def metric_view(corpus: CorpusStats, label: str) -> MetricView:
     )
 
 
-def vars_of(result: Correlation) -> dict[str, object]:
-    """A correlation as a plain row (None where undefined), for exports."""
-    return {
-        "metric": result.name,
-        "system_pearson": result.system_pearson,
-        "system_kendall": result.system_kendall,
-        "pairwise_accuracy": result.pairwise_accuracy,
-        "segment_kendall": result.segment_kendall,
-        "n_systems": result.n_systems,
-        "n_segments": result.n_segments,
-    }
-
-
 def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
     """The correlation table as shown: four decimals, a dash where undefined."""
 
@@ -123,7 +110,7 @@ def metrics_vs_humans(corpus: CorpusStats, config: BleuConfig, human: str) -> No
     results = [correlate(view, human_view) for view in views]
     st.table(correlation_frame(results))
     export_buttons(
-        pd.DataFrame([vars_of(r) for r in results]), f"correlation-{human}", "ov_human_export"
+        pd.DataFrame([r.as_dict() for r in results]), f"correlation-{human}", "ov_human_export"
     )
     st.caption(
         "System level: Pearson and Kendall τ-b (scipy) between corpus scores (means for imported "

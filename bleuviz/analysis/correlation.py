@@ -63,6 +63,18 @@ class Correlation:
     n_systems: int
     n_segments: int
 
+    def as_dict(self) -> dict[str, object]:
+        """The fields as a plain row (None where undefined), for JSON and exports."""
+        return {
+            "name": self.name,
+            "system_pearson": self.system_pearson,
+            "system_kendall": self.system_kendall,
+            "pairwise_accuracy": self.pairwise_accuracy,
+            "segment_kendall": self.segment_kendall,
+            "n_systems": self.n_systems,
+            "n_segments": self.n_segments,
+        }
+
 
 def correlate(metric: MetricView, human: MetricView) -> Correlation:
     """Correlate ``metric`` with ``human`` at the system and segment level."""

@@ -51,7 +51,7 @@ def run_correlate(args: argparse.Namespace) -> int:
     views += [_imported_view(corpus, s.name) for s in testset.seg_scores if s is not human_scores]
     results = [correlate(view, human) for view in views]
     if args.format == "json":
-        report = {"human": args.human, "metrics": [_row(r) for r in results]}
+        report = {"human": args.human, "metrics": [r.as_dict() for r in results]}
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         print("\n".join(_table(args.human, results)))
@@ -93,19 +93,6 @@ def _view(name: str, scored: dict[str, MetricScores], higher_is_better: bool) ->
         {system: s.sentence for system, s in scored.items()},
         higher_is_better,
     )
-
-
-def _row(result: Correlation) -> dict[str, Any]:
-    """Return the documented JSON fields of one metric."""
-    return {
-        "name": result.name,
-        "system_pearson": result.system_pearson,
-        "system_kendall": result.system_kendall,
-        "pairwise_accuracy": result.pairwise_accuracy,
-        "segment_kendall": result.segment_kendall,
-        "n_systems": result.n_systems,
-        "n_segments": result.n_segments,
-    }
 
 
 def _table(human: str, results: list[Correlation]) -> list[str]:
