@@ -109,18 +109,20 @@ def difference_histogram(
     values = values[np.isfinite(values)]  # a segment without an imported score has no gain
     # TER differences may exceed the nominal scale: widen the bins' range, never drop a value.
     bound = max(axis.scale, float(np.ceil(np.max(np.abs(values), initial=0.0) / size) * size))
-    order = f"{names[1]} − {names[0]}" if axis.higher_is_better else f"{names[0]} − {names[1]}"
+    order = "B − A" if axis.higher_is_better else "A − B"
     fig = go.Figure(
         go.Histogram(
             x=values,
             xbins={"start": -size / 2 - bound, "end": bound + size / 2, "size": size},
             marker={"color": COLOR_TIE},
-            hovertemplate="gain of B in %{x}: %{y} segments<extra></extra>",
+            hovertemplate=f"gain of {names[1]} (B) over {names[0]} (A) in "
+            + "%{x}: %{y} segments<extra></extra>",
         )
     )
     fig.add_vline(x=0, line={"color": "black", "width": 1})
     fig.update_layout(
-        xaxis_title=f"{axis.label} difference: {order} (right: {names[1]} better)",
+        # Short enough for half of a 1280-px page; the names are in the hover.
+        xaxis_title=f"gain of B, {order} (right: B better)",
         yaxis_title="segments",
         bargap=0.05,
         height=300,

@@ -275,3 +275,19 @@ def test_sentences_filters_are_chips(app: AppTest) -> None:
     assert not app.exception
     assert app.slider(key="sent_bleu").value == (0.0, 100.0)
     assert len(app.dataframe(key="sent_table").value) == 126
+
+
+def test_score_reads_a_quoted_tsv_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    refs = ['The "tram" costs\t118 million .', "It rained ."]
+    hyps = ['The "tram" costs 118 million .', "It rained all day ."]
+    table = tmp_path / "quoted.tsv"
+    with table.open("w", newline="") as f:
+        writer = csv.writer(f, dialect="excel-tab")
+        writer.writerow(["ref", "sysA"])
+        writer.writerows(zip(refs, hyps, strict=True))
+    assert main(["score", "--hyp", str(table), "-f", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)["systems"][0]
+    assert out["name"] == "sysA"
+    assert out["bleu"] == pytest.approx(sacrebleu.corpus_bleu(hyps, [refs]).score, abs=1e-9)
