@@ -152,17 +152,6 @@ def grouped_table(
 NO_SCORE = "(no score)"
 
 
-def score_buckets(values: FloatArray, n_buckets: int = 4) -> tuple[tuple[str, ...], IntArray]:
-    """Bucket segments by a score of A at its quantiles (e.g. COMET of A, by quartile).
-
-    Edges are the score's ``n_buckets``-quantiles over the segments that have
-    one (repeated edges merged), so buckets hold about equally many segments
-    whatever the score's scale; segments without a score get a last bucket of
-    their own. Returns the labels and each segment's bucket number.
-    """
-    return edge_buckets(values, quantile_edges(values, n_buckets))
-
-
 def quantile_edges(values: FloatArray, n_buckets: int = 4) -> tuple[float, ...]:
     """The ``n_buckets``-quantiles of the scored values (repeats merged), as bucket edges."""
     scores = np.asarray(values, dtype=np.float64)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from bleuviz.analysis.outliers import find_outliers
 from bleuviz.analysis.segments import segment_export
@@ -69,3 +70,14 @@ def test_word_diff_marks_and_escapes() -> None:
     assert "&lt;b&gt;" in html and "<b>" not in html
     assert html.endswith("<ins>down</ins></div>")
     assert word_diff_html("same words", "same words") == '<div class="bv-diff">same words</div>'
+
+
+def test_edge_and_quantile_buckets() -> None:
+    from bleuviz.analysis.buckets import NO_SCORE, edge_buckets, parse_edges, quantile_edges
+
+    values = np.array([0.1, 0.5, 0.2, np.nan, 0.9, 0.3, 0.7, 0.6])
+    assert quantile_edges(values) == pytest.approx((0.25, 0.5, 0.65))  # numpy "linear"
+    labels, groups = edge_buckets(values, (0.25, 0.5))
+    assert labels == ("<0.25", "0.25–0.5", "≥0.5", NO_SCORE)
+    assert groups.tolist() == [0, 2, 0, 3, 2, 1, 2, 2]
+    assert parse_edges("10, 20 30") == (10.0, 20.0, 30.0)
