@@ -6,7 +6,7 @@ counted from 1). The URL follows the selection, so it can be shared.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
 import streamlit as st
 
@@ -31,9 +31,10 @@ from ui.compare.data import (
     tested_signature,
 )
 from ui.compare.disagreement import disagreement_finder
-from ui.compare.segments import clear_compare_filters, drill_down, plots, segment_table
+from ui.compare.segments import drill_down, plots, segment_table
 from ui.data import current_corpus
 from ui.export import export_buttons
+from ui.filters import ActiveFilter, forget
 from ui.settings import imported_metrics
 from ui.stepper import row_stepper
 
@@ -86,10 +87,10 @@ st.subheader("Where BLEU and another metric disagree")
 disagreement_finder(corpus, config, names)
 
 st.subheader("Buckets")
-filters: dict[str, Any] = {}
+filters: dict[str, ActiveFilter] = {}
 in_bucket = bucket_section(corpus, config, names, sentence_metric, imported_metrics(), settings)
 if in_bucket is not None:
-    filters[f"bucket {st.session_state['cmp_bucket']}"] = in_bucket
+    filters[f"bucket {st.session_state['cmp_bucket']}"] = ActiveFilter(in_bucket, ("cmp_bucket",))
 
 st.subheader("Salient n-grams")
 st.caption(
@@ -99,13 +100,16 @@ st.caption(
 )
 with_ngram = salient_ngram_tables(identity, corpus, names)
 if with_ngram is not None:
-    filters[f"matching “{st.session_state['cmp_salient']}”"] = with_ngram
+    filters[f"matching “{st.session_state['cmp_salient']}”"] = ActiveFilter(
+        with_ngram, ("cmp_salient",)
+    )
 
 st.subheader("Segments")
 shown = segment_table(corpus, config, comparison, names, filters, sentence_metric)
 st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = int(st.columns([1, 4])[0].number_input("Segment", 1, testset.n_segments, key="cmp_seg"))
-row_stepper("cmp_seg", shown["seg"].tolist(), clear_compare_filters, key="cmp_step")
+every_filter = [key for f in filters.values() for key in f.keys]
+row_stepper("cmp_seg", shown["seg"].tolist(), partial(forget, every_filter), key="cmp_step")
 st.query_params.update({"a": names[0], "b": names[1], "seg": str(seg)})
 st.session_state["cmp_applied_link"] = (*names, str(seg))
 drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)

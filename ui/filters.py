@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import streamlit as st
+
+from bleuviz.arrays import IntArray
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveFilter:
+    """A filter in force: the segments it keeps (0-based) and the state keys that hold it."""
+
+    segments: Sequence[int] | IntArray
+    keys: tuple[str, ...]
 
 
 def forget(keys: Sequence[str]) -> None:

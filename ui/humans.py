@@ -9,9 +9,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleuviz.analysis.correlation import Correlation, MetricView, correlate, segment_gaps
+from bleuviz.analysis.correlation import (
+    Correlation,
+    MetricView,
+    bleu_view,
+    correlate,
+    scores_view,
+    segment_gaps,
+)
 from bleuviz.arrays import FloatArray
-from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import MetricScores, MetricSpec
 from bleuviz.render.human_charts import metric_vs_human_scatter
@@ -21,8 +28,6 @@ from ui.data import metric_scores, metric_spec
 from ui.export import export_buttons
 from ui.format import direction_note, fmt_metric
 from ui.settings import chosen_metrics
-
-BLEU = "BLEU"
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -58,29 +63,14 @@ def imported_cards(corpus: CorpusStats, others: Mapping[str, Mapping[str, Metric
 
 def metric_views(corpus: CorpusStats, config: BleuConfig, human: str) -> list[MetricView]:
     """BLEU, the chosen metrics and every other imported score, as correlation inputs."""
-    bleu_corpus = {
-        name: corpus_score(stats, config, corpus.tokenize, corpus.n_refs).score
-        for name, stats in corpus.systems.items()
-    }
-    bleu_sentence = {
-        name: sentence_scores(stats, config).score for name, stats in corpus.systems.items()
-    }
-    views = [MetricView(BLEU, bleu_corpus, bleu_sentence)]
-    for label in chosen_metrics():
-        if label != human:
-            views.append(metric_view(corpus, label))
+    views = [bleu_view(corpus, config)]
+    views += [metric_view(corpus, label) for label in chosen_metrics() if label != human]
     return views
 
 
 def metric_view(corpus: CorpusStats, label: str) -> MetricView:
     """One metric beside BLEU as a correlation input."""
-    scored = {name: metric_scores(corpus, name, label) for name in corpus.systems}
-    return MetricView(
-        label,
-        {name: s.corpus for name, s in scored.items()},
-        {name: s.sentence for name, s in scored.items()},
-        metric_spec(corpus, label).higher_is_better,
-    )
+    return scores_view(label, {name: metric_scores(corpus, name, label) for name in corpus.systems})
 
 
 def correlation_frame(results: list[Correlation]) -> pd.DataFrame:

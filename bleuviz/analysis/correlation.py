@@ -32,6 +32,9 @@ import pandas as pd
 from scipy import stats
 
 from bleuviz.arrays import FloatArray
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.metrics import MetricScores
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +77,28 @@ class Correlation:
             "n_systems": self.n_systems,
             "n_segments": self.n_segments,
         }
+
+
+def bleu_view(corpus: CorpusStats, config: BleuConfig) -> MetricView:
+    """BLEU as a correlation input: corpus BLEU and sentence BLEU (sentence-level semantics)."""
+    return MetricView(
+        "BLEU",
+        {
+            n: corpus_score(s, config, corpus.tokenize, corpus.n_refs).score
+            for n, s in corpus.systems.items()
+        },
+        {n: sentence_scores(s, config).score for n, s in corpus.systems.items()},
+    )
+
+
+def scores_view(name: str, scored: Mapping[str, MetricScores]) -> MetricView:
+    """A metric beside BLEU as a correlation input; its direction is its spec's."""
+    return MetricView(
+        name,
+        {system: s.corpus for system, s in scored.items()},
+        {system: s.sentence for system, s in scored.items()},
+        all(s.spec.higher_is_better for s in scored.values()),
+    )
 
 
 def correlate(metric: MetricView, human: MetricView) -> Correlation:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import asdict
 from typing import Any
 
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
@@ -12,7 +13,7 @@ from bleuviz.errors import ConfigError
 from bleuviz.metrics import SIGNIFICANCE_METRICS
 from bleuviz.render.latex import booktabs_table, escape_latex
 from bleuviz.significance import DEFAULT_SEED, PairedResult
-from bleuviz.significance.all_pairs import PairTest, all_pairs, holm, rank_clusters
+from bleuviz.significance.all_pairs import all_pairs, holm, rank_clusters
 from bleuviz.significance.resampling import paired_signature
 
 #: p-values below this are marked significant.
@@ -69,7 +70,7 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.all_pairs:
         scores, pairs = all_pairs(names, metric.tester)
         pairs = holm(pairs) if args.holm else pairs
-        report["pairs"] = [_pair_json(p) for p in pairs]
+        report["pairs"] = [asdict(p) for p in pairs]
         report["clusters"] = rank_clusters(scores, pairs, metric.higher_is_better, ALPHA)
         report["holm"] = bool(args.holm)
     if args.format == "json":
@@ -99,17 +100,6 @@ def _json(metric: TestedMetric, results: list[PairedResult], signature: str) -> 
         "systems": [
             {**row(r), "p_value_bs": r.p_value_bs, "p_value_ar": r.p_value_ar} for r in others
         ],
-    }
-
-
-def _pair_json(pair: PairTest) -> dict[str, Any]:
-    """One tested pair in the JSON."""
-    return {
-        "a": pair.a,
-        "b": pair.b,
-        "p_value_bs": pair.p_value_bs,
-        "p_value_ar": pair.p_value_ar,
-        "diff": pair.diff,
     }
 
 

@@ -6,14 +6,19 @@ import argparse
 import json
 from typing import Any
 
-from bleuviz.analysis.correlation import Correlation, MetricView, correlate
-from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
+from bleuviz.analysis.correlation import (
+    Correlation,
+    MetricView,
+    bleu_view,
+    correlate,
+    scores_view,
+)
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
 from bleuviz.errors import ConfigError
-from bleuviz.metrics import SIGNIFICANCE_METRICS, get_spec, score_metric
+from bleuviz.metrics import SIGNIFICANCE_METRICS, score_metric
 from bleuviz.metrics.imported import imported_scores
-from bleuviz.metrics.spec import MetricScores
 
 #: ``-m`` names, as sacrebleu spells them, and the metric each computes.
 COMPUTED_METRICS = {"bleu": "BLEU", **{label.lower(): label for label in SIGNIFICANCE_METRICS}}
@@ -63,17 +68,13 @@ def _computed_view(
 ) -> MetricView:
     """Corpus and sentence scores of BLEU (sentence-level semantics) or a sacrebleu metric."""
     if label == "BLEU":
-        corpus_scores, sentences = {}, {}
-        for name, stats in corpus.systems.items():
-            corpus_scores[name] = corpus_score(stats, config, corpus.tokenize, corpus.n_refs).score
-            sentences[name] = sentence_scores(stats, config).score
-        return MetricView(label, corpus_scores, sentences)
+        return bleu_view(corpus, config)
     testset = corpus.testset
-    scored: dict[str, MetricScores] = {
+    scored = {
         name: score_metric(label, lines, testset.references, bool(args.lowercase))
         for name, lines in testset.systems.items()
     }
-    return _view(label, scored, get_spec(label).higher_is_better)
+    return scores_view(label, scored)
 
 
 def _imported_view(corpus: CorpusStats, name: str) -> MetricView:
@@ -82,17 +83,7 @@ def _imported_view(corpus: CorpusStats, name: str) -> MetricView:
     scored = {system: imported_scores(scores, system) for system in scores.values}
     if not scored:
         raise ConfigError(f"{scores.origin}: no system has {name} scores")
-    return _view(name, scored, not scores.lower_is_better)
-
-
-def _view(name: str, scored: dict[str, MetricScores], higher_is_better: bool) -> MetricView:
-    """Gather one metric's scores of every system into a MetricView."""
-    return MetricView(
-        name,
-        {system: s.corpus for system, s in scored.items()},
-        {system: s.sentence for system, s in scored.items()},
-        higher_is_better,
-    )
+    return scores_view(name, scored)
 
 
 def _table(human: str, results: list[Correlation]) -> list[str]:

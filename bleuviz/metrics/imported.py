@@ -57,14 +57,14 @@ def imported_scores(scores: SegmentScores, system: str) -> MetricScores:
     A system the file does not score gets NaN for every segment (and the mean).
     """
     if system in scores.values:
-        values = scores.values[system]
+        values = scores.values[system]  # read-only already (``build_scores``): no copy
     else:
-        values = np.full(len(next(iter(scores.values.values()))), np.nan)
+        values = readonly(np.full(len(next(iter(scores.values.values()))), np.nan))
     scored = int(np.count_nonzero(~np.isnan(values)))
     mean = float(np.nanmean(values)) if scored else float("nan")
     return MetricScores(
         imported_spec(scores),
-        readonly(values.copy()),
+        values,
         mean,
         imported_signature(scores, scored),
     )

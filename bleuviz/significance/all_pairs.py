@@ -15,7 +15,7 @@ significance (e.g. Kocmi et al., 2024, "Findings of WMT24"), on a metric.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from bleuviz.errors import ConfigError
 from bleuviz.significance.resampling import PairedResult
@@ -33,6 +33,10 @@ class PairTest:
     p_value_bs: float | None
     p_value_ar: float | None
     diff: float
+
+
+#: The fields of a tested pair, in order (JSON keys and table columns).
+PAIR_COLUMNS = [f.name for f in fields(PairTest)]
 
 
 def all_pairs(names: Sequence[str], tester: Tester) -> tuple[dict[str, float], list[PairTest]]:

@@ -22,14 +22,16 @@ from tests.data import (
     HUMAN_SCORES,
     METRICX_SCORES,
     SAMPLE_HYPS,
+    SAMPLE_REF_LINES,
     SAMPLE_REFS,
+    SAMPLE_SYSTEM_LINES,
     file_scores,
 )
 from tests.significance.test_mean_significance import oracle
 
 NAMES = ["literal", "terse", "repeat"]
-HYPS = {n: p.read_text("utf-8").splitlines() for n, p in zip(NAMES, SAMPLE_HYPS, strict=True)}
-REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+HYPS = SAMPLE_SYSTEM_LINES
+REFS = SAMPLE_REF_LINES
 FILES = [str(p) for p in (COMET_SCORES, METRICX_SCORES, HUMAN_SCORES)]
 
 

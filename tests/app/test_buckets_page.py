@@ -14,10 +14,10 @@ from sacrebleu.significance import PairedTest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
-from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
-HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
-REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+HYPS = SAMPLE_SYSTEM_LINES
+REFS = SAMPLE_REF_LINES
 
 
 @pytest.fixture

@@ -21,10 +21,10 @@ from bleuviz.cli.main import main
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.table import load_table
 from bleuviz.render.highlight import legend
-from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
-HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
-REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+HYPS = SAMPLE_SYSTEM_LINES
+REFS = SAMPLE_REF_LINES
 
 
 @pytest.fixture

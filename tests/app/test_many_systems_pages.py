@@ -12,10 +12,10 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
-from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
-HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
-REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+HYPS = SAMPLE_SYSTEM_LINES
+REFS = SAMPLE_REF_LINES
 
 
 def sentence(name: str, i: int) -> float:

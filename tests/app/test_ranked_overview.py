@@ -16,11 +16,11 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.analysis.ranking import best_systems, rank_order
 from bleuviz.render.export import to_csv, to_json, to_latex
-from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 from ui.overview_table import BEST_STYLE, Column, systems_table
 
-HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
-REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+HYPS = SAMPLE_SYSTEM_LINES
+REFS = SAMPLE_REF_LINES
 
 
 @pytest.fixture

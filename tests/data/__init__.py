@@ -56,3 +56,8 @@ def file_scores(path: Path) -> dict[str, np.ndarray]:
         system, value = line.split("\t")
         out.setdefault(system, []).append(math.nan if value == "None" else float(value))
     return {k: np.array(v) for k, v in out.items()}
+
+
+# The sample's lines: system name -> hypotheses, and the reference streams.
+SAMPLE_SYSTEM_LINES = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
+SAMPLE_REF_LINES = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]

@@ -12,13 +12,13 @@ from playwright.sync_api import Page, expect
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 from tests.e2e.test_browser import open_url, wait_idle
 
 pytestmark = pytest.mark.e2e
 
-HYPS = {p.name.split(".")[1]: p.read_text("utf-8").splitlines() for p in SAMPLE_HYPS}
-REFS = [p.read_text("utf-8").splitlines() for p in SAMPLE_REFS]
+HYPS = SAMPLE_SYSTEM_LINES
+REFS = SAMPLE_REF_LINES
 
 
 def test_overview_table_is_ranked_and_marks_the_best(page: Page, server: str) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import asdict
+
 import pandas as pd
 import streamlit as st
 
@@ -9,7 +12,8 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.pairs_chart import pairs_heatmap
-from bleuviz.significance.all_pairs import PairTest, holm, rank_clusters
+from bleuviz.significance import PairedResult
+from bleuviz.significance.all_pairs import PAIR_COLUMNS, PairTest, all_pairs, holm, rank_clusters
 from ui.compare.data import score_spec, significance
 from ui.export import export_buttons
 
@@ -34,11 +38,10 @@ def all_pairs_section(
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
     lowercase = bool(st.session_state.get("lowercase"))
-    pairs = _tested_pairs(corpus, config, identity, metric, settings, lowercase)
+    scores, pairs = _tested_pairs(corpus, config, identity, metric, settings, lowercase)
     pairs = holm(pairs) if corrected else pairs
     spec = score_spec(corpus, metric)
     higher = spec is None or spec.higher_is_better
-    scores = _scores(corpus, config, identity, metric, settings, lowercase)
     clusters = rank_clusters(scores, pairs, higher, test=test)
     order = [name for cluster in clusters for name in cluster]
     digits = 4 if spec is not None and spec.scale <= 1 else 2
@@ -62,15 +65,8 @@ def all_pairs_section(
 
 def pairs_frame(pairs: list[PairTest]) -> pd.DataFrame:
     """One row per pair: a, b, the difference b − a and both p-values."""
-    return pd.DataFrame(
-        {
-            "a": [p.a for p in pairs],
-            "b": [p.b for p in pairs],
-            "diff": [p.diff for p in pairs],
-            "p_value_bs": [p.p_value_bs for p in pairs],
-            "p_value_ar": [p.p_value_ar for p in pairs],
-        }
-    )
+    frame = pd.DataFrame([asdict(p) for p in pairs], columns=PAIR_COLUMNS)
+    return frame[["a", "b", "diff", "p_value_bs", "p_value_ar"]]
 
 
 def _tested_pairs(
@@ -80,36 +76,19 @@ def _tested_pairs(
     metric: str,
     settings: tuple[int, int, int],
     lowercase: bool,
-) -> list[PairTest]:
-    """Each system as baseline against the later ones, with a progress bar (cached per baseline)."""
+) -> tuple[dict[str, float], list[PairTest]]:
+    """Every pair by the core's ``all_pairs``, each baseline's tests cached, progress shown."""
     names = list(corpus.systems)
     progress = st.progress(0.0, text="Testing pairs…")
-    pairs: list[PairTest] = []
-    for i, a in enumerate(names[:-1]):
+
+    def tester(baseline: str, later: Sequence[str]) -> list[PairedResult]:
+        done = names.index(baseline)
         progress.progress(
-            i / (len(names) - 1), text=f"{metric}: baseline {i + 1} of {len(names) - 1}"
+            done / (len(names) - 1), text=f"{metric}: baseline {done + 1} of {len(names) - 1}"
         )
-        base, *rows = significance(identity, a, metric, config, settings, lowercase, corpus)
-        later = set(names[i + 1 :])
-        for row in rows:
-            if row.name in later:
-                pairs.append(
-                    PairTest(a, row.name, row.p_value_bs, row.p_value_ar, row.score - base.score)
-                )
+        base, *rows = significance(identity, baseline, metric, config, settings, lowercase, corpus)
+        return [base, *(row for row in rows if row.name in later)]
+
+    scores, pairs = all_pairs(names, tester)
     progress.empty()
-    return pairs
-
-
-def _scores(
-    corpus: CorpusStats,
-    config: BleuConfig,
-    identity: tuple[object, ...],
-    metric: str,
-    settings: tuple[int, int, int],
-    lowercase: bool,
-) -> dict[str, float]:
-    """Each system's score on ``metric`` (the baseline rows of the cached tests)."""
-    rows = significance(
-        identity, next(iter(corpus.systems)), metric, config, settings, lowercase, corpus
-    )
-    return {row.name: row.score for row in rows}
+    return scores, pairs

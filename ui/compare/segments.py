@@ -5,7 +5,6 @@ and one segment's drill-down (with the callbacks their clicks run).
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -33,7 +32,7 @@ from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_h
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.export import export_buttons
-from ui.filters import filter_chips, forget
+from ui.filters import ActiveFilter, filter_chips
 from ui.segment_view import explanation, learn_link, source_and_order
 from ui.selection import clicked_segment, sync_selection
 from ui.subset import subset_caption
@@ -80,7 +79,7 @@ def segment_table(
     config: BleuConfig,
     comparison: pd.DataFrame,
     names: tuple[str, str],
-    filters: dict[str, Any],
+    filters: dict[str, ActiveFilter],
     metric: str,
 ) -> pd.DataFrame:
     """The filtered, sorted table of segments; a click on a row opens it below."""
@@ -91,16 +90,16 @@ def segment_table(
     for role, name in zip("ab", names, strict=True):
         frame[f"hyp_{role}"] = [line[:PREVIEW_CHARS] for line in testset.systems[name]]
     mask = np.ones(len(frame), dtype=bool)
-    for segments in filters.values():
-        mask &= np.isin(np.arange(len(frame)), segments)
+    for active in filters.values():
+        mask &= np.isin(np.arange(len(frame)), active.segments)
     how = st.columns([2, 3])[0].selectbox("Sort", list(SORTS), key="cmp_sort")
     shown = sort_comparison(frame[mask], SORTS[how])
     st.session_state["cmp_visible"] = shown["seg"].tolist()
     rows = (shown["seg"] - 1).tolist()
-    filter_chips({label: _FILTER_KEYS[label.split(" ", 1)[0]] for label in filters}, "cmp_chip")
+    filter_chips({label: active.keys for label, active in filters.items()}, "cmp_chip")
     st.caption(subset_caption(corpus, config, list(names), rows, list(filters)))
     if filters and not rows:
-        alone = [f"{label} alone leaves {len(segs)}" for label, segs in filters.items()]
+        alone = [f"{label} alone leaves {len(f.segments)}" for label, f in filters.items()]
         st.caption("Each filter on its own: " + "; ".join(alone) + ".")
     st.caption("Click a row to open it.")
     axis = sentence_axis(corpus, metric)
@@ -135,15 +134,6 @@ def segment_table(
         "cmp_table_export",
     )
     return shown
-
-
-#: The state keys that hold each kind of Compare filter (its label's first word).
-_FILTER_KEYS = {"bucket": ["cmp_bucket"], "matching": ["cmp_salient"]}
-
-
-def clear_compare_filters() -> None:
-    """Remove every Compare filter (bucket and salient n-gram)."""
-    forget([k for keys in _FILTER_KEYS.values() for k in keys])
 
 
 def shown_scores(comparison: pd.DataFrame, role: str) -> np.ndarray:
