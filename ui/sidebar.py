@@ -16,6 +16,7 @@ from bleuviz.errors import BleuvizError
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX
 from bleuviz.metrics import EXTRA_METRICS
+from bleuviz.render.labels import escape_markdown as md
 from ui.data import LOWER_KEY, PathSet, scored_testset
 from ui.settings import FLAVOR_SENTENCES, NO_HUMAN, SENTENCE_SEMANTICS, smoothing_defaults
 
@@ -198,7 +199,8 @@ def imported_sidebar() -> None:
         return
     for scores in scored.seg_scores if scored is not None else ():
         st.session_state.setdefault(LOWER_KEY + scores.name, scores.lower_is_better)
-        bar.checkbox(f"{scores.name}: lower is better", key=LOWER_KEY + scores.name)
+        # The name comes from the data, and a widget label renders Markdown.
+        bar.checkbox(f"{md(scores.name)}: lower is better", key=LOWER_KEY + scores.name)
     if st.session_state.get("human_metric") not in [NO_HUMAN, *names]:
         st.session_state["human_metric"] = NO_HUMAN
     bar.selectbox(

@@ -17,6 +17,7 @@ import sacrebleu
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.render.labels import escape_markdown
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -167,3 +168,24 @@ def test_a_bad_score_file_is_one_line_on_the_page(
         "COMET.seg.score: system 'terse' has 1 scores but the test set has 126 segments"
         in error.value
     )
+
+
+def test_a_metric_name_from_a_file_is_shown_literally(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    odd = tmp_path / "**COMET** [x](https-y).seg.score"
+    odd.write_bytes(COMET_SCORES.read_bytes())
+    argv = [
+        "--ref",
+        *map(str, SAMPLE_REFS),
+        "--hyp",
+        *map(str, SAMPLE_HYPS),
+        "--seg-scores",
+        str(odd),
+    ]
+    at = new_app(*argv)
+    at.run()
+    assert not at.exception
+    name = "**COMET** [x](https-y)"
+    switch = at.sidebar.checkbox(key=f"imported_lower::{name}")
+    assert switch.label == f"{escape_markdown(name)}: lower is better"

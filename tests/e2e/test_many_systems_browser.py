@@ -13,7 +13,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
-from tests.e2e.test_browser import open_url, wait_idle
+from tests.e2e.test_browser import open_url, segment_containing, wait_idle
 
 pytestmark = pytest.mark.e2e
 
@@ -62,3 +62,21 @@ def test_one_segment_in_every_system(page: Page, server: str) -> None:
             .first
         ).to_be_visible()
     expect(page.locator(".bv-diff").first).to_be_visible()
+
+
+def test_text_in_the_diff_and_search_hits_stays_inert(page: Page, server: str) -> None:
+    """The word diff and the marked search hits escape the data: a <script> shows as text."""
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    system = next(n for n, lines in HYPS.items() if any("<script>" in line for line in lines))
+    seg = segment_containing(system, "<script>")
+    url = f"{server}/sentences?sys={system}&seg={seg}&q=script"
+    open_url(page, url, "This segment in every system")
+    literal = "<script>alert('Tor!')</script>"
+    expect(page.locator(".bv-hits")).to_contain_text(literal)
+    expect(page.locator(".bv-hits mark").first).to_have_text("script")
+    diffs = page.locator(".bv-diff")
+    assert any(literal in text for text in diffs.all_inner_texts())
+    assert page.locator('[data-testid="stHtml"] script').count() == 0
+    page.wait_for_timeout(1000)  # give a script that did get in the time to run
+    assert dialogs == []
