@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui.links import show_link_problems
+from ui.setting_links import apply_setting_links, write_setting_links
 from ui.sidebar import (
     data_sidebar,
     imported_sidebar,
@@ -20,6 +22,7 @@ from ui.sidebar import (
 
 st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
 init_state()
+apply_setting_links()
 LEARN = "learn"
 pages = [
     st.Page(
@@ -51,5 +54,11 @@ if page.url_path == LEARN:
 else:
     settings_sidebar()
     metrics_sidebar()
+    write_setting_links()
 imported_sidebar()
-page.run()
+link_problems = st.container()  # filled after the page, which applies its own parameters
+try:
+    page.run()
+finally:
+    with link_problems:
+        show_link_problems()

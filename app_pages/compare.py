@@ -1,7 +1,9 @@
 """Compare: a baseline A and a system B, from corpus significance down to single segments.
 
 Deep link: ``/compare?a=BASELINE&b=SYSTEM&seg=N`` opens that pair (and segment N,
-counted from 1). The URL follows the selection, so it can be shared.
+counted from 1); ``metric``, ``seg_metric``, ``bs``, ``ar``, ``seed``, ``bucket_by``,
+``edges``, ``bucket``, ``ngram_order`` and ``ngram`` carry the rest. The URL follows the
+selection, so it can be shared.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from bleuviz.render.labels import escape_markdown as md
 from ui.compare.all_pairs import all_pairs_section
 from ui.compare.buckets import bucket_section
 from ui.compare.corpus import (
-    apply_deep_link,
     choose_metrics,
     choose_pair,
     corpus_level,
@@ -35,6 +36,8 @@ from ui.compare.segments import drill_down, plots, segment_table
 from ui.data import current_corpus
 from ui.export import export_buttons
 from ui.filters import ActiveFilter, forget
+from ui.links import apply_links, write_links
+from ui.page_links import compare_links
 from ui.settings import imported_metrics
 from ui.stepper import row_stepper
 
@@ -50,7 +53,8 @@ if len(systems) < 2:
     )
     st.stop()
 
-apply_deep_link(systems, testset.n_segments)
+links = compare_links(systems, testset.n_segments)
+apply_links(links)
 names = choose_pair(systems)
 identity = corpus_identity(corpus)
 
@@ -110,6 +114,5 @@ st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) e
 seg = int(st.columns([1, 4])[0].number_input("Segment", 1, testset.n_segments, key="cmp_seg"))
 every_filter = [key for f in filters.values() for key in f.keys]
 row_stepper("cmp_seg", shown["seg"].tolist(), partial(forget, every_filter), key="cmp_step")
-st.query_params.update({"a": names[0], "b": names[1], "seg": str(seg)})
-st.session_state["cmp_applied_link"] = (*names, str(seg))
+write_links(links)
 drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)

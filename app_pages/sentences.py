@@ -1,11 +1,14 @@
 """Sentences: a filterable table of every segment and one segment's n-grams, highlighted.
 
-Deep link: ``/sentences?sys=NAME&seg=N`` (N counted from 1) opens that segment.
+Deep link: ``/sentences?sys=NAME&seg=N`` (N counted from 1) opens that segment; ``doc``,
+``q`` (the search), ``bleu`` and ``len`` (ranges ``low,high``) and ``range.METRIC``
+(an imported score's range) carry the filters.
 """
 
 from __future__ import annotations
 
 from functools import partial
+from typing import cast
 
 import numpy as np
 import streamlit as st
@@ -17,12 +20,13 @@ from bleuviz.analysis.segments import (
     segment_export,
     segment_table,
 )
-from bleuviz.render.labels import code_span as code
 from ui.all_systems import segment_in_every_system
 from ui.data import current_corpus, metric_scores, metric_spec
 from ui.export import export_buttons
 from ui.filters import filter_chips, forget
 from ui.format import number_format
+from ui.links import apply_links, write_links
+from ui.page_links import sentence_links
 from ui.segment_view import (
     imported_ranges,
     in_range,
@@ -42,22 +46,13 @@ corpus, config = current_corpus()
 testset = corpus.testset
 systems = list(corpus.systems)
 
-# Deep link: apply ?sys=&seg=&doc= once, before the widgets are drawn.
-params = st.query_params
-link = (params.get("sys"), params.get("seg"), params.get("doc"))
-if st.session_state.get("sent_applied_link") != link:
-    st.session_state["sent_applied_link"] = link
-    if link[0] in systems:
-        st.session_state["sent_system"] = link[0]
-    elif link[0] is not None:
-        st.warning(f"No system named {code(link[0])} is loaded; showing {code(systems[0])}.")
-    if link[1] is not None and link[1].isdigit() and 1 <= int(link[1]) <= testset.n_segments:
-        st.session_state["sent_seg"] = int(link[1])
-    if link[2] is not None:
-        st.session_state["sent_doc"] = link[2]
-# ?q= carries the search text; applied once, like the rest of the link.
-if params.get("q") is not None and st.session_state.get("sent_applied_q") != params.get("q"):
-    st.session_state["sent_search"] = st.session_state["sent_applied_q"] = params.get("q")
+# The link: ?sys=&seg=&doc=&q=&bleu=&len= are applied before the widgets are drawn.
+longest = max(max(int(s.hyp_len.max()) for s in corpus.systems.values()), 1)
+documents = ["(all)", *dict.fromkeys(testset.doc_ids)] if testset.doc_ids is not None else []
+links = sentence_links(systems, testset.n_segments, longest, documents)
+st.session_state.setdefault("sent_bleu", (0.0, 100.0))
+st.session_state.setdefault("sent_len", (0, longest))
+apply_links(links)
 
 system = st.selectbox("System", systems, key="sent_system")
 st.caption(sentence_semantics_note(corpus, config))
@@ -69,13 +64,16 @@ for label in chosen_metrics():
 with st.container(border=True):
     search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])
     text = search.text_input("Search hypothesis, references and source", key="sent_search")
-    bleu_range = bleu_col.slider("Sentence BLEU", 0.0, 100.0, (0.0, 100.0), key="sent_bleu")
+    # Ranges: the value lives in session state (set above or by the link), so no value= here.
+    bleu_range = cast(
+        tuple[float, float], bleu_col.slider("Sentence BLEU", 0.0, 100.0, key="sent_bleu")
+    )
     # One range for every system, so switching systems keeps the chosen lengths.
-    longest = max(max(int(s.hyp_len.max()) for s in corpus.systems.values()), 1)
-    len_range = len_col.slider("Hypothesis length", 0, longest, (0, longest), key="sent_len")
+    len_range = cast(
+        tuple[int, int], len_col.slider("Hypothesis length", 0, longest, key="sent_len")
+    )
     doc = None
     if testset.doc_ids is not None:
-        documents = ["(all)", *dict.fromkeys(testset.doc_ids)]
         if st.session_state.get("sent_doc") not in documents:
             st.session_state["sent_doc"] = "(all)"
         doc = doc_col.selectbox("Document", documents, key="sent_doc")
@@ -145,13 +143,7 @@ export_buttons(
 st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
 row_stepper("sent_seg", shown["seg"].tolist(), clear_sentence_filters, key="sent_step")
-st.query_params.update({"sys": system, "seg": str(seg)})
-st.session_state["sent_applied_link"] = (system, str(seg), params.get("doc"))
-if text.strip():
-    st.query_params["q"] = st.session_state["sent_applied_q"] = text
-elif "q" in st.query_params:
-    del st.query_params["q"]
-    st.session_state["sent_applied_q"] = None
+write_links(links)
 show_segment(corpus, config, system, int(seg) - 1, key_prefix="sent")
 if text.strip():
     search_hits(testset, system, int(seg) - 1, text)

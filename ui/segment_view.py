@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -24,6 +26,8 @@ from bleuviz.rouge.explain import explain_segment as explain_rouge
 from bleuviz.rouge.score import RougeConfig
 from ui.data import metric_scores, metric_spec
 from ui.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
+from ui.links import apply_links, write_links
+from ui.page_links import imported_range_param
 from ui.settings import chosen_metrics
 
 
@@ -189,14 +193,18 @@ def imported_ranges(corpus: CorpusStats, labels: list[str]) -> dict[str, tuple[f
         if not len(finite) or finite.min() == finite.max():
             continue
         low, high = float(finite.min()), float(finite.max())
-        chosen = columns[i % len(columns)].slider(
+        link = imported_range_param(label, f"sent_range::{label}", low, high)
+        st.session_state.setdefault(link.key, (low, high))
+        apply_links([link])
+        slider = columns[i % len(columns)].slider(
             f"{md(label)} (imported)",
             low,
             high,
-            (low, high),
-            key=f"sent_range::{label}",
+            key=link.key,  # its value is in session state: set above or by the link
             help="Segments of the shown system whose score lies in this range",
         )
+        chosen = cast(tuple[float, float], slider)
+        write_links([link])
         if chosen != (low, high):
             ranges[label] = (float(chosen[0]), float(chosen[1]))
     return ranges

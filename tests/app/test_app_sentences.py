@@ -180,20 +180,21 @@ def test_query_string_follows_the_widgets(app: AppTest) -> None:
 @pytest.mark.parametrize(
     ("params", "warns"),
     [
-        ({"sys": "nonesuch", "seg": "3"}, True),
-        ({"sys": "repeat", "seg": "999"}, False),
-        ({"sys": "repeat", "seg": "0"}, False),
-        ({"sys": "repeat", "seg": "-2"}, False),
-        ({"sys": "repeat", "seg": "x"}, False),
+        ({"sys": "nonesuch", "seg": "3"}, ("sys=nonesuch", "no system of that name")),
+        ({"sys": "repeat", "seg": "999"}, ("seg=999", "out of range (1 to 126)")),
+        ({"sys": "repeat", "seg": "0"}, ("seg=0", "out of range (1 to 126)")),
+        ({"sys": "repeat", "seg": "-2"}, ("seg=-2", "out of range (1 to 126)")),
+        ({"sys": "repeat", "seg": "x"}, ("seg=x", "not a whole number")),
     ],
 )
-def test_bad_deep_links_fall_back_without_exception(
-    app: AppTest, params: dict[str, str], warns: bool
+def test_bad_deep_links_are_named_and_fall_back_without_exception(
+    app: AppTest, params: dict[str, str], warns: tuple[str, str]
 ) -> None:
     open_link(app, **params)
-    assert bool(app.warning) == warns
-    if warns:
-        assert "nonesuch" in app.warning[0].value
+    messages = [w.value for w in app.warning]
+    fallback = "showing" + (" ` literal `" if "sys=" in warns[0] else " the first segment")
+    assert len(messages) == 1
+    assert all(part in messages[0] for part in (*warns, fallback)), messages
     seg = app.number_input(key="sent_seg").value
     assert 1 <= seg <= 126
     assert app.subheader[0].value.startswith(f"Segment {seg} ")

@@ -34,6 +34,8 @@ from bleuviz.significance.mean import compare_means
 from ui.compare.data import ALL, BLEU, fmt_p, fmt_score, score_spec
 from ui.data import metric_scores, metric_spec
 from ui.export import export_buttons
+from ui.links import LinkParam, LinkValueError, apply_links, write_links
+from ui.page_links import choice_param
 
 #: Default edges of the kinds with fixed edges (compare-mt's bucketers).
 FIXED_EDGES = {"ref_len": (10.0, 20.0, 30.0, 40.0), "ratio": (0.8, 0.9, 1.0, 1.1, 1.2)}
@@ -64,6 +66,8 @@ def bucket_section(
         OWN_SCORE: f"Sentence {metric} of A",
         **{SCORE_KIND + n: f"{n} of A" for n in imported if n != metric},
     }
+    kind_link = choice_param("bucket_by", "cmp_bucket_kind", list(titles), "bucket kind")
+    apply_links([kind_link])
     if st.session_state.get("cmp_bucket_kind") not in titles:
         st.session_state["cmp_bucket_kind"] = "ref_len"
     left, middle, right = st.columns([2, 2, 2])
@@ -77,10 +81,14 @@ def bucket_section(
     )
     values = _bucket_values(corpus, config, names[0], kind, metric)
     default = FIXED_EDGES.get(kind) or _default_score_edges(values, metric, kind)
+    default_text = ", ".join(f"{e:g}" for e in default)
+    edges_key = f"cmp_bucket_edges::{kind}::{metric}"
+    edges_link = LinkParam("edges", edges_key, _edges_param, _show_edges, default_text)
+    apply_links([edges_link])
+    st.session_state.setdefault(edges_key, default_text)
     text = middle.text_input(
         "Bucket edges",
-        ", ".join(f"{e:g}" for e in default),
-        key=f"cmp_bucket_edges::{kind}::{metric}",
+        key=edges_key,
         help="Bucket i holds values from edge i-1 (included) to edge i (excluded).",
         on_change=reset,
     )
@@ -91,9 +99,12 @@ def bucket_section(
         labels, groups = edge_buckets(values, default)
     table = bucket_tests(corpus, config, names, metric, labels, groups, settings)
     options = [ALL, *table.loc[table["segments"] > 0, "bucket"]]
+    bucket_link = choice_param("bucket", "cmp_bucket", options, "bucket with segments")
+    apply_links([bucket_link])
     if st.session_state.get("cmp_bucket") not in options:
         st.session_state["cmp_bucket"] = ALL
     bucket = right.selectbox("Bucket shown in the segment table", options, key="cmp_bucket")
+    write_links([kind_link, edges_link, bucket_link])
     _show(table, names, metric, titles[kind], score_spec(corpus, metric))
     if kind == OWN_SCORE or kind.removeprefix(SCORE_KIND) == metric:
         st.warning(
@@ -117,6 +128,20 @@ def _bucket_values(
     if label == BLEU:
         return sentence_scores(stats, config).score
     return metric_scores(corpus, baseline, label).sentence
+
+
+def _edges_param(raw: str) -> object:
+    """``0,10,20`` -> the edges box's text; the edges must parse as the box's do."""
+    try:
+        edges = parse_edges(raw)
+    except BleuvizError as exc:
+        raise LinkValueError(str(exc)) from None
+    return ", ".join(f"{e:g}" for e in edges)
+
+
+def _show_edges(value: object) -> str:
+    """The edges box's text as ``0,10,20``."""
+    return ",".join(str(value).replace(",", " ").split())
 
 
 def _default_score_edges(values: FloatArray, metric: str, kind: str) -> tuple[float, ...]:

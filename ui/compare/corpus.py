@@ -15,27 +15,12 @@ from bleuviz.analysis.salient import (
 )
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS, MetricSpec
-from bleuviz.render.labels import code_span
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 from ui.compare.data import BLEU, NONE, fmt_p, fmt_score, salient, verdict
 from ui.export import export_buttons
-
-
-def apply_deep_link(systems: list[str], n_segments: int) -> None:
-    """Apply ?a=&b=&seg= once, before the widgets are drawn."""
-    params = st.query_params
-    link = (params.get("a"), params.get("b"), params.get("seg"))
-    if st.session_state.get("cmp_applied_link") == link:
-        return
-    st.session_state["cmp_applied_link"] = link
-    for name, key in ((link[0], "cmp_a"), (link[1], "cmp_b")):
-        if name in systems:
-            st.session_state[key] = name
-        elif name is not None:
-            st.warning(f"No system named {code_span(name)} is loaded.")
-    if link[2] is not None and link[2].isdigit() and 1 <= int(link[2]) <= n_segments:
-        st.session_state["cmp_seg"] = int(link[2])
+from ui.links import LinkParam, apply_links, integer, write_links
+from ui.page_links import choice_param, compare_metric_links, significance_links
 
 
 def swap() -> None:
@@ -65,6 +50,8 @@ def choose_metrics(imported: list[str]) -> tuple[str, str]:
     left, right = st.columns(2)
     corpus_options = [BLEU, *SIGNIFICANCE_METRICS, *imported]
     sentence_options = [BLEU, *EXTRA_METRICS, *imported]
+    links = compare_metric_links(corpus_options, sentence_options)
+    apply_links(links)
     for key, options in (("cmp_sig_metric", corpus_options), ("cmp_metric", sentence_options)):
         if st.session_state.get(key) not in options:
             st.session_state[key] = BLEU
@@ -82,18 +69,24 @@ def choose_metrics(imported: list[str]) -> tuple[str, str]:
         help="Scatter, histogram, win/tie/loss, the segment table and its sort. "
         "ROUGE is rouge-score's F-measure (0–1); for TER, lower is better.",
     )
+    write_links(links)
     return corpus_metric, sentence_metric
 
 
 def significance_settings() -> tuple[int, int, int]:
     """Number inputs for the bootstrap samples, the randomization trials and the seed."""
+    links = significance_links((1000, 10_000, DEFAULT_SEED))
+    for link in links:
+        st.session_state.setdefault(link.key, link.default)
+    apply_links(links)
     with st.expander("Significance test settings"):
         left, middle, right = st.columns(3)
-        n_bs = left.number_input("Bootstrap samples", 1, 100_000, 1000, 100, key="cmp_n_bootstrap")
+        n_bs = left.number_input("Bootstrap samples", 1, 100_000, step=100, key="cmp_n_bootstrap")
         n_ar = middle.number_input(
-            "Approximate randomization trials", 1, 1_000_000, 10_000, 1000, key="cmp_n_ar"
+            "Approximate randomization trials", 1, 1_000_000, step=1000, key="cmp_n_ar"
         )
-        seed = right.number_input("Seed", 0, 2**32 - 1, DEFAULT_SEED, key="cmp_seed")
+        seed = right.number_input("Seed", 0, 2**32 - 1, key="cmp_seed")
+    write_links(links)
     return int(n_bs), int(n_ar), int(seed)
 
 
@@ -146,13 +139,20 @@ def salient_ngram_tables(
     """compare-mt's salient n-grams; return the chosen one's segments if it filters the table."""
     left, right = st.columns([3, 2])
     order_choices: list[str | int] = ["all", 1, 2, 3, 4]
+    order_link = LinkParam(
+        "ngram_order", "cmp_salient_order", _salient_order, show=str, default="all"
+    )
+    apply_links([order_link])
     choice = left.radio("N-gram order", order_choices, horizontal=True, key="cmp_salient_order")
     orders = (1, 2, 3, 4) if choice in ("all", None) else (int(choice),)
     report = salient(identity, *names, orders, corpus)
     options = [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
+    ngram_link = choice_param("ngram", "cmp_salient", options, "salient n-gram")
+    apply_links([ngram_link])
     if st.session_state.get("cmp_salient") not in options:
         st.session_state["cmp_salient"] = NONE
     chosen = right.selectbox("N-gram (or click a row)", options, key="cmp_salient")
+    write_links([order_link, ngram_link])
     for col, role, side in zip(
         st.columns(2), "AB", (report.a_better, report.b_better), strict=True
     ):
@@ -177,6 +177,13 @@ def salient_ngram_tables(
             )
     item = report.find(chosen)
     return None if item is None else salient_segments(item, names)
+
+
+def _salient_order(raw: str) -> object:
+    """``all`` or an order from 1 to 4, as the order radio holds it."""
+    if raw == "all":
+        return raw
+    return integer(1, 4)(raw)
 
 
 def salient_columns(names: tuple[str, str]) -> dict[str, Any]:

@@ -1,0 +1,224 @@
+"""Query parameters <-> session state: every setting travels in the link.
+
+A page (or the frame, for the sidebar's settings) declares its parameters as
+``LinkParam`` rows. ``apply_links`` runs before the widgets are drawn: a
+parameter whose value changed since it was last applied or written is parsed
+and put into session state, so a link opened in a fresh browser shows what its
+sender saw. A value that cannot be used is reported once per link on the page,
+naming the parameter and the value, and the default is shown instead.
+``write_links`` runs after the widgets: values that differ from their defaults
+are written into the URL, the others are left out of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from bleuviz.render.labels import code_span
+
+#: Session-state keys: the raw value last applied or written per parameter, and the problems.
+APPLIED_PREFIX = "link_applied::"
+PROBLEMS_KEY = "link_problems"
+
+
+class LinkValueError(ValueError):
+    """A query parameter's value that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkParam:
+    """One query parameter and the session-state value it carries.
+
+    Attributes:
+        name: the parameter's name in the URL.
+        key: the session-state key of its widget.
+        parse: raw text -> the widget's value; raises ``LinkValueError`` with a reason.
+        show: the widget's value -> raw text.
+        default: the value left out of the URL (None: always written when set).
+        default_text: how the problem message names the default (derived when empty).
+    """
+
+    name: str
+    key: str
+    parse: Callable[[str], object]
+    show: Callable[[object], str] = str
+    default: object = None
+    default_text: str = ""
+
+
+def apply_links(params: Sequence[LinkParam]) -> None:
+    """Put the URL's new values into session state; report and replace unusable ones."""
+    query, state = st.query_params, st.session_state
+    for param in params:
+        raw = query.get(param.name)
+        if raw is None or state.get(APPLIED_PREFIX + param.name) == raw:
+            continue
+        state[APPLIED_PREFIX + param.name] = raw
+        try:
+            state[param.key] = param.parse(raw)
+        except LinkValueError as exc:
+            report_problem(param, raw, str(exc))
+            if param.default is not None:
+                state[param.key] = param.default
+
+
+def report_problem(param: LinkParam, raw: str, reason: str) -> None:
+    """Keep a one-line message about an unusable value until the user dismisses it."""
+    if param.default_text:
+        shown = f"; showing {param.default_text}"
+    elif param.default is not None:
+        shown = f"; showing the default, {code_span(param.show(param.default))}"
+    else:
+        shown = ""
+    problems = dict(st.session_state.get(PROBLEMS_KEY, {}))
+    problems[param.name] = f"{code_span(f'{param.name}={raw}')}: {reason}{shown}."
+    st.session_state[PROBLEMS_KEY] = problems
+
+
+def write_links(params: Sequence[LinkParam]) -> None:
+    """Write each value that differs from its default into the URL; drop the others."""
+    query, state = st.query_params, st.session_state
+    for param in params:
+        value = state.get(param.key)
+        if value is None or (
+            param.default is not None and param.show(value) == param.show(param.default)
+        ):
+            if param.name in query:
+                del query[param.name]
+            state[APPLIED_PREFIX + param.name] = None
+            continue
+        raw = param.show(value)
+        if query.get(param.name) != raw:
+            query[param.name] = raw
+        state[APPLIED_PREFIX + param.name] = raw
+
+
+def show_link_problems() -> None:
+    """The unusable link values, one line each, with a button that dismisses them."""
+    problems = st.session_state.get(PROBLEMS_KEY)
+    if not problems:
+        return
+    with st.container(border=True):
+        for message in problems.values():
+            st.warning(message, icon=":material/link_off:")
+        st.button("Dismiss", key="link_problems_dismiss", on_click=_dismiss)
+
+
+def _dismiss() -> None:
+    st.session_state[PROBLEMS_KEY] = {}
+
+
+# Parsers: each returns the widget's value or raises LinkValueError naming what is allowed.
+
+
+def choice(options: Sequence[str], what: str) -> Callable[[str], object]:
+    """One of ``options``."""
+
+    def parse(raw: str) -> object:
+        if raw in options:
+            return raw
+        allowed = ", ".join(options) if len(options) <= 12 else f"{len(options)} choices"
+        raise LinkValueError(f"no {what} of that name (one of {allowed})")
+
+    return parse
+
+
+def choices(options: Sequence[str], what: str) -> Callable[[str], object]:
+    """Comma-separated values, each one of ``options`` (empty: none)."""
+    one = choice(options, what)
+
+    def parse(raw: str) -> object:
+        return [one(part) for part in split_list(raw)]
+
+    return parse
+
+
+def split_list(raw: str) -> list[str]:
+    """Split a comma-separated parameter, dropping blanks."""
+    return [part.strip() for part in raw.split(",") if part.strip()]
+
+
+def show_list(value: object) -> str:
+    """The inverse of ``split_list``."""
+    return ",".join(map(str, value))  # type: ignore[call-overload]
+
+
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
+def flag(raw: str) -> object:
+    """A switch: 1/0, true/false, yes/no or on/off."""
+    if raw.lower() in TRUE:
+        return True
+    if raw.lower() in FALSE:
+        return False
+    raise LinkValueError("not a switch (1 or 0)")
+
+
+def show_flag(value: object) -> str:
+    """A switch as 1 or 0."""
+    return "1" if value else "0"
+
+
+def integer(low: int, high: int) -> Callable[[str], object]:
+    """A whole number from ``low`` to ``high``."""
+
+    def parse(raw: str) -> object:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise LinkValueError("not a whole number") from None
+        if not low <= value <= high:
+            raise LinkValueError(f"out of range ({low} to {high:,})")
+        return value
+
+    return parse
+
+
+def number(low: float, high: float = float("inf")) -> Callable[[str], object]:
+    """A finite number from ``low`` to ``high``."""
+
+    def parse(raw: str) -> object:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise LinkValueError("not a number") from None
+        if not low <= value <= high:  # NaN fails too
+            raise LinkValueError(f"out of range ({low:g} to {high:g})")
+        return value
+
+    return parse
+
+
+def number_range(low: float, high: float, whole: bool = False) -> Callable[[str], object]:
+    """Two comma-separated numbers ``lo,hi`` with low <= lo <= hi <= high."""
+    one = integer(int(low), int(high)) if whole else number(low, high)
+
+    def parse(raw: str) -> object:
+        parts = split_list(raw)
+        if len(parts) != 2:
+            raise LinkValueError("not a range (two numbers: low,high)")
+        first, last = one(parts[0]), one(parts[1])
+        if first > last:  # type: ignore[operator]
+            raise LinkValueError("the low end is above the high end")
+        return (first, last)
+
+    return parse
+
+
+def show_number(value: object) -> str:
+    """A number or a range without trailing zeros."""
+    if isinstance(value, tuple | list):
+        return ",".join(show_number(v) for v in value)
+    if isinstance(value, float):
+        short = f"{value:g}"
+        return short if float(short) == value else repr(value)  # repr round-trips exactly
+    return str(value)
+
+
+def text(raw: str) -> object:
+    """Any text."""
+    return raw
