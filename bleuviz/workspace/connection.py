@@ -23,14 +23,32 @@ BUSY_TIMEOUT_S = 30.0
 
 
 def database_uri(path: Path, read_only: bool, immutable: bool = False) -> str:
-    """Return the SQLite URI of ``path``: read-write-create, read-only, or read-only immutable.
-
-    ``immutable`` is for a read-only folder where SQLite cannot create the WAL
-    index beside the file; it is used only when a plain read-only open fails.
-    """
+    """Return the SQLite URI of ``path``: read-write-create, read-only, or read-only immutable."""
     mode = "ro" if read_only else "rwc"
     extra = "&immutable=1" if immutable else ""
     return f"file:{quote(str(path))}?mode={mode}{extra}"
+
+
+def read_only_uri(path: Path) -> str:
+    """Return the URI to read ``path`` without writing: read-only, or immutable if need be.
+
+    In a folder the user cannot write, SQLite cannot create the WAL's ``-shm``
+    index beside the file and refuses to open it (SQLITE_CANTOPEN). That happens
+    only when no ``-wal`` file is left (a clean close removes both), so every
+    committed change is in the main file and reading it as immutable is exact.
+    Any other failure is left for the caller to report.
+    """
+    uri = database_uri(path, read_only=True)
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            conn.execute("PRAGMA user_version")
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        if getattr(e, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_CANTOPEN:
+            return database_uri(path, read_only=True, immutable=True)
+    return uri
 
 
 @contextmanager

@@ -123,6 +123,7 @@ def prepare(conn: sqlite3.Connection, folder: Path, writable: bool) -> None:
             f"workspace {folder} is read-only and its schema (version {version}) "
             f"needs {'creating' if version == 0 else 'migrating'} to version {SCHEMA_VERSION}"
         )
+    _steps(conn, folder, version)  # refuses a foreign file before anything is written
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("BEGIN IMMEDIATE")
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 from bleuviz.errors import InputError, UnknownTestSet, WorkspaceError
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import rows
-from bleuviz.workspace.connection import connect, database_uri, transaction
+from bleuviz.workspace.connection import connect, database_uri, read_only_uri, transaction
 from bleuviz.workspace.export import notes_tsv
 from bleuviz.workspace.identity import testset_id
 from bleuviz.workspace.location import resolve_folder
@@ -84,16 +84,11 @@ class Workspace:
             read_only = not writable
         if read_only and not db.is_file():
             raise WorkspaceError(f"workspace {path} is read-only and holds no {DB_NAME}")
-        for immutable in (False, True) if read_only else (False,):
-            workspace = cls(path, database_uri(db, read_only, immutable), read_only)
-            try:
-                with workspace._connection() as conn:
-                    prepare(conn, path, writable=not read_only)
-                return workspace
-            except WorkspaceError:
-                if immutable or not read_only:
-                    raise
-        raise AssertionError("unreachable")  # pragma: no cover
+        uri = read_only_uri(db) if read_only else database_uri(db, read_only=False)
+        workspace = cls(path, uri, read_only)
+        with workspace._connection() as conn:
+            prepare(conn, path, writable=not read_only)
+        return workspace
 
     # -- test sets ---------------------------------------------------------------
 
