@@ -75,6 +75,8 @@ class Workspace:
         """
         path = resolve_folder(folder)
         db = path / DB_NAME
+        if path.exists() and not path.is_dir():
+            raise WorkspaceError(f"workspace {path}: not a folder")
         if not read_only:
             try:
                 path.mkdir(parents=True, exist_ok=True)

@@ -62,7 +62,7 @@ def test_a_newer_schema_is_refused_and_left_alone(tmp_path: Path) -> None:
 
 def test_a_folder_that_is_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
-    with pytest.raises(WorkspaceError, match="cannot create the folder"):
+    with pytest.raises(WorkspaceError, match="file: not a folder"):
         Workspace.open(tmp_path / "file")
 
 

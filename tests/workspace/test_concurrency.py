@@ -36,7 +36,7 @@ def _expected(notes: tuple[Note, ...]) -> None:
 def test_processes_saving_notes_at_once_lose_nothing(tmp_path: Path) -> None:
     workspace = Workspace.open(tmp_path)
     set_id = workspace.save_testset(sample_testset(), "sample").id
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("fork")  # no connection is open to inherit
     processes = [
         context.Process(target=_write_notes, args=(str(tmp_path), set_id, w))
         for w in range(WRITERS)

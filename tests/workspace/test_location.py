@@ -1,4 +1,4 @@
-"""Where the workspace lives: an explicit folder, then $BLEUVIZ_WORKSPACE, then a per-user folder."""
+"""Where the workspace lives: a given folder, then $BLEUVIZ_WORKSPACE, then a per-user folder."""
 
 from __future__ import annotations
 
