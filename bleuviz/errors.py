@@ -18,3 +18,11 @@ class InputError(BleuvizError):
 
 class ConfigError(BleuvizError):
     """A scoring setting is invalid (unknown tokenizer, smoothing, weights, ...)."""
+
+
+class WorkspaceError(BleuvizError):
+    """The workspace cannot be used: corrupt, read-only, from a newer bleuviz, or busy."""
+
+
+class UnknownTestSet(WorkspaceError):
+    """A test-set id names no test set saved in the workspace."""

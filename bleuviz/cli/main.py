@@ -9,8 +9,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bleuviz.cli.add import add_add_parser
 from bleuviz.cli.compare import add_compare_parser
 from bleuviz.cli.correlate import add_correlate_parser
+from bleuviz.cli.listing import add_list_parser
 from bleuviz.cli.options import OneLineParser
 from bleuviz.cli.rouge import add_rouge_parser
 from bleuviz.cli.score import add_score_parser
@@ -25,6 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare_parser(commands)
     add_rouge_parser(commands)
     add_correlate_parser(commands)
+    add_add_parser(commands)
+    add_list_parser(commands)
     return parser
 
 

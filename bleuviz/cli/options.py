@@ -14,6 +14,7 @@ from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.imported import imported_specs
+from bleuviz.workspace.location import WORKSPACE_ENV
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -47,6 +48,15 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger files (%(default)s)"
     )
     add_seg_score_options(parser)
+
+
+def add_workspace_option(parser: argparse.ArgumentParser) -> None:
+    """Add --workspace (default: $BLEUVIZ_WORKSPACE, else the per-user data folder)."""
+    parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help=f"workspace folder (default: ${WORKSPACE_ENV}, else a per-user data folder)",
+    )
 
 
 def add_seg_score_options(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,147 @@
+"""``python -m bleuviz add``: save a test set (or a new system output) in the workspace.
+
+A new test set is read by the same loaders as ``score`` (the same refusals,
+exit status 2); ``--set ID`` instead adds plain-text system outputs (one
+segment per line) to a saved set, which keeps its id. Prints the id and the
+app's link path, ``/?set=ID``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from bleuviz.cli.options import (
+    STDIN,
+    add_input_options,
+    add_workspace_option,
+    read_stdin,
+    read_testset,
+    with_seg_scores,
+)
+from bleuviz.errors import InputError
+from bleuviz.io.assemble import build_testset
+from bleuviz.io.decode import decode_lines, plural, read_path
+from bleuviz.io.plain import system_name_from_filename
+from bleuviz.io.testset import TestSet
+from bleuviz.workspace.store import SavedSet, Workspace
+
+
+def add_add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the add subcommand."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "add", help="save a test set, or a new system output of a saved one, in the workspace"
+    )
+    add_input_options(parser)
+    add_workspace_option(parser)
+    parser.add_argument(
+        "--name", help="the test set's name (default: the first reference's file name)"
+    )
+    parser.add_argument(
+        "--set",
+        metavar="ID",
+        help="add the --hyp outputs to this saved test set (no --ref/--src/--docids needed)",
+    )
+    parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    parser.set_defaults(func=run_add)
+    return parser
+
+
+def run_add(args: argparse.Namespace) -> int:
+    """Save the files; print the test set's id and link path."""
+    workspace = Workspace.open(args.workspace)
+    if args.set is None:
+        testset = with_seg_scores(read_testset(args), args)
+        saved = workspace.save_testset(testset, args.name or _default_name(args))
+    else:
+        saved = _add_to_saved(workspace, args)
+    print_saved(saved, args.format)
+    return 0
+
+
+def print_saved(saved: SavedSet, output: str) -> None:
+    """Print one saved test set and its link, as text or JSON."""
+    if output == "json":
+        print(json.dumps(saved_dict(saved), indent=2, ensure_ascii=False))
+        return
+    counts = ", ".join(
+        plural(n, unit)
+        for n, unit in [
+            (saved.n_segments, "segment"),
+            (len(saved.systems), "system"),
+            (saved.n_refs, "reference"),
+        ]
+    )
+    print(f"saved {saved.id}  {saved.name}  ({counts})")
+    print(f"link: {link_path(saved.id)}")
+
+
+def saved_dict(saved: SavedSet) -> dict[str, Any]:
+    """Return the JSON fields of a saved test set."""
+    return {
+        "id": saved.id,
+        "name": saved.name,
+        "link": link_path(saved.id),
+        "segments": saved.n_segments,
+        "systems": list(saved.systems),
+        "refs": saved.n_refs,
+        "added": saved.added.isoformat(timespec="seconds"),
+    }
+
+
+def link_path(set_id: str) -> str:
+    """Return the app's path that opens test set ``set_id``."""
+    return f"/?set={set_id}"
+
+
+def _default_name(args: argparse.Namespace) -> str:
+    """The first reference's file name, or the first hypothesis's (a table holds both)."""
+    first = args.ref[0] if args.ref else args.hyp[0]
+    return Path(first).name
+
+
+def _add_to_saved(workspace: Workspace, args: argparse.Namespace) -> SavedSet:
+    """Add the --hyp outputs (and --seg-scores) to saved set ``--set``; its id stays.
+
+    A system named like one the set has replaces it if its lines differ;
+    ``--name`` renames the set.
+
+    Raises:
+        InputError: --ref/--src/--docids given with --set, a file is refused, or
+            its line count differs from the set's.
+        UnknownTestSet: no such test set.
+    """
+    extra = [opt for opt in ("ref", "src", "docids") if getattr(args, opt)]
+    if extra:
+        raise InputError(f"--set: --{extra[0]} cannot be changed; a saved set keeps its streams")
+    base = workspace.load(args.set)
+    systems = dict(base.systems)
+    for name, lines in _read_outputs(args, base):
+        systems[name] = lines
+    testset = TestSet(systems, base.references, base.source, base.doc_ids, base.seg_ids)
+    saved = workspace.save_testset(with_seg_scores(testset, args), args.name or "unnamed")
+    if args.name:
+        workspace.rename(saved.id, args.name)
+        saved = workspace.get(saved.id)
+    return saved
+
+
+def _read_outputs(args: argparse.Namespace, base: TestSet) -> list[tuple[str, tuple[str, ...]]]:
+    """Read each --hyp as plain text (``-``: standard input), checking its line count."""
+    if args.hyp.count(STDIN) > 1:
+        raise InputError("--hyp: standard input (-) can be read only once")
+    outputs = []
+    for path in args.hyp:
+        f = read_stdin(args.max_bytes) if path == STDIN else read_path(path, args.max_bytes)
+        lines = decode_lines(f, args.max_bytes)
+        if len(lines) != base.n_segments:
+            raise InputError(
+                f"{f.name}: {len(lines)} lines, but test set {args.set} has "
+                f"{base.n_segments} segments"
+            )
+        outputs.append((system_name_from_filename(f.name), lines))
+    # Names are made unique within the files given, as every loader does.
+    named = build_testset(outputs, base.references)
+    return list(named.systems.items())

@@ -1,0 +1,46 @@
+"""``python -m bleuviz list``: the test sets saved in the workspace, newest first."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from bleuviz.cli.add import saved_dict
+from bleuviz.cli.options import add_workspace_option
+from bleuviz.workspace.store import Workspace
+
+#: The text table's columns.
+COLUMNS = ("id", "name", "segments", "systems", "refs", "added")
+
+
+def add_list_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add the list subcommand."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "list", help="list the test sets saved in the workspace"
+    )
+    add_workspace_option(parser)
+    parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
+    parser.set_defaults(func=run_list)
+    return parser
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print id, name, segments, systems, refs and time added of every saved test set."""
+    workspace = Workspace.open(args.workspace)
+    saved = [saved_dict(s) for s in workspace.testsets()]
+    if args.format == "json":
+        out = {"workspace": str(workspace.folder), "testsets": saved}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    if not saved:
+        print(f"no test sets in workspace {workspace.folder}")
+        return 0
+    rows = [COLUMNS] + [
+        (s["id"], s["name"], str(s["segments"]), str(len(s["systems"])), str(s["refs"]), s["added"])
+        for s in saved
+    ]
+    widths = [max(len(row[k]) for row in rows) for k in range(len(COLUMNS))]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    return 0

@@ -1,0 +1,45 @@
+"""The workspace: test sets and notes saved in an SQLite file, so analyses last and links travel."""
+
+from typing import TYPE_CHECKING
+
+from bleuviz.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from bleuviz.errors import UnknownTestSet, WorkspaceError
+    from bleuviz.workspace.identity import testset_id
+    from bleuviz.workspace.location import WORKSPACE_ENV, default_folder, resolve_folder
+    from bleuviz.workspace.notes import NOTE_CATEGORIES, NOTE_MAX_CHARS, Note
+    from bleuviz.workspace.schema import DB_NAME, SCHEMA_VERSION
+    from bleuviz.workspace.store import SavedSet, Workspace
+
+_EXPORTS = {
+    "UnknownTestSet": "bleuviz.errors",
+    "WorkspaceError": "bleuviz.errors",
+    "testset_id": "bleuviz.workspace.identity",
+    "WORKSPACE_ENV": "bleuviz.workspace.location",
+    "default_folder": "bleuviz.workspace.location",
+    "resolve_folder": "bleuviz.workspace.location",
+    "NOTE_CATEGORIES": "bleuviz.workspace.notes",
+    "NOTE_MAX_CHARS": "bleuviz.workspace.notes",
+    "Note": "bleuviz.workspace.notes",
+    "DB_NAME": "bleuviz.workspace.schema",
+    "SCHEMA_VERSION": "bleuviz.workspace.schema",
+    "SavedSet": "bleuviz.workspace.store",
+    "Workspace": "bleuviz.workspace.store",
+}
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__ = [
+    "DB_NAME",
+    "NOTE_CATEGORIES",
+    "NOTE_MAX_CHARS",
+    "SCHEMA_VERSION",
+    "WORKSPACE_ENV",
+    "Note",
+    "SavedSet",
+    "UnknownTestSet",
+    "Workspace",
+    "WorkspaceError",
+    "default_folder",
+    "resolve_folder",
+    "testset_id",
+]

@@ -1,0 +1,112 @@
+"""Connections to the workspace database: one per call, so a ``Workspace`` is safe across threads.
+
+Streamlit runs each browser session on its own thread, and several processes
+may share a workspace, so no connection is kept: every call opens one (a
+fraction of a millisecond), runs one transaction and closes it. Writers take
+the write lock up front (``BEGIN IMMEDIATE``) and wait up to ``BUSY_TIMEOUT_S``
+for another writer; in WAL mode readers never wait. Any SQLite error becomes a
+one-line ``WorkspaceError`` naming the workspace.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import quote
+
+from bleuviz.errors import WorkspaceError
+
+#: How long a writer waits for another writer's transaction (seconds).
+BUSY_TIMEOUT_S = 30.0
+
+
+def database_uri(path: Path, read_only: bool, immutable: bool = False) -> str:
+    """Return the SQLite URI of ``path``: read-write-create, read-only, or read-only immutable."""
+    mode = "ro" if read_only else "rwc"
+    extra = "&immutable=1" if immutable else ""
+    return f"file:{quote(str(path))}?mode={mode}{extra}"
+
+
+def read_only_uri(path: Path) -> str:
+    """Return the URI to read ``path`` without writing: read-only, or immutable if need be.
+
+    In a folder the user cannot write, SQLite cannot create the WAL's ``-shm``
+    index beside the file and refuses to open it (SQLITE_CANTOPEN). That happens
+    only when no ``-wal`` file is left (a clean close removes both), so every
+    committed change is in the main file and reading it as immutable is exact.
+    Any other failure is left for the caller to report.
+    """
+    uri = database_uri(path, read_only=True)
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            conn.execute("PRAGMA user_version")
+        finally:
+            conn.close()
+    except sqlite3.Error as e:
+        if getattr(e, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_CANTOPEN:
+            return database_uri(path, read_only=True, immutable=True)
+    return uri
+
+
+@contextmanager
+def connect(uri: str, folder: Path) -> Iterator[sqlite3.Connection]:
+    """Yield an autocommit connection with foreign keys on; close it afterwards.
+
+    Raises:
+        WorkspaceError: SQLite refused to open or use the file.
+    """
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    except sqlite3.Error as e:
+        raise WorkspaceError(describe(e, folder)) from None
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        yield conn
+    except sqlite3.Error as e:
+        raise WorkspaceError(describe(e, folder)) from None
+    finally:
+        conn.close()
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, write: bool) -> Iterator[sqlite3.Connection]:
+    """Run the block in one transaction: committed if it ends, rolled back if it raises.
+
+    A read transaction sees one snapshot however many statements it runs.
+    """
+    conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def describe(error: sqlite3.Error, folder: Path) -> str:
+    """Return a one-line message for an SQLite error on the workspace in ``folder``.
+
+    The kind of failure is read from SQLite's primary result code
+    (``sqlite_errorcode & 0xFF``, https://sqlite.org/rescode.html), not its text.
+    """
+    text = " ".join(str(error).split())
+    code = getattr(error, "sqlite_errorcode", None)
+    template = _MESSAGES.get(code & 0xFF if isinstance(code, int) else -1, "workspace {folder}")
+    return template.format(folder=folder, timeout=BUSY_TIMEOUT_S) + f" ({text})"
+
+
+#: SQLite's primary result code -> what it means for the workspace.
+_MESSAGES = {
+    sqlite3.SQLITE_NOTADB: "workspace {folder}: the database is corrupt or not SQLite",
+    sqlite3.SQLITE_CORRUPT: "workspace {folder}: the database is corrupt",
+    sqlite3.SQLITE_READONLY: "workspace {folder} is read-only: nothing can be saved",
+    sqlite3.SQLITE_PERM: "workspace {folder} is read-only: nothing can be saved",
+    sqlite3.SQLITE_BUSY: "workspace {folder} is busy: another process held it over {timeout:g} s",
+    sqlite3.SQLITE_LOCKED: "workspace {folder} is busy: another process held it over {timeout:g} s",
+    sqlite3.SQLITE_CANTOPEN: "workspace {folder}: the database cannot be opened",
+    sqlite3.SQLITE_FULL: "workspace {folder}: the disk is full",
+    sqlite3.SQLITE_IOERR: "workspace {folder}: the disk could not be read or written",
+}

@@ -1,0 +1,159 @@
+"""``python -m bleuviz add`` and ``list``: saving to a workspace, ids, links, refusals (exit 2)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bleuviz.cli.main import main
+from bleuviz.io.load import load_paths
+from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
+from bleuviz.workspace.identity import testset_id as id_of
+from tests.data import COMET_SCORES, SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
+
+ROOT = Path(__file__).resolve().parents[2]
+REFS = [str(p) for p in SAMPLE_REFS]
+HYPS = [str(p) for p in SAMPLE_HYPS]
+FULL = ["--ref", *REFS, "--src", str(SAMPLE_SOURCE), "--docids", str(SAMPLE_DOCIDS)]
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:  # type: ignore[type-arg]
+    assert main(list(argv)) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("bleuviz: error: ")
+    return err
+
+
+def test_add_prints_the_id_and_link_and_saves_the_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path)
+    assert main(["add", "--workspace", ws, *FULL, "--hyp", *HYPS, "--name", "sample"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    expected = load_paths(HYPS, REFS, SAMPLE_SOURCE, SAMPLE_DOCIDS)
+    set_id = id_of(expected)
+    assert out == [
+        f"saved {set_id}  sample  (126 segments, 3 systems, 2 references)",
+        f"link: /?set={set_id}",
+    ]
+    assert Workspace.open(ws).load(set_id) == expected
+
+
+def test_the_same_files_twice_give_the_same_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path)
+    first = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", *HYPS, "-f", "json")
+    again = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", *HYPS, "-f", "json")
+    assert first == again
+    assert first["name"] == "ref.A.en" and first["link"] == f"/?set={first['id']}"
+    listed = run_json(capsys, "list", "--workspace", ws, "-f", "json")
+    assert [s["id"] for s in listed["testsets"]] == [first["id"]]
+
+
+def test_add_to_a_saved_set_keeps_its_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path)
+    first = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", HYPS[0], "-f", "json")
+    added = run_json(
+        capsys, "add", "--workspace", ws, "--set", first["id"], "--hyp", *HYPS[1:],
+        "--seg-scores", str(COMET_SCORES), "-f", "json",
+    )  # fmt: skip
+    assert added["id"] == first["id"] and added["name"] == first["name"]
+    assert added["systems"] == ["literal", "terse", "repeat"]
+    loaded = Workspace.open(ws).load(first["id"])
+    assert loaded.systems == load_paths(HYPS, REFS).systems
+    assert loaded.seg_score("COMET-test").values.keys() == {"literal", "terse", "repeat"}
+    renamed = run_json(
+        capsys, "add", "--workspace", ws, "--set", first["id"], "--hyp", HYPS[2],
+        "--name", "renamed", "-f", "json",
+    )  # fmt: skip
+    assert renamed["name"] == "renamed" and renamed["id"] == first["id"]
+
+
+def test_list_text_columns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = str(tmp_path)
+    assert main(["list", "--workspace", ws]) == 0
+    assert capsys.readouterr().out == f"no test sets in workspace {tmp_path}\n"
+    saved = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", *HYPS, "-f", "json")
+    assert main(["list", "--workspace", ws]) == 0
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split() == ["id", "name", "segments", "systems", "refs", "added"]
+    assert row.split() == [saved["id"], "ref.A.en", "126", "3", "2", saved["added"]]
+
+
+def test_the_environment_names_the_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BLEUVIZ_WORKSPACE", str(tmp_path / "env"))
+    saved = run_json(capsys, "add", *FULL, "--hyp", HYPS[0], "-f", "json")
+    assert Workspace.open(tmp_path / "env").get(saved["id"]).name == "ref.A.en"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_refusals_are_one_line_and_change_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path)
+    saved = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", HYPS[0], "-f", "json")
+    before = _digest(tmp_path / DB_NAME)
+    err = refused(capsys, "add", "--workspace", ws, "--set", "feedbeef", "--hyp", HYPS[1])
+    assert f"set=feedbeef: no such test set in workspace {tmp_path}" in err
+    err = refused(capsys, "add", "--workspace", ws, "--set", saved["id"], "--hyp", REFS[0], "x")
+    assert err == "bleuviz: error: no such file: x\n"
+    err = refused(
+        capsys, "add", "--workspace", ws, "--set", saved["id"], "--hyp", str(COMET_SCORES)
+    )
+    assert f"but test set {saved['id']} has 126 segments" in err
+    err = refused(capsys, "add", "--workspace", ws, "--set", saved["id"], "--ref", REFS[0],
+                  "--hyp", HYPS[1])  # fmt: skip
+    assert "--set: --ref cannot be changed" in err
+    err = refused(capsys, "add", "--workspace", ws, "--ref", REFS[0], "--hyp", str(SAMPLE_DOCIDS),
+                  HYPS[0], "--seg-scores", str(tmp_path / "missing.seg.score"))  # fmt: skip
+    assert "missing.seg.score" in err
+    assert _digest(tmp_path / DB_NAME) == before
+
+
+def test_bad_workspaces_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corrupt = tmp_path / "corrupt"
+    corrupt.mkdir()
+    (corrupt / DB_NAME).write_bytes(b"garbage" * 1000)
+    err = refused(capsys, "list", "--workspace", str(corrupt))
+    assert "the database is corrupt or not SQLite" in err
+    newer = tmp_path / "newer"
+    Workspace.open(newer)
+    with sqlite3.connect(newer / DB_NAME) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    err = refused(capsys, "add", "--workspace", str(newer), "--ref", REFS[0], "--hyp", HYPS[0])
+    assert f"written by a newer bleuviz (schema {SCHEMA_VERSION + 1}" in err
+    (tmp_path / "file").write_text("x")
+    assert "not a folder" in refused(capsys, "list", "--workspace", str(tmp_path / "file"))
+
+
+def test_python_m_bleuviz_add_runs(tmp_path: Path) -> None:
+    """The real entry point, standard input as the system output."""
+    argv = [sys.executable, "-m", "bleuviz", "add", "--workspace", str(tmp_path)]
+    argv += ["--ref", REFS[0], "--hyp", "-", "--name", "from stdin"]
+    done = subprocess.run(
+        argv, input=SAMPLE_HYPS[0].read_bytes(), capture_output=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines()[1].startswith("link: /?set=")
+    (saved,) = Workspace.open(tmp_path).testsets()
+    assert saved.systems == ("stdin",) and saved.name == "from stdin"
