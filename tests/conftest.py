@@ -66,6 +66,14 @@ def make_stats() -> Callable[..., SegmentStats]:
     return make
 
 
+@pytest.fixture(autouse=True)
+def workspace(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Give every test a workspace of its own ($BLEUVIZ_WORKSPACE), never the user's."""
+    folder = tmp_path_factory.mktemp("workspace")
+    monkeypatch.setenv("BLEUVIZ_WORKSPACE", str(folder))
+    return folder
+
+
 @pytest.fixture
 def new_app(monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
     """Return a function building an AppTest of app.py (command-line files as ``argv``).

@@ -26,6 +26,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS, MetricScores, MetricSpec, score_metric
 from bleuviz.metrics.imported import imported_scores, imported_spec, imported_specs
 from ui.settings import bleu_config_from_state
+from ui.workspace import SAVED, SAVED_SET_KEY, load_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -243,6 +244,8 @@ def with_scores(
 def _current_testset() -> tuple[TestSet, tuple[object, ...]]:
     """Load the test set the sidebar's data source points to."""
     source = st.session_state.get("data_source", "sample")
+    if source == SAVED:
+        return load_saved(str(st.session_state.get(SAVED_SET_KEY)))
     if source == "upload":
         uploads = st.session_state.get("uploads")
         if uploads is None:

@@ -7,18 +7,33 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import streamlit as st
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.errors import BleuvizError
-from bleuviz.io.decode import NamedBytes
-from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX
+from bleuviz.io.decode import NamedBytes, read_path
+from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
+from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.labels import escape_markdown as md
-from ui.data import LOWER_KEY, PathSet, scored_testset
+from bleuviz.workspace import SavedSet
+from ui.data import LOWER_KEY, PathSet, load_uploads, read_testset, scored_testset
+from ui.links import APPLIED_PREFIX, LinkParam, report_problem, text
 from ui.settings import FLAVOR_SENTENCES, NO_HUMAN, SENTENCE_SEMANTICS, smoothing_defaults
+from ui.workspace import (
+    SAVED,
+    SAVED_SET_KEY,
+    describe,
+    open_workspace,
+    save_testset,
+    saved_sets,
+    upload_name,
+    workspace_problem,
+    workspace_readonly,
+)
 
 
 def cli_paths(argv: list[str]) -> PathSet | None:
@@ -50,10 +65,13 @@ def init_state() -> None:
     seg_scores, lower = cli_seg_scores(sys.argv[1:])
     st.session_state.setdefault("cli_seg_scores", seg_scores)
     st.session_state.setdefault("cli_lower_is_better", lower)
+    if "data_source" not in st.session_state:
+        registered = register_command_line(paths, seg_scores, lower)
+        st.session_state[SAVED_SET_KEY] = registered
+        st.session_state["data_source"] = SAVED if registered else "cli" if paths else "sample"
     st.session_state.setdefault("seg_score_uploads", ())
     st.session_state.setdefault("imported_names", [])
     st.session_state.setdefault("human_metric", NO_HUMAN)
-    st.session_state.setdefault("data_source", "cli" if paths else "sample")
     st.session_state.setdefault("tokenize", DEFAULT_TOKENIZER)
     st.session_state.setdefault("lowercase", False)
     st.session_state.setdefault("flavor", DEFAULT_FLAVOR)
@@ -89,14 +107,165 @@ def keep_settings() -> None:
             state[key] = state[key]
 
 
+def register_command_line(
+    paths: PathSet | None, seg_scores: tuple[str, ...], lower: tuple[str, ...]
+) -> str | None:
+    """Save the command line's files in the workspace; return the set's id (None: not saved).
+
+    Files that cannot be read are not saved: the page then shows their error, as
+    it would without a workspace.
+    """
+    if paths is None:
+        return None
+    try:
+        return registered_files(paths.key(), paths, seg_scores, lower)
+    except BleuvizError:
+        return None
+
+
+@st.cache_resource(show_spinner="Saving the command line's files in the workspace…")
+def registered_files(
+    key: tuple[object, ...], _paths: PathSet, seg_scores: tuple[str, ...], lower: tuple[str, ...]
+) -> str | None:
+    """Read and save the command line's test set once per server (cached on the files)."""
+    if open_workspace() is None or workspace_readonly():
+        return None
+    testset = read_testset(("paths", *key), _paths)
+    if seg_scores:
+        files = tuple(read_path(path) for path in seg_scores)
+        testset = set_directions(attach_seg_scores(testset, files), lower)
+    names = [Path(p).name for p in _paths.hyp]
+    return save_testset(testset, f"command line: {upload_name(names)}").id
+
+
 def data_sidebar() -> None:
-    """Where the test set comes from: the sample, command-line files or uploads."""
-    sources = {"sample": "Bundled sample", "upload": "Upload files"}
-    if st.session_state["cli_paths"] is not None:
-        sources = {"cli": "Command-line files", **sources}
+    """Where the test set comes from: a saved one, the sample, command-line files or uploads."""
+    state = st.session_state
+    pending = state.pop("pending_set", None)
+    if pending is not None:  # a save of the last run switches to what it saved
+        state["data_source"], state[SAVED_SET_KEY] = SAVED, pending
+    apply_set_link()
+    sets = saved_sets()
+    sources = {SAVED: "Saved test set"} if sets else {}
+    if state["cli_paths"] is not None and state.get("data_source") == "cli":
+        sources["cli"] = "Command-line files"
+    sources |= {"sample": "Bundled sample", "upload": "Upload files"}
+    if state.get("data_source") not in sources:
+        state["data_source"] = "sample"
     st.sidebar.radio("Test set", list(sources), format_func=sources.__getitem__, key="data_source")
-    if st.session_state["data_source"] == "upload":
+    if state["data_source"] == SAVED:
+        saved_set_widgets(sets)
+    if state["data_source"] == "upload":
         upload_widgets()
+        save_upload()
+    problem = workspace_problem()
+    if problem:
+        st.sidebar.caption(f"Saving is off: {md(problem)}")
+    write_set_link()
+
+
+def apply_set_link() -> None:
+    """Open the saved test set a link names (``set=ID``), once per link."""
+    state, raw = st.session_state, st.query_params.get("set")
+    if raw is None or state.get(APPLIED_PREFIX + "set") == raw:
+        return
+    state[APPLIED_PREFIX + "set"] = raw
+    if any(saved.id == raw for saved in saved_sets()):
+        state["data_source"], state[SAVED_SET_KEY] = SAVED, raw
+        return
+    folder = workspace.folder if (workspace := open_workspace()) is not None else None
+    where = f"workspace {folder}" if folder else "the workspace (it cannot be opened)"
+    report_problem(SET_PARAM, raw, f"no such test set in {where}")
+
+
+#: How a bad ``set=`` is reported: the page falls back to what the sidebar shows.
+SET_PARAM = LinkParam("set", SAVED_SET_KEY, text, default_text="the test set chosen in the sidebar")
+
+
+def write_set_link() -> None:
+    """Put the saved test set's id in the URL (and take it out for other sources)."""
+    state = st.session_state
+    if state.get("data_source") == SAVED and state.get(SAVED_SET_KEY):
+        st.query_params["set"] = state[APPLIED_PREFIX + "set"] = str(state[SAVED_SET_KEY])
+    elif "set" in st.query_params:
+        del st.query_params["set"]
+        state[APPLIED_PREFIX + "set"] = None
+
+
+def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:
+    """Choose a saved test set; rename or delete it."""
+    state, bar = st.session_state, st.sidebar
+    by_id = {saved.id: saved for saved in sets}
+    if state.get(SAVED_SET_KEY) not in by_id:
+        state[SAVED_SET_KEY] = sets[0].id
+    chosen = bar.selectbox(
+        "Saved test set",
+        list(by_id),
+        format_func=lambda i: describe(by_id[i]),
+        key=SAVED_SET_KEY,
+        help="Uploads and command-line files are saved in the workspace; a link names the "
+        "set it shows (set=ID).",
+    )
+    if error := state.pop("ws_error", None):
+        bar.error(error, icon=":material/error:")
+    if workspace_readonly():
+        return
+    with bar.popover("Rename or delete", icon=":material/edit:"):
+        st.text_input("New name", key="ws_new_name", placeholder=by_id[chosen].name)
+        st.button("Rename", key="ws_rename", on_click=rename_set, args=(chosen,))
+        st.button(
+            "Delete this test set and its notes",
+            key="ws_delete",
+            type="primary",
+            on_click=delete_set,
+            args=(chosen,),
+        )
+
+
+def rename_set(set_id: str) -> None:
+    """Give the chosen set the name typed (callback: runs before the next script run)."""
+    workspace = open_workspace()
+    name = str(st.session_state.get("ws_new_name", "")).strip()
+    if workspace is None or not name:
+        return
+    try:
+        workspace.rename(set_id, name)
+    except BleuvizError as exc:
+        st.session_state["ws_error"] = str(exc)
+    st.session_state["ws_new_name"] = ""
+
+
+def delete_set(set_id: str) -> None:
+    """Delete the chosen set (callback); the sidebar then shows the next one."""
+    workspace = open_workspace()
+    if workspace is None:
+        return
+    try:
+        workspace.delete(set_id)
+    except BleuvizError as exc:
+        st.session_state["ws_error"] = str(exc)
+        return
+    st.session_state.pop(SAVED_SET_KEY, None)
+
+
+def save_upload() -> None:
+    """Save a readable upload in the workspace and switch to it (a rerun shows it)."""
+    uploads = st.session_state.get("uploads")
+    if uploads is None or open_workspace() is None or workspace_readonly():
+        return
+    try:
+        testset = load_uploads(
+            ("upload", *uploads["key"]),
+            uploads["hyp"],
+            uploads["ref"],
+            uploads["src"],
+            uploads["docids"],
+        )
+        saved = save_testset(testset, upload_name([f.name for f in uploads["hyp"]]))
+    except BleuvizError:  # the page shows why the upload cannot be read
+        return
+    st.session_state["pending_set"] = saved.id
+    st.rerun()
 
 
 def upload_widgets() -> None:
@@ -171,6 +340,22 @@ def metrics_sidebar() -> None:
         bar.checkbox("ROUGE: Porter stemmer", key="rouge_stemmer")
 
 
+def save_scores(scored: TestSet) -> None:
+    """Keep uploaded scores with the saved test set they score, then empty the uploader."""
+    state = st.session_state
+    if state.get("data_source") != SAVED or workspace_readonly():
+        return
+    name = next((s.name for s in saved_sets() if s.id == state.get(SAVED_SET_KEY)), "upload")
+    try:
+        saved = save_testset(scored, name)
+    except BleuvizError as exc:
+        state["ws_error"] = str(exc)
+        return
+    state["pending_set"] = saved.id
+    state["seg_upload_round"] = int(state.get("seg_upload_round", 0)) + 1
+    st.rerun()
+
+
 def imported_sidebar() -> None:
     """Segment scores from outside: an uploader, each metric's direction, the human score."""
     bar = st.sidebar
@@ -178,7 +363,7 @@ def imported_sidebar() -> None:
     uploads = bar.file_uploader(
         f"Segment scores: NAME{SEG_SCORE_SUFFIX} (mt-metrics-eval) or COMET --to_json",
         accept_multiple_files=True,
-        key="up_seg_scores",
+        key=f"up_seg_scores::{st.session_state.get('seg_upload_round', 0)}",
         help="COMET, MetricX, BLEURT or human judgements, one number per system and segment. "
         "An mt-metrics-eval file holds lines SYSTEM<TAB>SCORE; a system's k-th line is "
         "segment k; None marks a missing score.",
@@ -190,6 +375,8 @@ def imported_sidebar() -> None:
         scored, _ = scored_testset()
     except BleuvizError:  # the page shows the error
         scored = None
+    if scored is not None and uploads:
+        save_scores(scored)
     names = [s.name for s in scored.seg_scores] if scored is not None else []
     st.session_state["imported_names"] = names
     if not names:

@@ -44,14 +44,17 @@ def write(path: Path, lines: list[str] | bytes) -> str:
     return str(path)
 
 
-def assert_frame_works(at: AppTest, settings: bool = True) -> None:
+def assert_frame_works(at: AppTest, settings: bool = True, saved: bool = False) -> None:
     """The sidebar still renders and offers the command-line files, the sample and uploads.
 
     ``settings``: whether the page shows the sidebar's BLEU settings (Learn does not).
+    ``saved``: the files could be read, so they were saved in the workspace and are
+    offered as a saved test set; files that cannot be read stay command-line files.
     """
     source = at.sidebar.radio(key="data_source")
-    assert source.value == "cli"
-    assert source.options == ["Command-line files", "Bundled sample", "Upload files"]
+    first = "Saved test set" if saved else "Command-line files"
+    assert source.value == ("saved" if saved else "cli")
+    assert source.options == [first, "Bundled sample", "Upload files"]
     if not settings:
         assert not [s for s in at.sidebar.selectbox if s.key == "flavor"]
         return
@@ -88,7 +91,7 @@ def test_good_files_open_and_score_like_sacrebleu(
     hyp_b = write(tmp_path / "hyp.beta.en", REF)
     at = app("--ref", ref, "--hyp", hyp_a, hyp_b, page=page)
     assert not at.error
-    assert_frame_works(at)
+    assert_frame_works(at, saved=True)
     if page == "app_pages/overview.py":
         expected = [sacrebleu.corpus_bleu(h, [REF]).score for h in (HYP, REF)]
         assert [(m.label, m.value) for m in at.metric] == [  # ranked: best first

@@ -44,7 +44,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(*app_args: str, log: Path) -> Iterator[str]:
+def streamlit_server(*app_args: str, log: Path, workspace: Path | None = None) -> Iterator[str]:
     """Run ``streamlit run app.py [-- app_args]`` on a free port; yield its base URL.
 
     The server runs in its own process group, which is killed on exit.
@@ -66,8 +66,16 @@ def streamlit_server(*app_args: str, log: Path) -> Iterator[str]:
     if app_args:
         command += ["--", *app_args]
     with log.open("wb") as out:
+        # A workspace of the server's own beside its log (unless the test names one).
+        own = workspace if workspace is not None else log.with_suffix(".workspace")
+        env = {**os.environ, "BLEUVIZ_WORKSPACE": str(own)}
         proc = subprocess.Popen(
-            command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            command,
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env=env,
         )
         try:
             url = f"http://127.0.0.1:{port}"

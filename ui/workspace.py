@@ -1,0 +1,111 @@
+"""The workspace at the UI boundary: which one is open, its saved test sets, saving to it.
+
+The workspace folder comes from ``--workspace DIR`` after ``--`` on the streamlit
+command line, else ``BLEUVIZ_WORKSPACE``, else the per-user data folder. It is
+opened once per server and shared by every session (``Workspace`` holds no
+connection). A workspace that cannot be opened leaves the app usable on the
+sample and command-line files, with the reason shown in the sidebar.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+
+import streamlit as st
+
+from bleuviz.errors import BleuvizError
+from bleuviz.io.testset import TestSet
+from bleuviz.workspace import SavedSet, Workspace
+
+#: Session-state keys: the data source's value for a saved set, and which set it is.
+SAVED, SAVED_SET_KEY = "saved", "saved_set"
+
+
+def workspace_folder(argv: list[str]) -> str | None:
+    """``--workspace DIR`` after ``--`` on the streamlit command line, if given."""
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--workspace")
+    args, _ = parser.parse_known_args(argv)
+    return str(args.workspace) if args.workspace else None
+
+
+@st.cache_resource(show_spinner=False)
+def _open(folder: str | None) -> Workspace | BleuvizError:
+    """Open the workspace once per server; an error is kept (and shown) instead."""
+    try:
+        return Workspace.open(folder)
+    except BleuvizError as exc:
+        return exc
+
+
+def open_workspace() -> Workspace | None:
+    """The server's workspace, or None (the sidebar then says why, see ``workspace_problem``)."""
+    opened = _open(workspace_folder(sys.argv[1:]))
+    return opened if isinstance(opened, Workspace) else None
+
+
+def workspace_problem() -> str | None:
+    """Why the workspace cannot be used, in one line, or None."""
+    opened = _open(workspace_folder(sys.argv[1:]))
+    if isinstance(opened, Workspace):
+        return (
+            f"workspace {opened.folder} is read-only: nothing can be saved"
+            if opened.read_only
+            else None
+        )
+    return str(opened)
+
+
+def workspace_readonly() -> bool:
+    """Whether the open workspace refuses writes (True also when none is open)."""
+    workspace = open_workspace()
+    return workspace is None or workspace.read_only
+
+
+def saved_sets() -> tuple[SavedSet, ...]:
+    """The workspace's test sets, newest first (none without a workspace)."""
+    workspace = open_workspace()
+    return workspace.testsets() if workspace is not None else ()
+
+
+@st.cache_resource(max_entries=6, show_spinner="Opening the saved test set…")
+def _load(folder: str, saved: SavedSet) -> TestSet:
+    """Load a saved test set (cached on its listing: adding a system changes the key)."""
+    workspace = open_workspace()
+    if workspace is None:
+        raise BleuvizError(workspace_problem() or f"workspace {folder}: not available")
+    return workspace.load(saved.id)
+
+
+def load_saved(set_id: str) -> tuple[TestSet, tuple[object, ...]]:
+    """The saved test set ``set_id`` and its cache key; raises UnknownTestSet if it is gone."""
+    workspace = open_workspace()
+    if workspace is None:
+        raise BleuvizError(workspace_problem() or "no workspace")
+    saved = workspace.get(set_id)
+    return _load(str(workspace.folder), saved), ("saved", saved)
+
+
+def save_testset(testset: TestSet, name: str) -> SavedSet:
+    """Save ``testset`` (merging into the set of the same references) and forget stale copies."""
+    workspace = open_workspace()
+    if workspace is None:
+        raise BleuvizError(workspace_problem() or "no workspace")
+    saved = workspace.save_testset(testset, name)
+    _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
+    return saved
+
+
+def upload_name(file_names: list[str]) -> str:
+    """A name for an upload: its first hypothesis file, how many more, and when."""
+    first = file_names[0] if file_names else "upload"
+    more = f" + {len(file_names) - 1} more" if len(file_names) > 1 else ""
+    return f"{first}{more} ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC)"
+
+
+def describe(saved: SavedSet) -> str:
+    """One line naming a saved set in the sidebar's list."""
+    systems = f"{len(saved.systems)} system" + ("s" if len(saved.systems) != 1 else "")
+    return f"{saved.name} · {saved.n_segments:,} segments · {systems} · {saved.id[:8]}"
