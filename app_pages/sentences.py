@@ -20,12 +20,22 @@ from bleuviz.analysis.segments import (
     segment_export,
     segment_table,
 )
+from bleuviz.workspace import NOTE_CATEGORIES
 from ui.all_systems import segment_in_every_system
 from ui.data import current_corpus, metric_scores, metric_spec
 from ui.export import export_buttons
 from ui.filters import filter_chips, forget
 from ui.format import number_format
 from ui.links import apply_links, write_links
+from ui.notes import (
+    ANY_NOTE,
+    NO_NOTE,
+    NOTE_FILTER_KEY,
+    note_mask,
+    note_text,
+    notes_download,
+    notes_of,
+)
 from ui.page_links import sentence_links
 from ui.segment_view import (
     imported_ranges,
@@ -78,6 +88,17 @@ with st.container(border=True):
             st.session_state["sent_doc"] = "(all)"
         doc = doc_col.selectbox("Document", documents, key="sent_doc")
     score_ranges = imported_ranges(corpus, imported_metrics())
+    notes = notes_of(system)
+    if notes:
+        note_choice = st.multiselect(
+            "Notes",
+            [ANY_NOTE, *NOTE_CATEGORIES, NO_NOTE],
+            key=NOTE_FILTER_KEY,
+            placeholder="Every segment, noted or not",
+            help="Keep the segments whose note has one of these categories.",
+        )
+    else:
+        note_choice = []
 
 flt = SegmentFilter(text, bleu_range[0], bleu_range[1], len_range[0], len_range[1])
 mask = filter_mask(corpus, system, table, flt)
@@ -85,6 +106,9 @@ if doc not in (None, "(all)") and testset.doc_ids is not None:
     mask &= np.asarray(testset.doc_ids) == doc
 for label, (low, high) in score_ranges.items():
     mask &= in_range(table[label].to_numpy(), low, high)
+if notes:
+    table.insert(len(table.columns), "note", [note_text(notes.get(i)) for i in range(len(table))])
+    mask &= note_mask(notes, note_choice, len(table))
 if text.strip():
     table.insert(1, "matched in", match_places(testset, system, text))
 shown = table[mask]
@@ -94,10 +118,12 @@ st.session_state["sent_visible"] = shown["seg"].tolist()
 def clear_sentence_filters() -> None:
     """Reset the search, the ranges and the document (the imported-score ranges too)."""
     ranges = [str(k) for k in st.session_state if str(k).startswith("sent_range::")]
-    forget(["sent_search", "sent_bleu", "sent_len", "sent_doc", *ranges])
+    forget(["sent_search", "sent_bleu", "sent_len", "sent_doc", NOTE_FILTER_KEY, *ranges])
 
 
 active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
+if note_choice:
+    active["notes: " + ", ".join(note_choice)] = [NOTE_FILTER_KEY]
 filter_chips(active, "sent_chip")
 st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a row to open it.")
@@ -132,6 +158,7 @@ export_buttons(
     "sent_export",
     signature=sentence_signature(corpus, config),
 )
+notes_download("sent_notes_export")
 st.caption("…or every segment of every system, in long form (one row per segment and system):")
 export_buttons(
     lambda: segment_export(testset, systems, sentence_columns(corpus, config, systems)),

@@ -67,7 +67,9 @@ def make_stats() -> Callable[..., SegmentStats]:
 
 
 @pytest.fixture(autouse=True)
-def workspace(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_workspace(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Give every test a workspace of its own ($BLEUVIZ_WORKSPACE), never the user's."""
     folder = tmp_path_factory.mktemp("workspace")
     monkeypatch.setenv("BLEUVIZ_WORKSPACE", str(folder))

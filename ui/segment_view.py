@@ -27,6 +27,7 @@ from bleuviz.rouge.score import RougeConfig
 from ui.data import metric_scores, metric_spec
 from ui.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from ui.links import apply_links, write_links
+from ui.notes import note_editor
 from ui.page_links import imported_range_param
 from ui.settings import chosen_metrics
 
@@ -103,6 +104,7 @@ def show_segment(
     for r in range(len(refs)):
         st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
         st.html(reference_html(expl, order, r))
+    note_editor(testset, system, index, key_prefix)
     _precision_lines(expl, config)
     st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
     specs = {label: metric_spec(corpus, label) for label in chosen_metrics()}

@@ -1,0 +1,186 @@
+"""The app on the workspace: saved test sets, set= links, notes; bad workspaces named.
+
+Oracles: the workspace read back through ``Workspace`` (SQLite), and the ids
+``testset_id`` derives from the files; sacrebleu 2.6.0 for the scores shown.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.io.load import load_paths
+from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
+from bleuviz.workspace.identity import testset_id as content_id
+from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
+
+REF = ["The cat sat on the mat .", "It rained all day .", "We went home early ."]
+HYP = ["The cat sat on a mat .", "It rained the whole day .", "We went home ."]
+
+
+def files(tmp_path: Path) -> list[str]:
+    (tmp_path / "ref.en").write_text("\n".join(REF) + "\n")
+    (tmp_path / "hyp.alpha.en").write_text("\n".join(HYP) + "\n")
+    return ["--ref", str(tmp_path / "ref.en"), "--hyp", str(tmp_path / "hyp.alpha.en")]
+
+
+def run(app: AppTest) -> AppTest:
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
+def warnings(app: AppTest) -> list[str]:
+    return [w.value for w in app.warning]
+
+
+def test_command_line_files_are_saved_and_named_in_the_link(
+    new_app: Callable[..., AppTest], tmp_path: Path, isolated_workspace: Path
+) -> None:
+    app = run(new_app(*files(tmp_path)))
+    expected = content_id(load_paths([str(tmp_path / "hyp.alpha.en")], [str(tmp_path / "ref.en")]))
+    assert app.sidebar.radio(key="data_source").value == "saved"
+    assert app.query_params["set"] in (expected, [expected])
+    (saved,) = Workspace.open(isolated_workspace).testsets()
+    assert saved.id == expected and saved.systems == ("alpha",) and saved.n_segments == 3
+    assert next(m.value for m in app.metric) == f"{sacrebleu.corpus_bleu(HYP, [REF]).score:.2f}"
+
+
+def test_a_link_to_a_saved_set_opens_it_in_a_new_session(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    saved = Workspace.open(isolated_workspace).save_testset(
+        load_paths(SAMPLE_HYPS[:1], SAMPLE_REFS), "one system of the sample"
+    )
+    app = new_app()
+    app.switch_page("app_pages/sentences.py")
+    app.query_params.update({"set": saved.id, "seg": "5"})
+    run(app)
+    assert app.sidebar.radio(key="data_source").value == "saved"
+    assert app.sidebar.selectbox(key="saved_set").value == saved.id
+    assert app.selectbox(key="sent_system").options == ["literal"]
+    assert app.subheader[0].value.startswith("Segment 5 ")
+    assert not warnings(app)
+
+
+def test_an_unknown_set_is_named_and_the_sidebar_choice_shown(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    app = new_app()
+    app.query_params["set"] = "0123456789abcdef"
+    run(app)
+    (message,) = warnings(app)
+    assert "set=0123456789abcdef" in message and "no such test set" in message
+    assert str(isolated_workspace) in message
+    assert app.sidebar.radio(key="data_source").value == "sample"
+    assert len(app.metric) == len(SAMPLE_SYSTEM_LINES)
+
+
+def note_widgets(app: AppTest) -> tuple[str, str, str]:
+    text = next(t.key for t in app.text_area if t.key and t.key.endswith("::text"))
+    base = text.removesuffix("::text")
+    return text, base + "::category", base + "::save"
+
+
+def test_a_note_on_the_sample_saves_the_sample_and_the_note(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    app = new_app()
+    app.switch_page("app_pages/sentences.py")
+    app.query_params.update({"sys": "terse", "seg": "7"})
+    run(app)
+    text, category, save = note_widgets(app)
+    app.text_area(key=text).input("drops the <b>subject</b> *entirely*")
+    app.selectbox(key=category).set_value("omission")
+    app.button(key=save).click()
+    run(app)
+    workspace = Workspace.open(isolated_workspace)
+    (saved,) = workspace.testsets()
+    assert saved.name == "Bundled sample" and saved.n_segments == len(SAMPLE_REF_LINES[0])
+    (note,) = workspace.notes(saved.id)
+    assert (note.system, note.segment, note.category) == ("terse", 6, "omission")
+    assert note.text == "drops the <b>subject</b> *entirely*"
+    assert app.sidebar.radio(key="data_source").value == "saved"
+    assert app.query_params["set"] in (saved.id, [saved.id])
+    table = next(d.value for d in app.dataframe if "note" in d.value.columns)
+    assert table.loc[table["seg"] == 7, "note"].item() == f"omission: {note.text}"
+    app.multiselect(key="sent_notes").set_value(["omission"])
+    run(app)
+    table = next(d.value for d in app.dataframe if "note" in d.value.columns)
+    assert list(table["seg"]) == [7]
+    app.multiselect(key="sent_notes").set_value(["style"])
+    run(app)
+    table = next(d.value for d in app.dataframe if "note" in d.value.columns)
+    assert table.empty
+
+
+def test_a_saved_note_is_shown_again_and_replaced_on_save(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace.save_note(saved.id, "repeat", 0, "repeats itself", "fluency/grammar")
+    app = new_app()
+    app.switch_page("app_pages/sentences.py")
+    app.query_params.update({"set": saved.id, "sys": "repeat", "seg": "1"})
+    run(app)
+    text, category, save = note_widgets(app)
+    assert app.text_area(key=text).value == "repeats itself"
+    assert app.selectbox(key=category).value == "fluency/grammar"
+    assert any("Saved " in c.value for c in app.caption)
+    app.text_area(key=text).input("repeats a phrase")
+    app.button(key=save).click()
+    run(app)
+    (note,) = workspace.notes(saved.id)
+    assert note.text == "repeats a phrase" and note.category == "fluency/grammar"
+
+
+def test_rename_and_delete_from_the_sidebar(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    first = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    app = new_app()
+    app.query_params["set"] = first.id
+    run(app)
+    app.sidebar.text_input(key="ws_new_name").input("WMT-like sample")
+    app.sidebar.button(key="ws_rename").click()
+    run(app)
+    assert workspace.get(first.id).name == "WMT-like sample"
+    assert "WMT-like sample" in app.sidebar.selectbox(key="saved_set").format_func(first.id)
+    app.sidebar.button(key="ws_delete").click()
+    run(app)
+    assert workspace.testsets() == ()
+    assert app.sidebar.radio(key="data_source").value == "sample"
+    assert "set" not in app.query_params
+
+
+def test_a_newer_workspace_is_named_and_the_app_still_works(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    Workspace.open(isolated_workspace)
+    with sqlite3.connect(isolated_workspace / DB_NAME) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    app = run(new_app())
+    captions = " ".join(c.value for c in app.sidebar.caption)
+    assert "Saving is off" in captions and "newer bleuviz" in captions
+    assert len(app.metric) == len(SAMPLE_SYSTEM_LINES)
+    app.switch_page("app_pages/sentences.py")
+    run(app)
+    assert any("Notes cannot be saved" in c.value for c in app.caption)
+
+
+@pytest.mark.parametrize("page", ["app_pages/overview.py", "app_pages/compare.py"])
+def test_set_travels_to_every_page(
+    new_app: Callable[..., AppTest], tmp_path: Path, page: str
+) -> None:
+    app = run(new_app(*files(tmp_path)))
+    set_id = app.query_params["set"]
+    app.switch_page(page)
+    run(app)
+    assert app.query_params["set"] == set_id
