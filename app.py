@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.links import show_link_problems
+from ui.links import arrive, settle, show_link_problems
 from ui.setting_links import apply_setting_links, write_setting_links
 from ui.sidebar import (
     data_sidebar,
@@ -22,7 +22,6 @@ from ui.sidebar import (
 
 st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
 init_state()
-apply_setting_links()
 LEARN = "learn"
 pages = [
     st.Page(
@@ -47,6 +46,8 @@ pages = [
     st.Page("app_pages/learn.py", title="Learn", icon=":material/school:", url_path=LEARN),
 ]
 page = st.navigation(pages)
+arrive(page.url_path)
+apply_setting_links()
 data_sidebar()
 if page.url_path == LEARN:
     # Learn has one set of settings, its own: the sidebar's would have no effect there.
@@ -60,5 +61,6 @@ link_problems = st.container()  # filled after the page, which applies its own p
 try:
     page.run()
 finally:
+    settle()
     with link_problems:
         show_link_problems()

@@ -1,13 +1,18 @@
 """Query parameters <-> session state: every setting travels in the link.
 
 A page (or the frame, for the sidebar's settings) declares its parameters as
-``LinkParam`` rows. ``apply_links`` runs before the widgets are drawn: a
-parameter whose value changed since it was last applied or written is parsed
-and put into session state, so a link opened in a fresh browser shows what its
-sender saw. A value that cannot be used is reported once per link on the page,
-naming the parameter and the value, and the default is shown instead.
-``write_links`` runs after the widgets: values that differ from their defaults
-are written into the URL, the others are left out of it.
+``LinkParam`` rows. ``apply_links`` runs before the widgets are drawn, on the
+first run of a page (a new session, or arriving from another page): each
+parameter in the URL is parsed and put into session state, so a link opened in
+a fresh browser shows what its sender saw. A value that cannot be used is
+reported on the page, naming the parameter and the value, and the default is
+shown instead. ``write_links`` runs after the widgets: values that differ from
+their defaults are written into the URL, the others are left out of it.
+
+Only the first run reads the URL: on later runs the widgets are the truth. The
+browser sends its query string with every rerun, and a rerun can start before
+the URL written by the previous run has reached it, so reading it again would
+undo the user's last change with the value the URL held before.
 """
 
 from __future__ import annotations
@@ -19,9 +24,8 @@ import streamlit as st
 
 from bleuviz.render.labels import code_span
 
-#: Session-state keys: the raw value last applied or written per parameter, and the problems.
-APPLIED_PREFIX = "link_applied::"
-PROBLEMS_KEY = "link_problems"
+#: Session-state keys: the page of the last run, whether this run reads the URL, the problems.
+PAGE_KEY, ARRIVING_KEY, PROBLEMS_KEY = "link_page", "link_arriving", "link_problems"
 
 
 class LinkValueError(ValueError):
@@ -49,14 +53,32 @@ class LinkParam:
     default_text: str = ""
 
 
+def arrive(page: str) -> None:
+    """Note the page this run shows; the first run of a page reads its link."""
+    state = st.session_state
+    if state.get(PAGE_KEY) != page:
+        state[PAGE_KEY], state[ARRIVING_KEY] = page, True
+
+
+def settle() -> None:
+    """The page's first run is over: from now on its widgets, not the URL, hold the state."""
+    st.session_state[ARRIVING_KEY] = False
+
+
+def arriving() -> bool:
+    """Whether this run is a page's first, which reads the URL."""
+    return bool(st.session_state.get(ARRIVING_KEY, True))
+
+
 def apply_links(params: Sequence[LinkParam]) -> None:
-    """Put the URL's new values into session state; report and replace unusable ones."""
+    """On a page's first run, put the URL's values into session state; report unusable ones."""
+    if not arriving():
+        return
     query, state = st.query_params, st.session_state
     for param in params:
         raw = query.get(param.name)
-        if raw is None or state.get(APPLIED_PREFIX + param.name) == raw:
+        if raw is None:
             continue
-        state[APPLIED_PREFIX + param.name] = raw
         try:
             state[param.key] = param.parse(raw)
         except LinkValueError as exc:
@@ -88,12 +110,10 @@ def write_links(params: Sequence[LinkParam]) -> None:
         ):
             if param.name in query:
                 del query[param.name]
-            state[APPLIED_PREFIX + param.name] = None
             continue
         raw = param.show(value)
         if query.get(param.name) != raw:
             query[param.name] = raw
-        state[APPLIED_PREFIX + param.name] = raw
 
 
 def show_link_problems() -> None:

@@ -21,7 +21,7 @@ from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.workspace import SavedSet
 from ui.data import LOWER_KEY, PathSet, load_uploads, read_testset, scored_testset
-from ui.links import APPLIED_PREFIX, LinkParam, report_problem, text
+from ui.links import LinkParam, arriving, report_problem, text
 from ui.settings import FLAVOR_SENTENCES, NO_HUMAN, SENTENCE_SEMANTICS, smoothing_defaults
 from ui.workspace import (
     SAVED,
@@ -167,9 +167,8 @@ def data_sidebar() -> None:
 def apply_set_link() -> None:
     """Open the saved test set a link names (``set=ID``), once per link."""
     state, raw = st.session_state, st.query_params.get("set")
-    if raw is None or state.get(APPLIED_PREFIX + "set") == raw:
+    if raw is None or not arriving():
         return
-    state[APPLIED_PREFIX + "set"] = raw
     if any(saved.id == raw for saved in saved_sets()):
         state["data_source"], state[SAVED_SET_KEY] = SAVED, raw
         return
@@ -186,10 +185,10 @@ def write_set_link() -> None:
     """Put the saved test set's id in the URL (and take it out for other sources)."""
     state = st.session_state
     if state.get("data_source") == SAVED and state.get(SAVED_SET_KEY):
-        st.query_params["set"] = state[APPLIED_PREFIX + "set"] = str(state[SAVED_SET_KEY])
+        if st.query_params.get("set") != state[SAVED_SET_KEY]:
+            st.query_params["set"] = str(state[SAVED_SET_KEY])
     elif "set" in st.query_params:
         del st.query_params["set"]
-        state[APPLIED_PREFIX + "set"] = None
 
 
 def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:

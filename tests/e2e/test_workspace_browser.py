@@ -1,0 +1,84 @@
+"""Browser tests of the workspace: an upload, its settings and a note survive a server restart.
+
+The link the first server's page ends on is opened on a second server (same
+workspace folder, new port) in a new browser context: a new user with nothing
+in their session. Expected numbers come from sacrebleu 2.6's ``BLEU``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import sacrebleu
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import TIMEOUT_MS, streamlit_server
+from tests.e2e.test_browser import metric_value, open_url, pick, wait_idle
+from tests.e2e.test_imported_scores_browser import upload
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "sample_data"
+HYPS = [SAMPLE / "hyp.literal.en", SAMPLE / "hyp.terse.en"]
+REFS = [SAMPLE / "ref.A.en", SAMPLE / "ref.B.en"]
+NOTE = "Drops the verb <script>alert(1)</script> *and* $x$"
+
+
+def new_page(browser: Browser) -> Page:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context.set_default_timeout(TIMEOUT_MS)
+    return context.new_page()
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
+
+
+def test_an_upload_its_settings_and_a_note_survive_a_restart(
+    browser: Browser, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "workspace"
+    with streamlit_server(log=tmp_path / "first.log", workspace=workspace) as url:
+        page = new_page(browser)
+        open_url(page, url, "Corpus BLEU")
+        page.get_by_text("Upload files", exact=True).click()
+        wait_idle(page)
+        upload(page, "References", *REFS)
+        upload(page, "Hypotheses", *HYPS)
+        expect(page.get_by_role("combobox", name="Saved test set")).to_be_visible()
+        wait_idle(page)
+        assert "set=" in page.url
+        pick(page, "Tokenizer", "char")
+        wait_idle(page)
+        assert "tok=char" in page.url
+        set_id = parse_qs(urlsplit(page.url).query)["set"][0]
+        # A new session on the link (a reload): the saved set and the setting come back.
+        open_url(page, f"{url}/sentences?set={set_id}&tok=char&sys=terse&seg=4", "Segment 4 ·")
+        expect(page.get_by_role("combobox", name="Tokenizer")).to_have_value("char")
+        page.get_by_role("textbox", name="Note").fill(NOTE)
+        pick(page, "Category", "omission")
+        page.get_by_role("button", name="Save note").click()
+        wait_idle(page)
+        expect(page.get_by_text("Saved 20")).to_be_visible()
+        link = urlsplit(page.url)
+        page.context.close()
+    assert "sys=terse" in link.query and "seg=4" in link.query and "tok=char" in link.query
+
+    with streamlit_server(log=tmp_path / "second.log", workspace=workspace) as url:
+        page = new_page(browser)
+        open_url(page, f"{url}{link.path}?{link.query}", "Segment 4 ·")
+        expect(page.get_by_role("heading", name="Segment 4 ·")).to_contain_text("terse")
+        expect(page.get_by_role("textbox", name="Note")).to_have_value(NOTE)
+        expect(page.get_by_role("combobox", name="Category")).to_have_value("omission")
+        assert not page.locator("script").filter(has_text="alert(1)").count()
+        expected = sacrebleu.BLEU(tokenize="char").corpus_score(
+            lines(HYPS[1]), [lines(r) for r in REFS]
+        )
+        page.get_by_role("link", name="Overview").click()
+        wait_idle(page)
+        expect(metric_value(page, "terse")).to_have_text(f"{expected.score:.2f}")
+        assert "tok=char" in page.url and "set=" in page.url
+        page.context.close()
