@@ -9,7 +9,8 @@ A stream's payload is its lines joined by ``\\n`` (tagged ``L``) when no line
 holds a ``\\n`` (lines read from text files never do), otherwise a JSON array
 (tagged ``J``), so any text round-trips exactly; the payload is what a
 stream's digest is taken of. Payloads are zlib-compressed at level 1 on a
-thread per core (zlib releases the GIL while it works).
+thread per core when there is enough to share (zlib releases the GIL while it
+works; for a few megabytes, starting threads costs more than it saves).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -28,6 +29,8 @@ from bleuviz.arrays import FloatArray
 COMPRESSION_LEVEL = 1
 #: Scores are stored as little-endian float64, whatever the machine.
 SCORE_DTYPE = np.dtype("<f8")
+#: Below this many bytes in all, streams are (de)compressed on the calling thread.
+PARALLEL_BYTES = 8 << 20
 #: Payload tags: lines joined by newlines, or a JSON array of lines.
 _JOINED, _JSON = b"L", b"J"
 #: Lone surrogates cannot come from a decoded file, but must not make a save fail.
@@ -51,15 +54,13 @@ def lines_of(data: bytes) -> tuple[str, ...]:
 
 
 def compress_all(payloads: Sequence[bytes]) -> list[bytes]:
-    """Return each payload zlib-compressed, several at once."""
-    with ThreadPoolExecutor(_workers(len(payloads))) as pool:
-        return list(pool.map(lambda p: zlib.compress(p, COMPRESSION_LEVEL), payloads))
+    """Return each payload zlib-compressed (several at once if they are large)."""
+    return _map(lambda p: zlib.compress(p, COMPRESSION_LEVEL), payloads)
 
 
 def decode_all(blobs: Sequence[bytes]) -> list[tuple[str, ...]]:
-    """Return the lines of each stored BLOB, decompressing several at once."""
-    with ThreadPoolExecutor(_workers(len(blobs))) as pool:
-        return [lines_of(data) for data in pool.map(zlib.decompress, blobs)]
+    """Return the lines of each stored BLOB (decompressing several at once if they are large)."""
+    return [lines_of(data) for data in _map(zlib.decompress, blobs)]
 
 
 def encode_scores(values: FloatArray) -> bytes:
@@ -74,5 +75,10 @@ def decode_scores(blob: bytes) -> FloatArray:
     return array
 
 
-def _workers(n_jobs: int) -> int:
-    return max(1, min(n_jobs, os.cpu_count() or 1))
+def _map(fn: Callable[[bytes], bytes], items: Sequence[bytes]) -> list[bytes]:
+    """``fn`` over ``items``, on a thread per core if they hold ``PARALLEL_BYTES`` or more."""
+    workers = min(len(items), os.cpu_count() or 1)
+    if workers < 2 or sum(len(item) for item in items) < PARALLEL_BYTES:
+        return [fn(item) for item in items]
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(fn, items))
