@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bleuviz.workspace import codec
 from bleuviz.workspace.codec import (
     compress_all,
     decode_all,
@@ -51,3 +52,13 @@ def test_scores_keep_nan_and_are_read_only() -> None:
     decoded = decode_scores(encode_scores(values))
     np.testing.assert_array_equal(decoded, values)
     assert decoded.dtype == np.float64 and not decoded.flags.writeable
+
+
+def test_the_threaded_path_gives_the_same_blobs(monkeypatch: pytest.MonkeyPatch) -> None:
+    streams = [tuple(f"line {i} of {k}" for i in range(50)) for k in range(5)]
+    payloads = [payload(lines) for lines in streams]
+    alone = compress_all(payloads)
+    monkeypatch.setattr(codec, "PARALLEL_BYTES", 0)
+    threaded = compress_all(payloads)
+    assert threaded == alone
+    assert decode_all(threaded) == streams
