@@ -20,6 +20,11 @@ explain one segment's n-grams::
     detail = bleuviz.explain_segment(testset.systems["A"][0], [r[0] for r in testset.references],
                                      corpus.tokenize)
 
+A ``Workspace`` keeps test sets and notes in an SQLite file (``--workspace DIR``)::
+
+    saved = bleuviz.Workspace.open("my-workspace").save_testset(testset, "newstest")
+    print(saved.id)  # the app opens it at /?set=ID
+
 Names are imported on first use, so ``import bleuviz`` is cheap.
 """
 
@@ -34,12 +39,13 @@ if TYPE_CHECKING:
     from bleuviz.bleu.result import BleuScore
     from bleuviz.bleu.score import corpus_score, sentence_scores
     from bleuviz.bleu.tokenize import TokenizeConfig
-    from bleuviz.errors import BleuvizError, ConfigError, InputError
+    from bleuviz.errors import BleuvizError, ConfigError, InputError, WorkspaceError
     from bleuviz.io.load import load_files, load_paths
     from bleuviz.io.testset import TestSet
     from bleuviz.metrics.registry import score_metric
     from bleuviz.significance.bleu import compare_systems
     from bleuviz.significance.resampling import PairedResult
+    from bleuviz.workspace.store import Workspace
 
 _EXPORTS = {
     "load_paths": "bleuviz.io.load",
@@ -60,6 +66,8 @@ _EXPORTS = {
     "BleuvizError": "bleuviz.errors",
     "ConfigError": "bleuviz.errors",
     "InputError": "bleuviz.errors",
+    "WorkspaceError": "bleuviz.errors",
+    "Workspace": "bleuviz.workspace.store",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
@@ -73,6 +81,8 @@ __all__ = [
     "SegmentExplanation",
     "TestSet",
     "TokenizeConfig",
+    "Workspace",
+    "WorkspaceError",
     "compare_systems",
     "compute_corpus_stats",
     "corpus_score",

@@ -16,7 +16,6 @@ from typing import Any
 from bleuviz.cli.options import (
     STDIN,
     add_input_options,
-    add_workspace_option,
     read_stdin,
     read_testset,
     with_seg_scores,
@@ -34,15 +33,9 @@ def add_add_parser(commands: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(
         "add", help="save a test set, or a new system output of a saved one, in the workspace"
     )
-    add_input_options(parser)
-    add_workspace_option(parser)
+    add_input_options(parser)  # its --set ID: add the --hyp outputs to that saved test set
     parser.add_argument(
         "--name", help="the test set's name (default: the first reference's file name)"
-    )
-    parser.add_argument(
-        "--set",
-        metavar="ID",
-        help="add the --hyp outputs to this saved test set (no --ref/--src/--docids needed)",
     )
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
     parser.set_defaults(func=run_add)
@@ -116,6 +109,8 @@ def _add_to_saved(workspace: Workspace, args: argparse.Namespace) -> SavedSet:
     extra = [opt for opt in ("ref", "src", "docids") if getattr(args, opt)]
     if extra:
         raise InputError(f"--set: --{extra[0]} cannot be changed; a saved set keeps its streams")
+    if not args.hyp:
+        raise InputError("--hyp: give the system outputs to add to the saved test set")
     base = workspace.load(args.set)
     systems = dict(base.systems)
     for name, lines in _read_outputs(args, base):

@@ -54,7 +54,7 @@ def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_compare(args: argparse.Namespace) -> int:
     """Compare every system with the baseline (the first --hyp) and print the table."""
-    if len(args.hyp) < 2:
+    if args.set is None and len(args.hyp) < 2:
         raise ConfigError("--hyp: compare needs a baseline and at least one more system")
     if args.paired_bs < 1 or args.paired_ar < 0:
         raise ConfigError("--paired-bs must be at least 1 and --paired-ar at least 0")
@@ -62,6 +62,8 @@ def run_compare(args: argparse.Namespace) -> int:
         raise ConfigError("--holm: only with --all-pairs")
     config = bleu_config(args)
     corpus, _ = load_corpus(args, config)
+    if len(corpus.systems) < 2:
+        raise ConfigError(f"--set: test set {args.set} has one system; compare needs two")
     metric = tested_metric(corpus, config, args)
     names = list(corpus.systems)
     results = metric.tester(names[0], names[1:])

@@ -15,6 +15,7 @@ from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_direc
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.imported import imported_specs
 from bleuviz.workspace.location import WORKSPACE_ENV
+from bleuviz.workspace.store import Workspace
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -38,7 +39,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "--hyp",
         "-i",
         nargs="+",
-        required=True,
+        default=[],
         metavar="HYP",
         help="system outputs; - reads one system from standard input",
     )
@@ -48,6 +49,12 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger files (%(default)s)"
     )
     add_seg_score_options(parser)
+    parser.add_argument(
+        "--set",
+        metavar="ID",
+        help="a test set saved in the workspace (see add and list), read instead of files",
+    )
+    add_workspace_option(parser)
 
 
 def add_workspace_option(parser: argparse.ArgumentParser) -> None:
@@ -132,9 +139,16 @@ STDIN_NAME = "stdin"
 def read_testset(args: argparse.Namespace) -> TestSet:
     """Read the files (and standard input for ``--hyp -``, as ``cat hyp | sacrebleu ref``).
 
+    With ``--set ID``, read that saved test set from the workspace instead.
+
     Raises:
         InputError: a file is refused, or ``-`` is given more than once.
+        WorkspaceError: the workspace cannot be read, or has no test set ``ID``.
     """
+    if args.set is not None:
+        return read_saved(args)
+    if not args.hyp:
+        raise InputError("--hyp: give the system outputs, or --set ID for a saved test set")
     if args.hyp.count(STDIN) > 1:
         raise InputError("--hyp: standard input (-) can be read only once")
     if STDIN not in args.hyp:
@@ -147,6 +161,19 @@ def read_testset(args: argparse.Namespace) -> TestSet:
     source = None if args.src is None else read_path(args.src, args.max_bytes)
     docids = None if args.docids is None else read_path(args.docids, args.max_bytes)
     return load_files(hyps, refs, source, docids, args.max_bytes)
+
+
+def read_saved(args: argparse.Namespace) -> TestSet:
+    """Read test set ``--set`` from ``--workspace``; files naming the test set are refused.
+
+    Raises:
+        InputError: --ref/--hyp/--src/--docids given with --set.
+        WorkspaceError: the workspace cannot be read, or has no such test set.
+    """
+    given = [opt for opt in ("ref", "hyp", "src", "docids") if getattr(args, opt)]
+    if given:
+        raise InputError(f"--set: --{given[0]} cannot be given with a saved test set")
+    return Workspace.open(args.workspace).load(args.set)
 
 
 def read_stdin(max_bytes: int) -> NamedBytes:

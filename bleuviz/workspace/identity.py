@@ -13,6 +13,7 @@ import json
 from collections.abc import Sequence
 
 from bleuviz.io.testset import TestSet
+from bleuviz.workspace.codec import payload
 
 #: Hex digits kept of the SHA-256 digest (64 bits: collisions are negligible for a workspace).
 ID_LENGTH = 16
@@ -20,10 +21,14 @@ ID_LENGTH = 16
 ABSENT = "-"
 
 
-def stream_digest(lines: Sequence[str]) -> str:
-    """Return the SHA-256 hex digest of a stream of lines (JSON-encoded, so unambiguous)."""
-    data = json.dumps(list(lines), ensure_ascii=False).encode("utf-8")
+def digest(data: bytes) -> str:
+    """Return the SHA-256 hex digest of a stream's payload (``bleuviz.workspace.codec``)."""
     return hashlib.sha256(data).hexdigest()
+
+
+def stream_digest(lines: Sequence[str]) -> str:
+    """Return the digest of a stream of lines."""
+    return digest(payload(lines))
 
 
 def testset_id(testset: TestSet) -> str:

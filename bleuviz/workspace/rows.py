@@ -7,13 +7,13 @@ commits; the ``Workspace`` decides where a transaction begins and ends.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from bleuviz.io.seg_scores import SegmentScores
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace.codec import decode_lines, decode_scores, encode_lines, encode_scores
-from bleuviz.workspace.identity import stream_digest
+from bleuviz.workspace.codec import compress_all, decode_all, decode_scores, encode_scores, payload
+from bleuviz.workspace.identity import digest
 from bleuviz.workspace.notes import Note
 
 #: The kinds of stream a test set has besides its systems, and the ``TestSet`` field of each.
@@ -50,32 +50,57 @@ def insert_testset(
         "INSERT INTO testsets (id, name, added, n_segments, n_refs) VALUES (?, ?, ?, ?, ?)",
         (set_id, name, added.isoformat(), testset.n_segments, len(testset.references)),
     )
-    for k, reference in enumerate(testset.references):
-        _insert_stream(conn, set_id, "reference", str(k), k, reference)
+    keys = [("reference", str(k), k) for k in range(len(testset.references))]
+    streams: list[Sequence[str]] = list(testset.references)
     for kind, field in _SINGLE_STREAMS:
         lines = getattr(testset, field)
         if lines is not None:
-            _insert_stream(conn, set_id, kind, "", 0, lines)
+            keys.append((kind, "", 0))
+            streams.append(lines)
+    payloads = [payload(lines) for lines in streams]
+    for (kind, key, position), data, blob in zip(
+        keys, payloads, compress_all(payloads), strict=True
+    ):
+        conn.execute(
+            "INSERT INTO streams (set_id, kind, name, position, digest, lines) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (set_id, kind, key, position, digest(data), blob),
+        )
 
 
-def put_system(conn: sqlite3.Connection, set_id: str, name: str, lines: Sequence[str]) -> None:
-    """Add a system, or replace its lines if they changed (dropping the scores of the old lines)."""
-    digest = stream_digest(lines)
-    row = conn.execute(
-        "SELECT digest FROM streams WHERE set_id = ? AND kind = 'system' AND name = ?",
-        (set_id, name),
-    ).fetchone()
-    if row is None:
-        position = _next_position(conn, "streams", set_id, "kind = 'system'")
-        _insert_stream(conn, set_id, "system", name, position, lines)
-    elif row[0] != digest:
+def put_systems(
+    conn: sqlite3.Connection, set_id: str, systems: Mapping[str, Sequence[str]]
+) -> None:
+    """Add systems, or replace one's lines if they changed (dropping the old lines' scores).
+
+    A system whose lines are saved already is not compressed or written again.
+    """
+    saved = dict(
+        conn.execute(
+            "SELECT name, digest FROM streams WHERE set_id = ? AND kind = 'system'", (set_id,)
+        ).fetchall()
+    )
+    payloads = {name: payload(lines) for name, lines in systems.items()}
+    digests = {name: digest(data) for name, data in payloads.items()}
+    changed = [name for name in systems if saved.get(name) != digests[name]]
+    blobs = compress_all([payloads[name] for name in changed])
+    position = _next_position(conn, "streams", set_id, "kind = 'system'")
+    for name, blob in zip(changed, blobs, strict=True):
+        if name not in saved:
+            conn.execute(
+                "INSERT INTO streams (set_id, kind, name, position, digest, lines) "
+                "VALUES (?, 'system', ?, ?, ?, ?)",
+                (set_id, name, position, digests[name], blob),
+            )
+            position += 1
+            continue
         conn.execute(
             "UPDATE streams SET digest = ?, lines = ? WHERE set_id = ? AND kind = 'system' "
             "AND name = ?",
-            (digest, encode_lines(lines), set_id, name),
+            (digests[name], blob, set_id, name),
         )
         conn.execute("DELETE FROM seg_score_values WHERE set_id = ? AND system = ?", (set_id, name))
-        _drop_empty_metrics(conn, set_id)
+    _drop_empty_metrics(conn, set_id)
 
 
 def put_seg_scores(conn: sqlite3.Connection, set_id: str, scores: SegmentScores) -> None:
@@ -114,9 +139,10 @@ def streams(
     if kinds is not None:
         sql += f" AND kind IN ({', '.join('?' * len(kinds))})"
         params += kinds
+    found = conn.execute(sql + " ORDER BY kind, position", params).fetchall()
     out: dict[str, dict[str, tuple[str, ...]]] = {}
-    for kind, name, blob in conn.execute(sql + " ORDER BY kind, position", params):
-        out.setdefault(kind, {})[name] = decode_lines(blob)
+    for (kind, name, _), lines in zip(found, decode_all([r[2] for r in found]), strict=True):
+        out.setdefault(kind, {})[name] = lines
     return out
 
 
@@ -172,16 +198,6 @@ def note(conn: sqlite3.Connection, set_id: str, system: str, segment: int) -> No
 def _note(set_id: str, row: tuple[str, int, str, str, str]) -> Note:
     system, segment, text, category, saved = row
     return Note(set_id, system, segment, text, category, datetime.fromisoformat(saved))
-
-
-def _insert_stream(
-    conn: sqlite3.Connection, set_id: str, kind: str, name: str, position: int, lines: Sequence[str]
-) -> None:
-    conn.execute(
-        "INSERT INTO streams (set_id, kind, name, position, digest, lines) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        (set_id, kind, name, position, stream_digest(lines), encode_lines(lines)),
-    )
 
 
 def _next_position(

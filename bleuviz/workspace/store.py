@@ -115,8 +115,7 @@ class Workspace:
         with self._write() as conn:
             if rows.find_testset(conn, set_id) is None:
                 rows.insert_testset(conn, set_id, name, _now(), testset)
-            for system, lines in testset.systems.items():
-                rows.put_system(conn, set_id, system, lines)
+            rows.put_systems(conn, set_id, testset.systems)
             for scores in testset.seg_scores:
                 rows.put_seg_scores(conn, set_id, scores)
             return self._saved(conn, set_id)
@@ -137,7 +136,7 @@ class Workspace:
                     f"system {name!r}: {len(lines)} lines, but test set {set_id} "
                     f"has {saved.n_segments} segments"
                 )
-            rows.put_system(conn, set_id, name, tuple(lines))
+            rows.put_systems(conn, set_id, {name: tuple(lines)})
             return self._saved(conn, set_id)
 
     def testsets(self) -> tuple[SavedSet, ...]:

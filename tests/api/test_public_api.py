@@ -58,3 +58,11 @@ def test_importing_the_package_imports_no_stage() -> None:
     code = "import sys, bleuviz; print(sorted(m for m in sys.modules if m.startswith('bleuviz.')))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.stdout.strip() == "['bleuviz.lazy']"
+
+
+def test_a_workspace_keeps_a_test_set(tmp_path: Path) -> None:
+    testset = bleuviz.load_paths([SAMPLE / "hyp.terse.en"], [SAMPLE / "ref.A.en"])
+    saved = bleuviz.Workspace.open(tmp_path).save_testset(testset, "newstest")
+    assert bleuviz.Workspace.open(tmp_path).load(saved.id) == testset
+    with pytest.raises(bleuviz.WorkspaceError, match="no such test set"):
+        bleuviz.Workspace.open(tmp_path).load("nope")

@@ -15,7 +15,14 @@ from bleuviz.cli.main import main
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
 from bleuviz.workspace.identity import testset_id as id_of
-from tests.data import COMET_SCORES, SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
+from tests.data import (
+    COMET_SCORES,
+    HUMAN_SCORES,
+    SAMPLE_DOCIDS,
+    SAMPLE_HYPS,
+    SAMPLE_REFS,
+    SAMPLE_SOURCE,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 REFS = [str(p) for p in SAMPLE_REFS]
@@ -157,3 +164,45 @@ def test_python_m_bleuviz_add_runs(tmp_path: Path) -> None:
     assert done.stdout.decode().splitlines()[1].startswith("link: /?set=")
     (saved,) = Workspace.open(tmp_path).testsets()
     assert saved.systems == ("stdin",) and saved.name == "from stdin"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["score", "--sentence-level"],
+        ["compare", "--paired-bs", "50", "--seed", "3"],
+        ["correlate", "--human", "human"],
+    ],
+)
+def test_other_commands_read_a_saved_set_as_they_read_the_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    ws = str(tmp_path)
+    files = [*FULL, "--hyp", *HYPS, "--seg-scores", str(COMET_SCORES), str(HUMAN_SCORES)]
+    saved = run_json(capsys, "add", "--workspace", ws, *files, "-f", "json")
+    from_files = run_json(capsys, *command, *files, "-f", "json")
+    from_set = run_json(capsys, *command, "--set", saved["id"], "--workspace", ws, "-f", "json")
+    if command[0] == "score":  # a system's path is its file, or its name in a saved set
+        for system in from_files["systems"]:
+            system.pop("path")
+        for system in from_set["systems"]:
+            assert system.pop("path") == system["name"]
+    assert from_set == from_files
+
+
+def test_a_saved_set_refuses_files_and_compare_needs_two_systems(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path)
+    saved = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", HYPS[0], "-f", "json")
+    at = ["--set", saved["id"], "--workspace", ws]
+    err = refused(capsys, "score", *at, "--ref", REFS[0])
+    assert "--set: --ref cannot be given with a saved test set" in err
+    err = refused(capsys, "compare", *at)
+    assert f"--set: test set {saved['id']} has one system; compare needs two" in err
+    assert "set=nope: no such test set" in refused(
+        capsys, "score", "--set", "nope", "--workspace", ws
+    )
+    assert "--hyp: give the system outputs, or --set ID" in refused(
+        capsys, "score", "--ref", REFS[0]
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 import tempfile
 from datetime import UTC
 from pathlib import Path
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from bleuviz.errors import InputError, UnknownTestSet
 from bleuviz.io.seg_scores import build_scores
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace import Workspace
+from bleuviz.workspace import DB_NAME, Workspace
 from bleuviz.workspace.identity import testset_id as id_of
 from tests.data import SAMPLE_HYPS
 from tests.workspace.conftest import assert_same_testset, sample_testset
@@ -159,6 +160,10 @@ def test_rename_and_delete(workspace: Workspace) -> None:
         workspace.rename(saved.id, "\n")
     workspace.delete(saved.id)
     assert workspace.testsets() == ()
+    with sqlite3.connect(workspace.folder / DB_NAME) as conn:  # nothing of it is left behind
+        for table in ("streams", "seg_scores", "seg_score_values", "notes"):
+            assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,), table
+    conn.close()
     again = workspace.save_testset(sample_testset(), "again")
     assert again.id == saved.id and workspace.notes(saved.id) == ()  # its notes went with it
 
