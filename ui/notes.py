@@ -142,7 +142,7 @@ def _unsaved_name() -> str:
 def notes_download(key: str) -> None:
     """A download of every note on the test set on screen, as TSV."""
     set_id, workspace = current_set_id(), open_workspace()
-    if set_id is None or workspace is None:
+    if set_id is None or workspace is None or not workspace.notes(set_id):
         return
     st.download_button(
         "Notes (TSV)",

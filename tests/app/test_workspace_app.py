@@ -184,3 +184,27 @@ def test_set_travels_to_every_page(
     app.switch_page(page)
     run(app)
     assert app.query_params["set"] == set_id
+
+
+def test_workspace_after_dashes_wins_over_the_environment(
+    new_app: Callable[..., AppTest], tmp_path: Path, isolated_workspace: Path
+) -> None:
+    chosen = tmp_path / "team-workspace"
+    run(new_app(*files(tmp_path), "--workspace", str(chosen)))
+    assert [s.systems for s in Workspace.open(chosen).testsets()] == [("alpha",)]
+    assert Workspace.open(isolated_workspace).testsets() == ()
+
+
+def test_notes_download_appears_once_there_is_a_note(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    app = new_app()
+    app.switch_page("app_pages/sentences.py")
+    app.query_params["set"] = saved.id
+    run(app)
+    assert not [b for b in app.get("download_button") if "Notes" in str(b.proto.label)]
+    workspace.save_note(saved.id, "literal", 3, "", "terminology")
+    run(app)
+    assert [b for b in app.get("download_button") if "Notes" in str(b.proto.label)]
