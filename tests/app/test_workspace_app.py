@@ -208,3 +208,26 @@ def test_notes_download_appears_once_there_is_a_note(
     workspace.save_note(saved.id, "literal", 3, "", "terminology")
     run(app)
     assert [b for b in app.get("download_button") if "Notes" in str(b.proto.label)]
+
+
+def test_a_note_written_on_compare_shows_on_sentences(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    app = new_app()
+    app.switch_page("app_pages/compare.py")
+    app.query_params.update({"set": saved.id, "a": "literal", "b": "repeat", "seg": "9"})
+    run(app)
+    text = next(t.key for t in app.text_area if t.key and t.key.startswith("cmp_b_note::"))
+    base = text.removesuffix("::text")
+    app.text_area(key=text).input("repeats the subject")
+    app.selectbox(key=base + "::category").set_value("addition")
+    app.button(key=base + "::save").click()
+    run(app)
+    (note,) = workspace.notes(saved.id)
+    assert (note.system, note.segment, note.category) == ("repeat", 8, "addition")
+    app.switch_page("app_pages/sentences.py")
+    app.query_params.update({"sys": "repeat", "seg": "9"})
+    run(app)
+    assert app.text_area(key=f"sent_note::{saved.id}::repeat::8::text").value == note.text

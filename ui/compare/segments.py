@@ -33,6 +33,7 @@ from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.export import export_buttons
 from ui.filters import ActiveFilter, filter_chips
+from ui.notes import note_editor
 from ui.segment_view import explanation, learn_link, source_and_order
 from ui.selection import clicked_segment, sync_selection
 from ui.subset import subset_caption
@@ -175,6 +176,10 @@ def drill_down(
     for i, col in enumerate(st.columns(2)):
         with col:
             system_side(expl[i], expl[1 - i], names[i], names[1 - i], "AB"[i], order, index)
+    for i, col in enumerate(st.columns(2)):
+        with col:
+            st.caption(f"Note on {'AB'[i]} · {md(names[i])}")
+            note_editor(testset, names[i], index, f"cmp_{'ab'[i]}")
 
 
 def system_side(
