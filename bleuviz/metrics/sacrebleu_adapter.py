@@ -10,8 +10,8 @@ resample's score is a sum away.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sacrebleu.metrics.base import Metric
@@ -22,6 +22,10 @@ from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, readonly
 from bleuviz.metrics.streams import check_streams
+
+if TYPE_CHECKING:
+    from bleuviz.metrics.chrf_score import ChrfConfig
+    from bleuviz.metrics.ter_score import TerConfig
 
 
 def sacrebleu_metric(key: str, lowercase: bool = False) -> Metric:
@@ -81,3 +85,40 @@ def statistics_width(metric: Metric) -> int | None:
     if isinstance(metric, TER):
         return 2
     return None
+
+
+def ter_metric(config: TerConfig) -> TER:
+    """Return sacrebleu's ``TER`` object with ``config``'s options."""
+    return TER(
+        normalized=config.normalized,
+        no_punct=config.no_punct,
+        asian_support=config.asian_support,
+        case_sensitive=config.case_sensitive,
+    )
+
+
+def chrf_metric(config: ChrfConfig) -> CHRF:
+    """Return sacrebleu's ``CHRF`` object with ``config``'s options."""
+    return CHRF(
+        char_order=config.char_order,
+        word_order=config.word_order,
+        beta=config.beta,
+        lowercase=config.lowercase,
+    )
+
+
+def ter_words(config: TerConfig) -> Callable[[str], list[str]]:
+    """Return TER's words of a line: sacrebleu's ``TER._preprocess_segment`` (the tercom
+    tokenizer on the right-stripped line), split on whitespace."""
+    preprocess = ter_metric(config)._preprocess_segment
+    return lambda line: preprocess(line).split()
+
+
+def signature_of(metric: Metric, n_refs: int) -> str:
+    """Return sacrebleu's signature of ``metric`` for ``n_refs`` references.
+
+    sacrebleu sets ``num_refs`` while extracting statistics; here the statistics
+    come from elsewhere, so it is set as that extraction would.
+    """
+    metric.num_refs = n_refs
+    return str(metric.get_signature().format())
