@@ -103,3 +103,13 @@ def score_ter(
 ) -> MetricScores:
     """Score one system with sacrebleu's default TER (the registry's scorer)."""
     return ter_scores(spec, {"": hyps}, references, TerConfig())[""]
+
+
+def chrf_systems(
+    spec: MetricSpec,
+    systems: Mapping[str, Sequence[str]],
+    references: Sequence[Sequence[str]],
+    config: ChrfConfig,
+) -> dict[str, MetricScores]:
+    """Score every system with chrF (``config``), as :func:`chrf_scores` does one."""
+    return {name: chrf_scores(spec, hyps, references, config) for name, hyps in systems.items()}
