@@ -16,9 +16,8 @@ import numpy as np
 
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.replica_scorers import chrf_scorer, score_ter
-from bleuviz.metrics.rouge_adapter import score_one_rouge, score_with_rouge
 from bleuviz.metrics.sacrebleu_adapter import corpus_from_stats, sacrebleu_metric
-from bleuviz.metrics.spec import MetricScores, MetricSpec, Scorer
+from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Scorer
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
@@ -38,12 +37,24 @@ def _sacrebleu(
     )
 
 
+def _score_one_rouge(
+    spec: MetricSpec,
+    hyps: Sequence[str],
+    references: Sequence[Sequence[str]],
+    options: MetricOptions,
+) -> MetricScores:
+    """Score one ROUGE type, importing rouge-score only then (its nltk takes about 1 s)."""
+    from bleuviz.metrics.rouge_adapter import score_one_rouge
+
+    return score_one_rouge(spec, hyps, references, options)
+
+
 def _rouge(label: str, key: str) -> MetricSpec:
     """A ROUGE type: F-measure on a 0-1 scale, the corpus figure a mean."""
     return MetricSpec(
         label,
         key,
-        score_one_rouge,
+        _score_one_rouge,
         scale=1.0,
         reads_stemmer=True,
         mean_of_sentences=True,
@@ -123,6 +134,8 @@ def score_rouge(
         InputError: no segments, or a stream's length differs from ``hyps``.
         ConfigError: a label is not a ROUGE metric.
     """
+    from bleuviz.metrics.rouge_adapter import score_with_rouge  # rouge-score imports nltk
+
     specs = [get_spec(label) for label in labels]
     if any(spec.rouge_type is None for spec in specs):
         raise ConfigError(f"labels: {list(labels)} must all be ROUGE metrics")
