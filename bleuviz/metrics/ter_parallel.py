@@ -9,7 +9,10 @@ and the options; nothing is written to disk), so it is never scored twice.
 
 Worker processes are forked when the caller has a single thread (the command
 line: no start-up cost) and started from a fork server otherwise (the app's
-server runs threads, and forking a threaded process can deadlock).
+server runs threads, and forking a threaded process can deadlock); a fork
+server's workers import the caller's main module, which must then be
+import-safe (``if __name__ == "__main__":``), as ``multiprocessing`` requires. If
+the pool breaks anyway, the systems are scored in this process.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import numpy as np
 
@@ -56,12 +60,15 @@ def ter_systems(
     out = {name: hit for name in systems if (hit := _cached(keys[name])) is not None}
     todo = [name for name in systems if name not in out]
     total = sum(len(systems[name]) for name in todo)
+    fresh: dict[str, FloatArray] = {}
     if workers > 1 and total >= PARALLEL_FROM:
-        fresh = _in_pool(systems, todo, references, config, workers, progress)
-    else:
-        fresh = {}
-        for i, name in enumerate(todo):
-            _report(progress, i, len(todo), 0.0)
+        try:
+            fresh = _in_pool(systems, todo, references, config, workers, progress)
+        except BrokenProcessPool:  # a worker died (killed, or a main module not import-safe)
+            fresh = {}
+    for i, name in enumerate(todo):
+        if name not in fresh:
+            _report(progress, i, len(todo), i / len(todo))
             fresh[name] = ter_statistics(systems[name], references, config)
     for name in todo:
         out[name] = readonly(fresh[name])
