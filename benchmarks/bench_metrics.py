@@ -1,8 +1,18 @@
 """Time the metrics beside BLEU against the libraries they replicate, in the same run.
 
-For a reference file and two system files (``--ref``/``--hyp``), or a synthetic
-test set when they are not given (seeded, about 25 words a line), it prints one
-line per measurement with the ratio library / bleuviz, and checks the numbers:
+Whole commands first (``--data``, default WMT17 en-de under /work/shared/data,
+skipped with a message when absent): ``sacrebleu REF -i HYP -m chrf`` (and
+``-m chrf --chrf-word-order 2``, ``-m ter``) against ``python -m bleuviz score -r REF
+-i HYP -m ...`` on the same files, and chrF again on the files repeated
+``--repeat-chrf`` times; each line gives both times (best of ``--repeats``), the
+ratio bleuviz / sacrebleu, whether the scores are identical (sacrebleu printing
+10 decimals) and the peak memory of each whole process tree (proportional set
+sizes from /proc sampled every 10 ms, worker processes included).
+
+Then, in process, for a reference file and two system files (``--ref``/``--hyp``),
+or a synthetic test set when they are not given (seeded, about 25 words a line),
+it prints one line per measurement with the ratio library / bleuviz, and checks
+the numbers:
 
 * chrF sentence scores + corpus score: ``bleuviz.metrics.score_sacrebleu`` against
   sacrebleu ``CHRF().sentence_score`` per line plus ``corpus_score`` (what a user
@@ -14,27 +24,37 @@ line per measurement with the ratio library / bleuviz, and checks the numbers:
   both systems, against sacrebleu ``PairedTest`` (which extracts them itself).
 
 Usage, from the project root:
-  python -m benchmarks.bench_metrics [--segments 3000] [--repeats 3]
+  python -m benchmarks.bench_metrics [--segments 3000] [--repeats 3] [--commands-only]
   python -m benchmarks.bench_metrics --ref REF --hyp BASELINE SYSTEM
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 from rouge_score import rouge_scorer
 from sacrebleu.metrics.chrf import CHRF
+from sacrebleu.metrics.ter import TER
 from sacrebleu.significance import PairedTest
 
 from benchmarks.bench_significance import best_of
 from bleuviz.metrics import paired_test_metric, score_rouge, score_sacrebleu
+from bleuviz.metrics.ter_parallel import clear_cache
 from bleuviz.significance import DEFAULT_SEED, compare_systems_metric
 
 TOL = 1e-9
+WMT17 = Path("/work/shared/data/wmt17-en-de")
 
 
 def parse_args() -> argparse.Namespace:
@@ -43,6 +63,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--hyp", nargs=2, help="baseline and system files")
     parser.add_argument("--segments", type=int, default=3000, help="synthetic lines")
     parser.add_argument("--repeats", type=int, default=3, help="best of this many runs")
+    parser.add_argument("--data", type=Path, default=WMT17, help="ref.*.txt and hyp.*.txt")
+    parser.add_argument("--system", default="uedin-nmt", help="the hyp file whose name has it")
+    parser.add_argument("--repeat-chrf", type=int, default=20, help="copies for the big chrF")
+    parser.add_argument("--commands-only", action="store_true", help="skip the in-process part")
     return parser.parse_args()
 
 
@@ -132,15 +156,140 @@ def bench_significance(repeats: int, refs: list[str], base: list[str], system: l
     return check("  p-values, mean and CI", got, [bs.p_value, bs.mean, bs.ci, ar.p_value])
 
 
+def tree_rss_kib(pid: int) -> int:
+    """Memory of ``pid`` and all its descendants, from /proc (KiB).
+
+    Proportional set sizes (``Pss`` in smaps_rollup): a page a forked worker
+    shares with its parent counts once in the sum, not once per process as RSS.
+    """
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
+            total += next(
+                int(line.split()[1]) for line in rollup.splitlines() if line.startswith("Pss:")
+            )
+            for task in Path(f"/proc/{current}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, StopIteration):
+            continue
+    return total
+
+
+def run_command(argv: list[str]) -> tuple[float, float, str]:
+    """Run ``argv``; return its wall time, the peak RSS of its process tree (MiB), stdout."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    peak = [0]
+
+    def sample() -> None:
+        while proc.poll() is None:
+            peak[0] = max(peak[0], tree_rss_kib(proc.pid))
+            time.sleep(0.01)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    out, _ = proc.communicate()
+    elapsed = time.perf_counter() - start
+    sampler.join()
+    if proc.returncode:
+        raise RuntimeError(f"{' '.join(argv)} exited with {proc.returncode}")
+    return elapsed, peak[0] / 1024, out
+
+
+def best_command(argv: list[str], repeats: int) -> tuple[float, float, str]:
+    runs = [run_command(argv) for _ in range(repeats)]
+    return min(r[0] for r in runs), max(r[1] for r in runs), runs[0][2]
+
+
+def compare_command(
+    what: str, ref: Path, hyp: Path, metric: list[str], repeats: int, target: float
+) -> bool:
+    """Time sacrebleu's and bleuviz's whole commands on the same files; check the scores."""
+    theirs = [sys.executable, "-m", "sacrebleu", str(ref), "-i", str(hyp), *metric]
+    ours = [sys.executable, "-m", "bleuviz", "score", "-r", str(ref), "-i", str(hyp), *metric]
+    lib_time, lib_peak, lib_out = best_command([*theirs, "-w", "10", "-f", "json"], repeats)
+    our_time, our_peak, our_out = best_command([*ours, "-f", "json"], repeats)
+    want = float(json.loads(lib_out)["score"])
+    got = json.loads(our_out)["systems"][0]["metrics"][0]["score"]
+    ratio = our_time / lib_time
+    verdict = "met" if ratio <= target else "NOT met"
+    print(
+        f"{what:<34} sacrebleu {lib_time:7.2f} s {lib_peak:6.0f} MiB | bleuviz {our_time:7.2f} s"
+        f" {our_peak:6.0f} MiB | ratio {ratio:5.3f} (target <= {target}: {verdict})"
+    )
+    same = abs(round(got, 10) - want) <= TOL
+    print(
+        f"  scores: sacrebleu {want:.10f} bleuviz {got:.10f} {'identical' if same else 'DIFFERENT'}"
+    )
+    return same
+
+
+def in_process(refs: list[str], hyps: list[str], repeats: int) -> bool:
+    """The same scores in this process (no interpreter start-up or imports in the times)."""
+    ok = True
+    cases = [
+        ("chrF", lambda: CHRF().corpus_score(hyps, [refs]).score, 0.2),
+        ("chrF++", lambda: CHRF(word_order=2).corpus_score(hyps, [refs]).score, 0.2),
+        ("TER", lambda: TER().corpus_score(hyps, [refs]).score, 0.5),
+    ]
+    for label, library, target in cases:
+
+        def ours(label: str = label) -> float:
+            clear_cache()  # TER's cache would make every run after the first free
+            return score_sacrebleu(label, hyps, [refs]).corpus
+
+        lib_time, want = best_of(repeats, library)
+        our_time, got = best_of(repeats, ours)
+        ratio = our_time / lib_time
+        verdict = "met" if ratio <= target else "NOT met"
+        print(
+            f"{label + ' in process (corpus_score)':<34} sacrebleu {lib_time:7.2f} s"
+            f" | bleuviz {our_time:7.2f} s (sentence + corpus) | ratio {ratio:5.3f}"
+            f" (target <= {target}: {verdict})"
+        )
+        ok &= check(f"  {label} corpus score", got, want)
+    return ok
+
+
+def bench_commands(args: argparse.Namespace) -> bool:
+    """The whole-command comparisons on real files (chrF, chrF++, TER; chrF repeated)."""
+    refs = sorted(args.data.glob("ref.*.txt")) if args.data.is_dir() else []
+    hyps = sorted(args.data.glob(f"hyp.{args.system}*.txt")) if refs else []
+    if not hyps:
+        print(f"whole commands skipped: no ref.*.txt and hyp.{args.system}*.txt in {args.data}")
+        return True
+    ref, hyp = refs[0], hyps[0]
+    n = len(read(str(ref)))
+    print(f"whole commands: {hyp.name} against {ref.name}, {n} segments, best of {args.repeats}")
+    ok = compare_command("chrF", ref, hyp, ["-m", "chrf"], args.repeats, 0.2)
+    ok &= compare_command(
+        "chrF++", ref, hyp, ["-m", "chrf", "--chrf-word-order", "2"], args.repeats, 0.2
+    )
+    ok &= compare_command("TER", ref, hyp, ["-m", "ter"], args.repeats, 0.5)
+    ok &= in_process(read(str(ref)), read(str(hyp)), args.repeats)
+    with tempfile.TemporaryDirectory() as tmp:
+        big_ref, big_hyp = Path(tmp) / "ref.txt", Path(tmp) / "hyp.txt"
+        for source, target in ((ref, big_ref), (hyp, big_hyp)):
+            target.write_text(source.read_text(encoding="utf-8") * args.repeat_chrf, "utf-8")
+        what = f"chrF, {n * args.repeat_chrf} segments (x{args.repeat_chrf})"
+        ok &= compare_command(what, big_ref, big_hyp, ["-m", "chrf"], args.repeats, 0.2)
+    return ok
+
+
 def main() -> int:
     args = parse_args()
     os.environ.setdefault("SACREBLEU_SEED", str(DEFAULT_SEED))
+    ok = bench_commands(args)
+    if args.commands_only:
+        return 0 if ok else 1
     if args.ref and args.hyp:
         refs, base, system = read(args.ref), read(args.hyp[0]), read(args.hyp[1])
     else:
         refs, base, system = synthetic(args.segments)
-    print(f"{len(refs)} segments, best of {args.repeats}")
-    ok = bench_chrf(args.repeats, refs, base)
+    print(f"in process: {len(refs)} segments, best of {args.repeats}")
+    ok &= bench_chrf(args.repeats, refs, base)
     ok &= bench_rouge(args.repeats, refs, base)
     ok &= bench_significance(args.repeats, refs, base, system)
     return 0 if ok else 1

@@ -13,9 +13,14 @@ from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_empt
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
+from bleuviz.metrics.chrf_score import BETA, CHAR_ORDER, WORD_ORDER, ChrfConfig
 from bleuviz.metrics.imported import imported_specs
+from bleuviz.metrics.ter_score import TerConfig
 from bleuviz.workspace.location import WORKSPACE_ENV
 from bleuviz.workspace.store import Workspace
+
+#: ``--metrics`` names, as sacrebleu's ``-m`` spells them.
+SCORE_METRICS = ("bleu", "chrf", "ter")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -105,6 +110,49 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", "-f", choices=("text", "json", "latex"), default="text")
 
 
+def add_metric_options(parser: argparse.ArgumentParser) -> None:
+    """Add ``-m`` and sacrebleu's chrF and TER options, spelled as sacrebleu spells them."""
+    parser.add_argument(
+        "--metrics",
+        "-m",
+        nargs="+",
+        choices=SCORE_METRICS,
+        default=["bleu"],
+        help="metrics to compute (default: bleu)",
+    )
+    chrf = parser.add_argument_group("chrF (sacrebleu's options)")
+    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=CHAR_ORDER)
+    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=WORD_ORDER, help="2 for chrF++")
+    chrf.add_argument("--chrf-beta", type=int, default=BETA)
+    chrf.add_argument("--chrf-lowercase", action="store_true")
+    ter = parser.add_argument_group("TER (sacrebleu's options)")
+    ter.add_argument("--ter-case-sensitive", action="store_true")
+    ter.add_argument("--ter-asian-support", action="store_true")
+    ter.add_argument("--ter-no-punct", action="store_true")
+    ter.add_argument("--ter-normalized", action="store_true")
+
+
+def chrf_config(args: argparse.Namespace) -> ChrfConfig:
+    """Build the ChrfConfig the ``--chrf-*`` options describe.
+
+    Raises:
+        ConfigError: an order below 0, both orders 0, or a beta below 1.
+    """
+    return ChrfConfig(
+        args.chrf_char_order, args.chrf_word_order, args.chrf_beta, args.chrf_lowercase
+    )
+
+
+def ter_config(args: argparse.Namespace) -> TerConfig:
+    """Build the TerConfig the ``--ter-*`` options describe."""
+    return TerConfig(
+        normalized=args.ter_normalized,
+        no_punct=args.ter_no_punct,
+        asian_support=args.ter_asian_support,
+        case_sensitive=args.ter_case_sensitive,
+    )
+
+
 def bleu_config(args: argparse.Namespace) -> BleuConfig:
     """Build the BleuConfig the options describe."""
     weights = tuple(args.weights) if args.weights else None
@@ -125,10 +173,21 @@ def bleu_config(args: argparse.Namespace) -> BleuConfig:
 
 def load_corpus(args: argparse.Namespace, config: BleuConfig) -> tuple[CorpusStats, list[str]]:
     """Read the files and compute statistics; return them with each system's path."""
+    testset, paths = load_testset(args)
+    return bleu_statistics(testset, args, config), paths
+
+
+def load_testset(args: argparse.Namespace) -> tuple[TestSet, list[str]]:
+    """Read the files (and --seg-scores); return the test set with each system's path."""
     testset = with_seg_scores(read_testset(args), args)
-    tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
-    return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers()), paths
+    return testset, paths
+
+
+def bleu_statistics(testset: TestSet, args: argparse.Namespace, config: BleuConfig) -> CorpusStats:
+    """Tokenize with --tokenize/--lowercase and count every system's BLEU statistics."""
+    tokenize = TokenizeConfig(args.tokenize, args.lowercase)
+    return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers())
 
 
 #: What ``--hyp -`` reads, and the system's name.

@@ -1,4 +1,4 @@
-"""``python -m bleuviz score``: corpus (and sentence) BLEU of each system."""
+"""``python -m bleuviz score``: corpus (and sentence) BLEU, chrF and TER of each system."""
 
 from __future__ import annotations
 
@@ -10,10 +10,23 @@ from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores, to_score
 from bleuviz.bleu.result import BleuScore
 from bleuviz.bleu.signature import signature
 from bleuviz.bleu.stats import SegmentStats
-from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
+from bleuviz.bleu.tokenize import default_workers
+from bleuviz.cli.options import (
+    add_bleu_options,
+    add_input_options,
+    add_metric_options,
+    bleu_config,
+    bleu_statistics,
+    chrf_config,
+    load_testset,
+    ter_config,
+)
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.imported import imported_scores
+from bleuviz.metrics.registry import get_spec
+from bleuviz.metrics.replica_scorers import chrf_systems, ter_scores
+from bleuviz.metrics.spec import MetricScores
 from bleuviz.render.latex import booktabs_table, escape_latex
 from bleuviz.significance import DEFAULT_SEED, bootstrap_ci
 from bleuviz.significance.resampling import paired_signature
@@ -26,6 +39,7 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     )
     add_input_options(parser)
     add_bleu_options(parser)
+    add_metric_options(parser)
     parser.add_argument("--sentence-level", action="store_true", help="also score every segment")
     parser.add_argument(
         "--confidence",
@@ -40,46 +54,111 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
+def _chrf(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, MetricScores]]:
+    """chrF (chrF++ with --chrf-word-order 2) of every system, and sacrebleu's name for it."""
+    config = chrf_config(args)
+    spec = get_spec("chrF++" if config.word_order else "chrF")
+    return config.name, chrf_systems(spec, testset.systems, testset.references, config)
+
+
+def _ter(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, MetricScores]]:
+    """TER of every system (in worker processes), and sacrebleu's name for it."""
+    config = ter_config(args)
+    scores = ter_scores(
+        get_spec("TER"), testset.systems, testset.references, config, default_workers()
+    )
+    return "TER", scores
+
+
+#: --metrics beside BLEU -> (sacrebleu's name, every system's scores).
+EXTRA_SCORES = {"chrf": _chrf, "ter": _ter}
+
+
 def run_score(args: argparse.Namespace) -> int:
-    """Print each system's corpus BLEU (and sentence BLEU with --sentence-level)."""
+    """Print each system's corpus scores (and sentence scores with --sentence-level)."""
     config = bleu_config(args)
+    with_bleu = "bleu" in args.metrics
     if args.confidence and args.confidence_n < 1:
         raise ConfigError(f"--confidence-n: must be at least 1, got {args.confidence_n}")
-    corpus, paths = load_corpus(args, config)
-    reports = []
-    for (name, stats), path in zip(corpus.systems.items(), paths, strict=True):
-        score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
-        report = {"name": name, "path": path, **score_dict(score)}
-        if args.confidence:
-            report |= _confidence(stats, config, score, args)
-        if corpus.testset.seg_scores:
-            report["seg_scores"] = seg_score_means(corpus.testset, name)
-        if args.sentence_level:
-            report["sentences"] = _sentences(stats, config, corpus.tokenize, corpus.n_refs)
+    if args.confidence and not with_bleu:
+        raise ConfigError("--confidence: bootstrap intervals are for BLEU; add bleu to --metrics")
+    testset, paths = load_testset(args)
+    extras = {m: EXTRA_SCORES[m](args, testset) for m in EXTRA_SCORES if m in args.metrics}
+    corpus = bleu_statistics(testset, args, config) if with_bleu else None
+    reports: list[tuple[dict[str, Any], BleuScore | None]] = []
+    for name, path in zip(testset.systems, paths, strict=True):
+        report: dict[str, Any] = {"name": name, "path": path}
+        score = None
+        if corpus is not None:
+            stats = corpus.systems[name]
+            score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
+            report |= score_dict(score)
+            if args.confidence:
+                report |= _confidence(stats, config, score, args)
+            if args.sentence_level:
+                report["sentences"] = _sentences(stats, config, corpus.tokenize, corpus.n_refs)
+        if testset.seg_scores:
+            report["seg_scores"] = seg_score_means(testset, name)
+        if extras:
+            report["metrics"] = [
+                metric_dict(label, scores[name], args.sentence_level)
+                for label, scores in extras.values()
+            ]
         reports.append((report, score))
     if args.format == "json":
         print(json.dumps({"systems": [r for r, _ in reports]}, indent=2, ensure_ascii=False))
-        return 0
-    if args.format == "latex":
+    elif args.format == "latex":
         print(_latex([r for r, _ in reports]))
-        return 0
+    else:
+        _print_text(reports)
+    return 0
+
+
+def metric_dict(name: str, scores: MetricScores, sentence_level: bool) -> dict[str, Any]:
+    """Return the JSON fields of one metric beside BLEU: sacrebleu's name, score, signature."""
+    out: dict[str, Any] = {"name": name, "score": scores.corpus, "signature": scores.signature}
+    if sentence_level:
+        out["sentences"] = scores.sentence.tolist()
+    return out
+
+
+def _print_text(reports: list[tuple[dict[str, Any], BleuScore | None]]) -> None:
+    """One line per system and metric, then each metric's signature (sacrebleu's style)."""
     for report, score in reports:
         prefix = f"{report['name']}: " if len(reports) > 1 else ""
-        line = score.format()
-        if "ci" in report:  # sacrebleu: "BLEU = 45.28 (μ = 45.27 ± 3.99) 88.5/..."
-            head = f"BLEU = {score.score:.2f}"
-            line = line.replace(head, f"{head} (μ = {report['mean']:.2f} ± {report['ci']:.2f})", 1)
-        print(prefix + line)
+        if score is not None:
+            line = score.format()
+            if "ci" in report:  # sacrebleu: "BLEU = 45.28 (μ = 45.27 ± 3.99) 88.5/..."
+                head = f"BLEU = {score.score:.2f}"
+                mean = f"{head} (μ = {report['mean']:.2f} ± {report['ci']:.2f})"
+                line = line.replace(head, mean, 1)
+            print(prefix + line)
+        for metric in report.get("metrics", []):  # sacrebleu's Score.format(): "chrF2 = 57.70"
+            print(f"{prefix}{metric['name']} = {metric['score']:.2f}")
         for metric, summary in report.get("seg_scores", {}).items():
             mean = "n/a" if summary["mean"] is None else f"{summary['mean']:.4f}"
             better = "lower" if summary["lower_is_better"] else "higher"
             print(
                 f"{prefix}{metric} = {mean} (mean of {summary['n']} segments; {better} is better)"
             )
-        for i, sentence in enumerate(report.get("sentences", []), start=1):
-            print(f"  {i}\tBLEU = {sentence['bleu']:.2f}")
-    print(reports[0][0]["signature"])
-    return 0
+        for i, cells in enumerate(_sentence_cells(report), start=1):
+            print(f"  {i}\t" + "\t".join(cells))
+    first = reports[0][0]
+    if reports[0][1] is not None:
+        print(first["signature"])
+    for metric in first.get("metrics", []):
+        print(f"{metric['name']}|{metric['signature']}")
+
+
+def _sentence_cells(report: dict[str, Any]) -> list[list[str]]:
+    """Each segment's "BLEU = x" (and "chrF2 = y", ...) with --sentence-level."""
+    columns = []
+    if "sentences" in report:
+        columns.append([f"BLEU = {s['bleu']:.2f}" for s in report["sentences"]])
+    for metric in report.get("metrics", []):
+        if "sentences" in metric:
+            columns.append([f"{metric['name']} = {v:.2f}" for v in metric["sentences"]])
+    return [list(cells) for cells in zip(*columns, strict=True)]
 
 
 def _confidence(
@@ -92,23 +171,33 @@ def _confidence(
 
 
 def _latex(reports: list[dict[str, Any]]) -> str:
-    """A booktabs table of every system's corpus BLEU (and CI, imported means)."""
+    """A booktabs table of every system's corpus BLEU (and CI, chrF, TER, imported means)."""
+    with_bleu = "bleu" in reports[0]
     confidence = "ci" in reports[0]
     imported = list(reports[0].get("seg_scores", {}))
-    header = ["System", "BLEU", *(["Mean $\\pm$ 95\\% CI"] if confidence else [])]
-    header += ["BP", "Ratio", "Hyp len", "Ref len", *(escape_latex(m) for m in imported)]
+    metrics = [m["name"] for m in reports[0].get("metrics", [])]
+    header = ["System"]
+    if with_bleu:
+        header += ["BLEU", *(["Mean $\\pm$ 95\\% CI"] if confidence else [])]
+        header += ["BP", "Ratio", "Hyp len", "Ref len"]
+    header += [*(escape_latex(m) for m in metrics), *(escape_latex(m) for m in imported)]
     rows = []
     for r in reports:
-        cells = [escape_latex(r["name"]), f"{r['bleu']:.2f}"]
-        if confidence:
-            cells.append(f"{r['mean']:.2f} $\\pm$ {r['ci']:.2f}")
-        cells += [f"{r['bp']:.3f}", f"{r['ratio']:.3f}", str(r["hyp_len"]), str(r["ref_len"])]
+        cells = [escape_latex(r["name"])]
+        if with_bleu:
+            cells.append(f"{r['bleu']:.2f}")
+            if confidence:
+                cells.append(f"{r['mean']:.2f} $\\pm$ {r['ci']:.2f}")
+            cells += [f"{r['bp']:.3f}", f"{r['ratio']:.3f}", str(r["hyp_len"]), str(r["ref_len"])]
+        cells += [f"{m['score']:.2f}" for m in r.get("metrics", [])]
         for m in imported:
             mean = r["seg_scores"].get(m, {}).get("mean")
             cells.append("--" if mean is None else f"{mean:.4f}")
         rows.append(cells)
     align = "l" + "r" * (len(header) - 1)
-    return booktabs_table(header, rows, align, [reports[0]["signature"]])
+    notes = [reports[0]["signature"]] if with_bleu else []
+    notes += [f"{m['name']}|{m['signature']}" for m in reports[0].get("metrics", [])]
+    return booktabs_table(header, rows, align, notes)
 
 
 def score_dict(score: BleuScore) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 from bleuviz.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from bleuviz.metrics.chrf_score import ChrfConfig
     from bleuviz.metrics.registry import (
         EXTRA_METRICS,
         SIGNIFICANCE_METRICS,
@@ -15,10 +16,18 @@ if TYPE_CHECKING:
         score_sacrebleu,
         subset_score,
     )
+    from bleuviz.metrics.replica_scorers import chrf_systems, ter_scores
     from bleuviz.metrics.rouge_adapter import rouge_signature, rouge_text
     from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
+    from bleuviz.metrics.ter_parallel import Progress
+    from bleuviz.metrics.ter_score import TerConfig
 
 _EXPORTS = {
+    "ChrfConfig": "bleuviz.metrics.chrf_score",
+    "Progress": "bleuviz.metrics.ter_parallel",
+    "TerConfig": "bleuviz.metrics.ter_score",
+    "chrf_systems": "bleuviz.metrics.replica_scorers",
+    "ter_scores": "bleuviz.metrics.replica_scorers",
     "EXTRA_METRICS": "bleuviz.metrics.registry",
     "SIGNIFICANCE_METRICS": "bleuviz.metrics.registry",
     "get_spec": "bleuviz.metrics.registry",
@@ -37,9 +46,13 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
     "EXTRA_METRICS",
     "SIGNIFICANCE_METRICS",
+    "ChrfConfig",
     "MetricOptions",
     "MetricScores",
     "MetricSpec",
+    "Progress",
+    "TerConfig",
+    "chrf_systems",
     "get_spec",
     "paired_test_metric",
     "rouge_signature",
@@ -48,4 +61,5 @@ __all__ = [
     "score_rouge",
     "score_sacrebleu",
     "subset_score",
+    "ter_scores",
 ]

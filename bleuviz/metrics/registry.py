@@ -1,6 +1,7 @@
 """Every metric beside BLEU by label, and scoring by label.
 
-chrF, chrF++ and TER are sacrebleu's own (:mod:`bleuviz.metrics.sacrebleu_adapter`);
+chrF, chrF++ and TER are exact replicas of sacrebleu's, with its names and
+signatures (:mod:`bleuviz.metrics.replica_scorers`);
 ROUGE replicates rouge-score 0.1.2 (:mod:`bleuviz.metrics.rouge_adapter`).
 Callers ask a spec what they need (direction, scale, options, paired tests);
 they never compare metric names.
@@ -14,28 +15,38 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from bleuviz.errors import ConfigError
-from bleuviz.metrics.rouge_adapter import score_one_rouge, score_with_rouge
-from bleuviz.metrics.sacrebleu_adapter import (
-    corpus_from_stats,
-    sacrebleu_metric,
-    score_with_sacrebleu,
-)
-from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
+from bleuviz.metrics.replica_scorers import chrf_scorer, score_ter
+from bleuviz.metrics.sacrebleu_adapter import corpus_from_stats, sacrebleu_metric
+from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Scorer
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
 
 
-def _sacrebleu(label: str, higher_is_better: bool = True, lowercase: bool = True) -> MetricSpec:
+def _sacrebleu(
+    label: str, scorer: Scorer, higher_is_better: bool = True, lowercase: bool = True
+) -> MetricSpec:
     """A sacrebleu metric: statistics that sum, hence paired tests."""
     return MetricSpec(
         label,
         label,
-        score_with_sacrebleu,
+        scorer,
         higher_is_better=higher_is_better,
         reads_lowercase=lowercase,
         paired_tests=True,
     )
+
+
+def _score_one_rouge(
+    spec: MetricSpec,
+    hyps: Sequence[str],
+    references: Sequence[Sequence[str]],
+    options: MetricOptions,
+) -> MetricScores:
+    """Score one ROUGE type, importing rouge-score only then (its nltk takes about 1 s)."""
+    from bleuviz.metrics.rouge_adapter import score_one_rouge
+
+    return score_one_rouge(spec, hyps, references, options)
 
 
 def _rouge(label: str, key: str) -> MetricSpec:
@@ -43,7 +54,7 @@ def _rouge(label: str, key: str) -> MetricSpec:
     return MetricSpec(
         label,
         key,
-        score_one_rouge,
+        _score_one_rouge,
         scale=1.0,
         reads_stemmer=True,
         mean_of_sentences=True,
@@ -54,9 +65,9 @@ def _rouge(label: str, key: str) -> MetricSpec:
 EXTRA_METRICS: Mapping[str, MetricSpec] = {
     spec.label: spec
     for spec in (
-        _sacrebleu("chrF"),
-        _sacrebleu("chrF++"),
-        _sacrebleu("TER", higher_is_better=False, lowercase=False),
+        _sacrebleu("chrF", chrf_scorer(word_order=0)),
+        _sacrebleu("chrF++", chrf_scorer(word_order=2)),
+        _sacrebleu("TER", score_ter, higher_is_better=False, lowercase=False),
         _rouge("ROUGE-1", "rouge1"),
         _rouge("ROUGE-2", "rouge2"),
         _rouge("ROUGE-L", "rougeL"),
@@ -108,7 +119,7 @@ def score_sacrebleu(
     spec = get_spec(label)
     if not spec.paired_tests:
         raise ConfigError(f"metric: {label!r} is not a sacrebleu metric")
-    return score_with_sacrebleu(spec, hyps, references, MetricOptions(lowercase=lowercase))
+    return spec.scorer(spec, hyps, references, spec.options(lowercase=lowercase))
 
 
 def score_rouge(
@@ -123,6 +134,8 @@ def score_rouge(
         InputError: no segments, or a stream's length differs from ``hyps``.
         ConfigError: a label is not a ROUGE metric.
     """
+    from bleuviz.metrics.rouge_adapter import score_with_rouge  # rouge-score imports nltk
+
     specs = [get_spec(label) for label in labels]
     if any(spec.rouge_type is None for spec in specs):
         raise ConfigError(f"labels: {list(labels)} must all be ROUGE metrics")

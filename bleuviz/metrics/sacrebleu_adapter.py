@@ -1,17 +1,16 @@
 """The adapter to sacrebleu's chrF, chrF++ and TER: the one module calling their private API.
 
-chrF, chrF++ and TER are not reimplemented: sacrebleu's own ``Metric`` objects
-extract each segment's sufficient statistics (``_extract_corpus_statistics``)
-and turn statistics into scores (``_compute_score_from_stats``,
+bleuviz extracts the statistics itself (``chrf_columnar``, ``ter_score``); sacrebleu's
+own ``Metric`` objects give the signatures, TER's words (its tercom tokenizer) and
+turn statistics into scores (``_compute_score_from_stats``,
 ``_aggregate_and_compute``), exactly as its ``sentence_score``, ``corpus_score``
-and ``PairedTest`` do. The statistics are kept as a matrix, so a subset's or a
-resample's score is a sum away.
+and ``PairedTest`` do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sacrebleu.metrics.base import Metric
@@ -20,8 +19,10 @@ from sacrebleu.metrics.ter import TER
 
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
-from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, readonly
-from bleuviz.metrics.streams import check_streams
+
+if TYPE_CHECKING:
+    from bleuviz.metrics.chrf_score import ChrfConfig
+    from bleuviz.metrics.ter_score import TerConfig
 
 
 def sacrebleu_metric(key: str, lowercase: bool = False) -> Metric:
@@ -35,31 +36,6 @@ def sacrebleu_metric(key: str, lowercase: bool = False) -> Metric:
     if key in ("chrF", "chrF++"):
         return CHRF(word_order=2 if key == "chrF++" else 0, lowercase=lowercase)
     raise ConfigError(f"metric: {key!r} is not a sacrebleu metric")
-
-
-def score_with_sacrebleu(
-    spec: MetricSpec,
-    hyps: Sequence[str],
-    references: Sequence[Sequence[str]],
-    options: MetricOptions,
-) -> MetricScores:
-    """Score every segment and the corpus with sacrebleu's chrF, chrF++ or TER.
-
-    Raises:
-        InputError: no segments, or a stream's length differs from ``hyps``.
-    """
-    check_streams(hyps, references)
-    metric = sacrebleu_metric(spec.key, options.lowercase)
-    rows: list[list[Any]] = metric._extract_corpus_statistics(hyps, references)
-    sentence = np.array(scores_from_stats(metric, rows))
-    corpus = float(metric._aggregate_and_compute(rows).score)
-    return MetricScores(
-        spec,
-        readonly(sentence),
-        corpus,
-        metric.get_signature().format(),
-        readonly(np.array(rows, dtype=np.float64)),
-    )
 
 
 def scores_from_stats(metric: Metric, rows: Any) -> list[Any]:
@@ -81,3 +57,40 @@ def statistics_width(metric: Metric) -> int | None:
     if isinstance(metric, TER):
         return 2
     return None
+
+
+def ter_metric(config: TerConfig) -> TER:
+    """Return sacrebleu's ``TER`` object with ``config``'s options."""
+    return TER(
+        normalized=config.normalized,
+        no_punct=config.no_punct,
+        asian_support=config.asian_support,
+        case_sensitive=config.case_sensitive,
+    )
+
+
+def chrf_metric(config: ChrfConfig) -> CHRF:
+    """Return sacrebleu's ``CHRF`` object with ``config``'s options."""
+    return CHRF(
+        char_order=config.char_order,
+        word_order=config.word_order,
+        beta=config.beta,
+        lowercase=config.lowercase,
+    )
+
+
+def ter_words(config: TerConfig) -> Callable[[str], list[str]]:
+    """Return TER's words of a line: sacrebleu's ``TER._preprocess_segment`` (the tercom
+    tokenizer on the right-stripped line), split on whitespace."""
+    preprocess = ter_metric(config)._preprocess_segment
+    return lambda line: preprocess(line).split()
+
+
+def signature_of(metric: Metric, n_refs: int) -> str:
+    """Return sacrebleu's signature of ``metric`` for ``n_refs`` references.
+
+    sacrebleu sets ``num_refs`` while extracting statistics; here the statistics
+    come from elsewhere, so it is set as that extraction would.
+    """
+    metric.num_refs = n_refs
+    return str(metric.get_signature().format())

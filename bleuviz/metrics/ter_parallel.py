@@ -1,0 +1,159 @@
+"""TER of several systems in worker processes, cached, with progress reports.
+
+TER is the slow metric (a shift search per segment), so the segments of every
+system are cut into chunks that worker processes score with the pure
+:func:`bleuviz.metrics.ter_score.ter_statistics`; the chunks' statistics
+concatenate. A system already scored with the same references and options in
+this process is taken from an in-memory cache (keyed on a digest of the text
+and the options; nothing is written to disk), so it is never scored twice.
+
+Worker processes are forked when the caller has a single thread (the command
+line: no start-up cost) and started from a fork server otherwise (the app's
+server runs threads, and forking a threaded process can deadlock); a fork
+server's workers import the caller's main module, which must then be
+import-safe (``if __name__ == "__main__":``), as ``multiprocessing`` requires. If
+the pool breaks anyway, the systems are scored in this process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import numpy as np
+
+from bleuviz.arrays import FloatArray
+from bleuviz.metrics.spec import readonly
+from bleuviz.metrics.ter_score import TerConfig, ter_statistics
+
+#: Called with what is being done ("TER: system 3 of 9") and the fraction done (0-1).
+Progress = Callable[[str, float], None]
+
+#: Segments per task sent to a worker.
+CHUNK_SEGMENTS = 256
+#: Below this many segments in all, one process does the work (no pool to start).
+PARALLEL_FROM = 512
+#: Systems the cache keeps (least recently used dropped first).
+CACHE_SIZE = 64
+
+_cache: OrderedDict[tuple[bytes, TerConfig], FloatArray] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def ter_systems(
+    systems: Mapping[str, Sequence[str]],
+    references: Sequence[Sequence[str]],
+    config: TerConfig,
+    workers: int = 2,
+    progress: Progress | None = None,
+) -> dict[str, FloatArray]:
+    """Return every system's (N, 2) TER statistics (read-only), as sacrebleu's ``TER``.
+
+    Streams must be as long as each other (checked by the caller).
+    """
+    keys = {name: _key(hyps, references, config) for name, hyps in systems.items()}
+    out = {name: hit for name in systems if (hit := _cached(keys[name])) is not None}
+    todo = [name for name in systems if name not in out]
+    total = sum(len(systems[name]) for name in todo)
+    fresh: dict[str, FloatArray] = {}
+    if workers > 1 and total >= PARALLEL_FROM:
+        try:
+            fresh = _in_pool(systems, todo, references, config, workers, progress)
+        except BrokenProcessPool:  # a worker died (killed, or a main module not import-safe)
+            fresh = {}
+    for i, name in enumerate(todo):
+        if name not in fresh:
+            _report(progress, i, len(todo), i / len(todo))
+            fresh[name] = ter_statistics(systems[name], references, config)
+    for name in todo:
+        out[name] = readonly(fresh[name])
+        _remember(keys[name], out[name])
+    _report(progress, len(todo), len(todo), 1.0)
+    return {name: out[name] for name in systems}
+
+
+def _in_pool(
+    systems: Mapping[str, Sequence[str]],
+    todo: Sequence[str],
+    references: Sequence[Sequence[str]],
+    config: TerConfig,
+    workers: int,
+    progress: Progress | None,
+) -> dict[str, FloatArray]:
+    """Score the ``todo`` systems chunk by chunk in ``workers`` processes."""
+    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
+    parts: dict[str, list[Future[FloatArray]]] = {}
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        for name in todo:
+            hyps = systems[name]
+            parts[name] = [
+                pool.submit(
+                    ter_statistics,
+                    list(hyps[start : start + CHUNK_SEGMENTS]),
+                    [list(stream[start : start + CHUNK_SEGMENTS]) for stream in references],
+                    config,
+                )
+                for start in range(0, len(hyps), CHUNK_SEGMENTS)
+            ]
+        n_chunks = sum(len(futures) for futures in parts.values())
+        done = 0
+        fresh = {}
+        for i, name in enumerate(todo):
+            _report(progress, i, len(todo), done / n_chunks)
+            chunks = []
+            for future in parts[name]:
+                chunks.append(future.result())
+                done += 1
+            fresh[name] = np.concatenate(chunks)
+    return fresh
+
+
+def _report(progress: Progress | None, index: int, count: int, fraction: float) -> None:
+    """Tell ``progress`` which system is being scored (or that all are done)."""
+    if progress is None:
+        return
+    if index < count:
+        progress(f"TER: system {index + 1} of {count}", fraction)
+    else:
+        progress(f"TER: {count} system{'s' if count != 1 else ''} scored", 1.0)
+
+
+def _key(
+    hyps: Sequence[str], references: Sequence[Sequence[str]], config: TerConfig
+) -> tuple[bytes, TerConfig]:
+    """A digest of the text (every line's length, then the lines) and the options."""
+    digest = hashlib.blake2b(digest_size=20)
+    for stream in (hyps, *references):
+        digest.update(len(stream).to_bytes(8, "little"))
+        digest.update(np.fromiter(map(len, stream), np.int64, len(stream)).tobytes())
+        digest.update("".join(stream).encode("utf-8", "surrogatepass"))
+    return digest.digest(), config
+
+
+def _cached(key: tuple[bytes, TerConfig]) -> FloatArray | None:
+    """The cached statistics of ``key``, if any (marked recently used)."""
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None:
+            _cache.move_to_end(key)
+        return hit
+
+
+def _remember(key: tuple[bytes, TerConfig], stats: FloatArray) -> None:
+    """Cache ``stats`` under ``key``, dropping the least recently used beyond CACHE_SIZE."""
+    with _cache_lock:
+        _cache[key] = stats
+        _cache.move_to_end(key)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def clear_cache() -> None:
+    """Forget every cached system (tests, or to free memory)."""
+    with _cache_lock:
+        _cache.clear()

@@ -1,0 +1,158 @@
+"""The batched TER (edits, statistics, parallel and cached scoring) against sacrebleu 2.6.
+
+Oracles, run live: ``sacrebleu.metrics.lib_ter.translation_edit_rate`` for the
+edits of a pair of word lists, and ``TER(...)._extract_corpus_statistics`` for a
+corpus's statistics. Equality is exact.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import lib_ter
+from sacrebleu.metrics.ter import TER
+
+from bleuviz.metrics import ter_parallel
+from bleuviz.metrics.ter_parallel import clear_cache, ter_systems
+from bleuviz.metrics.ter_score import TerConfig, ter_statistics
+from bleuviz.metrics.ter_shifts import edit_counts
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+
+WORDS = ["a", "b", "c", "d", "the", "cat", ",", "."]
+
+
+def check_edits(pairs: Sequence[tuple[list[str], list[str]]]) -> None:
+    vocabulary: dict[str, int] = {}
+
+    def ids(words: list[str]) -> list[int]:
+        return [vocabulary.setdefault(w, len(vocabulary)) for w in words]
+
+    got = edit_counts([ids(h) for h, _ in pairs], [ids(r) for _, r in pairs])
+    want = [lib_ter.translation_edit_rate(h, r)[0] for h, r in pairs]
+    assert got == want
+
+
+sentences = st.lists(st.sampled_from(WORDS), max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.lists(st.tuples(sentences, sentences), min_size=1, max_size=6))
+def test_edits_equal_sacrebleu_on_random_word_lists(
+    pairs: list[tuple[list[str], list[str]]],
+) -> None:
+    check_edits(pairs)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    short=st.lists(st.sampled_from(WORDS), min_size=1, max_size=2),
+    long=st.lists(st.sampled_from(WORDS), min_size=51, max_size=110),
+)
+def test_very_unequal_lengths_widen_the_beam_as_sacrebleu(
+    short: list[str], long: list[str]
+) -> None:
+    """A reference over 50 times longer than the hypothesis widens sacrebleu's beam."""
+    check_edits([(short, long), (long, short)])
+
+
+def test_long_repetitive_segments_stop_at_sacrebleus_candidate_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rnd = random.Random(0)
+    hyp = [rnd.choice("ab") for _ in range(50)]
+    ref = hyp[25:] + [rnd.choice("abc") for _ in range(10)] + hyp[:25]
+    capped = []
+    shift = lib_ter._shift
+
+    def counting(*args):  # type: ignore[no-untyped-def]
+        result = shift(*args)
+        capped.append(result[2] >= lib_ter._MAX_SHIFT_CANDIDATES)
+        return result
+
+    monkeypatch.setattr(lib_ter, "_shift", counting)
+    check_edits([(hyp, ref)])
+    assert any(capped)  # the case this test is about
+
+
+def sacrebleu_stats(
+    hyps: Sequence[str], refs: Sequence[Sequence[str]], config: TerConfig
+) -> list[list[float]]:
+    metric = TER(
+        normalized=config.normalized,
+        no_punct=config.no_punct,
+        asian_support=config.asian_support,
+        case_sensitive=config.case_sensitive,
+    )
+    return metric._extract_corpus_statistics(hyps, refs)
+
+
+CONFIGS = [
+    TerConfig(),
+    TerConfig(case_sensitive=True),
+    TerConfig(normalized=True),
+    TerConfig(no_punct=True),
+    TerConfig(normalized=True, no_punct=True, asian_support=True),
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_statistics_equal_sacrebleu_on_the_sample(config: TerConfig) -> None:
+    refs = [path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_REFS]
+    for path in SAMPLE_HYPS if config == TerConfig() else SAMPLE_HYPS[:1]:
+        hyps = path.read_text(encoding="utf-8").splitlines()
+        assert ter_statistics(hyps, refs, config).tolist() == sacrebleu_stats(hyps, refs, config)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_statistics_equal_sacrebleu_on_random_text(data: st.DataObject) -> None:
+    text = st.lists(
+        st.one_of(
+            st.sampled_from([*WORDS, "A", "&quot;", "中文", "。", " ", "\t", "'s"]),
+            st.text(max_size=3),
+        ),
+        max_size=12,
+    ).map(" ".join)
+    n = data.draw(st.integers(1, 5))
+    hyps = data.draw(st.lists(text, min_size=n, max_size=n))
+    refs = [
+        data.draw(st.lists(text, min_size=n, max_size=n))
+        for _ in range(data.draw(st.integers(1, 3)))
+    ]
+    config = data.draw(st.sampled_from(CONFIGS))
+    assert ter_statistics(hyps, refs, config).tolist() == sacrebleu_stats(hyps, refs, config)
+
+
+def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    refs = [path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_REFS]
+    systems = {path.name: path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_HYPS}
+    monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(ter_parallel, "CHUNK_SEGMENTS", 3)
+    clear_cache()
+    reports: list[tuple[str, float]] = []
+    first = ter_systems(
+        systems, refs, TerConfig(), workers=2, progress=lambda *r: reports.append(r)
+    )
+    n = len(systems)
+    assert [text for text, _ in reports] == [
+        *(f"TER: system {i} of {n}" for i in range(1, n + 1)),
+        f"TER: {n} systems scored",
+    ]
+    assert [fraction for _, fraction in reports] == sorted(fraction for _, fraction in reports)
+    for name, hyps in systems.items():
+        assert first[name].tolist() == sacrebleu_stats(hyps, refs, TerConfig())
+        with pytest.raises(ValueError):
+            first[name][0, 0] = 1.0  # read-only: shared with the cache
+    reports.clear()
+    again = ter_systems(
+        systems, refs, TerConfig(), workers=2, progress=lambda *r: reports.append(r)
+    )
+    assert all(again[name] is first[name] for name in systems)  # not scored twice
+    assert reports == [("TER: 0 systems scored", 1.0)]
+    other = ter_systems(systems, refs[:1], TerConfig(), workers=1)
+    assert not np.array_equal(other["hyp.terse.en"], first["hyp.terse.en"])
