@@ -29,7 +29,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
@@ -111,6 +110,10 @@ def correlate(metric: MetricView, human: MetricView) -> Correlation:
     m = np.array([_oriented(metric, metric.corpus[s]) for s in systems], dtype=np.float64)
     h = np.array([_oriented(human, human.corpus[s]) for s in systems], dtype=np.float64)
     seg_m, seg_h = _segment_pairs(metric, human, systems)
+    # Imported here: scipy.stats takes most of a second to import, and every
+    # command-line run loads this module with the ``correlate`` subcommand.
+    from scipy import stats
+
     return Correlation(
         metric.name,
         _statistic(stats.pearsonr, m, h),
