@@ -18,7 +18,7 @@ from bleuviz.arrays import Index, IntArray
 from bleuviz.bleu.encode import encode_lines, ids_in
 from bleuviz.bleu.ngrams import UNSEEN, gram_keys, lookup, room
 from bleuviz.bleu.references import OrderIndex, ReferenceIndex
-from bleuviz.errors import InputError
+from bleuviz.errors import ConfigError, InputError
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -64,6 +64,25 @@ class SegmentStats:
             self.matches[idx],
             self.totals[idx],
             self.floor_totals[idx],
+        )
+
+    @classmethod
+    def concat(cls, parts: Sequence[SegmentStats]) -> SegmentStats:
+        """Return the rows of every part, one part after another (chunks of a test set)."""
+        if not parts:
+            raise ConfigError("parts: at least one set of rows is required")
+        columns = zip(*(part._columns() for part in parts), strict=True)
+        return cls(*(np.concatenate(column) for column in columns))
+
+    def _columns(self) -> tuple[IntArray, ...]:
+        """Every column, in field order."""
+        return (
+            self.hyp_len,
+            self.closest_ref_len,
+            self.shortest_ref_len,
+            self.matches,
+            self.totals,
+            self.floor_totals,
         )
 
     def total(self) -> SegmentStats:
