@@ -25,15 +25,17 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import MetricScores
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +178,8 @@ def segment_gaps(metric: MetricView, human: MetricView) -> pd.DataFrame:
     human's (positive: the metric likes the output more than the annotators),
     largest magnitude first.
     """
+    import pandas as pd  # here: the command line loads this module, rarely this function
+
     rows = []
     for system in human.sentence:
         if system not in metric.sentence:
@@ -193,6 +197,8 @@ def segment_gaps(metric: MetricView, human: MetricView) -> pd.DataFrame:
 
 def _percentiles(values: FloatArray | float) -> FloatArray:
     """Percentile rank (0-100] of each value; ties share their average rank."""
+    import pandas as pd
+
     series = pd.Series(np.asarray(values, dtype=np.float64))
     ranks: FloatArray = series.rank(method="average").to_numpy() / max(len(series), 1) * 100
     return ranks
