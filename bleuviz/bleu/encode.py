@@ -72,11 +72,16 @@ def _arrow_text(lines: Sequence[str], lowercase: bool) -> pa.Array:
     """Return the lines as one pyarrow column, lowercased with ``str.lower()`` if asked.
 
     Python lowercases, not pyarrow's ``utf8_lower``: the two differ (``'İ'``
-    becomes ``'i̇'`` in Python, ``'i'`` in utf8proc).
+    becomes ``'i̇'`` in Python, ``'i'`` in utf8proc). Each line is encoded to
+    UTF-8 here, not by pyarrow: converting a ``str`` itself would leave CPython's
+    cached UTF-8 copy attached to every non-ASCII line for as long as the test
+    set lives (about its size again); these bytes objects are freed at once.
     """
     if lowercase:
-        return pa.array([line.lower() for line in lines], pa.large_string())
-    return pa.array(lines, pa.large_string())
+        encoded = [line.lower().encode() for line in lines]
+    else:
+        encoded = [line.encode() for line in lines]
+    return pa.array(encoded, pa.large_binary()).view(pa.large_string())
 
 
 def ids_in(encoded: EncodedLines, vocabulary: pa.Array) -> IntArray:
