@@ -9,7 +9,7 @@ seeded vocabulary), or, with ``--files``, real text: a hypothesis file and two
 reference files, each repeated up to the size asked for (see ``repeated``).
 Every command is a fresh process on files, so import time counts. One run prints:
 
-* at ``--segments`` x 1 reference, wall-clock seconds of ``sacrebleu REF -i HYP``
+* at ``--segments`` x 1 reference, wall-clock (and CPU) seconds of ``sacrebleu REF -i HYP``
   (corpus score only), of ``python -m bleuviz score --sentence-level`` (corpus
   score, statistics and every sentence BLEU, text output), and of bleuscore's
   ``compute`` on the same files (a Rust corpus BLEU from PyPI; skipped with a
@@ -37,6 +37,7 @@ import itertools
 import json
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -118,12 +119,15 @@ def tree_rss_kib(root: int) -> int:
     return total
 
 
-def run(cmd: list[str]) -> tuple[float, float, str]:
-    """Run a command; return (wall seconds, peak MiB of its process tree, stdout).
+def run(cmd: list[str]) -> tuple[float, float, str, float]:
+    """Run a command; return (wall seconds, peak MiB of its process tree, stdout, CPU seconds).
 
     The tree's memory is sampled every 10 ms; the command's own high-water mark
     (``VmHWM``, read just before it exits) covers a peak between two samples.
+    CPU seconds (user + system, of the command and every child it waited for)
+    hardly depend on what else the machine runs, unlike the wall clock.
     """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, cwd=ROOT)
@@ -132,13 +136,15 @@ def run(cmd: list[str]) -> tuple[float, float, str]:
             peak = max(peak, tree_rss_kib(proc.pid))
             time.sleep(0.01)
         seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
         stderr = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
         if proc.returncode:
             sys.exit(f"{' '.join(cmd[:4])}...: exit status {proc.returncode}: {stderr[-500:]}")
         if "VmHWM " in stderr:
             peak = max(peak, int(stderr.rsplit("VmHWM ", 1)[1].split()[0]))
         out.seek(0)
-        return seconds, peak / 1024, out.read().decode("utf-8")
+        return seconds, peak / 1024, out.read().decode("utf-8"), cpu
 
 
 # ``python -m bleuviz ARGS``, then the process's own peak RSS (VmHWM, in kB) on stderr.
@@ -158,27 +164,26 @@ def bleuviz_cmd(hyp: str, refs: list[str], *extra: str) -> list[str]:
     return [*cmd, "--sentence-level", *extra]
 
 
-def best(cmd: list[str], repeat: int) -> tuple[float, str]:
-    """Return the best wall time of ``repeat`` runs and the last output."""
-    times, out = [], ""
-    for _ in range(repeat):
-        seconds, _, out = run(cmd)
-        times.append(seconds)
-    return min(times), out
+def best(cmd: list[str], repeat: int) -> tuple[float, float]:
+    """Return the best wall time and the best CPU time of ``repeat`` runs."""
+    runs = [run(cmd) for _ in range(repeat)]
+    return min(r[0] for r in runs), min(r[3] for r in runs)
 
 
 def speed(label: str, hyp: str, ref: str, repeat: int) -> None:
-    """Time the three commands at one reference and print the ratios."""
-    t_sacre, _ = best([sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"], repeat)
-    t_ours, _ = best(bleuviz_cmd(hyp, [ref]), repeat)
-    print(f"{label}: sacrebleu REF -i HYP {t_sacre:.2f}s; bleuviz score --sentence-level "
-          f"{t_ours:.2f}s -> {t_ours / t_sacre:.3f} of sacrebleu (target <= 0.2)")  # fmt: skip
+    """Time the three commands at one reference and print the ratios (wall and CPU)."""
+    sacre = best([sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"], repeat)
+    ours = best(bleuviz_cmd(hyp, [ref]), repeat)
+    print(f"{label}: sacrebleu REF -i HYP {sacre[0]:.2f}s (cpu {sacre[1]:.2f}s); bleuviz score "
+          f"--sentence-level {ours[0]:.2f}s (cpu {ours[1]:.2f}s) -> {ours[0] / sacre[0]:.3f} of "
+          f"sacrebleu (cpu {ours[1] / sacre[1]:.3f}; target <= 0.2)")  # fmt: skip
     if importlib.util.find_spec("bleuscore") is None:
         print(f"{label}: bleuscore not installed, skipped (pip install bleuscore)")
         return
-    t_bs, _ = best([sys.executable, "-c", BLEUSCORE, hyp, ref], repeat)
-    print(f"{label}: bleuscore compute {t_bs:.2f}s -> bleuviz is {t_ours / t_bs:.3f} "
-          "of bleuscore (target <= 1)")  # fmt: skip
+    bs = best([sys.executable, "-c", BLEUSCORE, hyp, ref], repeat)
+    print(f"{label}: bleuscore compute {bs[0]:.2f}s (cpu {bs[1]:.2f}s) -> bleuviz is "
+          f"{ours[0] / bs[0]:.3f} of bleuscore (cpu {ours[1] / bs[1]:.3f}; "
+          "target <= 1)")  # fmt: skip
 
 
 def check_scores(label: str, streams: list[list[str]], hyp: str, ref: str, check: int) -> None:
@@ -189,7 +194,7 @@ def check_scores(label: str, streams: list[list[str]], hyp: str, ref: str, check
     import sacrebleu
     from sacrebleu.metrics.bleu import BLEU
 
-    _, _, out = run(bleuviz_cmd(hyp, [ref], "--format", "json"))
+    out = run(bleuviz_cmd(hyp, [ref], "--format", "json"))[2]
     system = json.loads(out)["systems"][0]
     expected = sacrebleu.corpus_bleu(streams[0], [streams[1]]).score
     oracle = BLEU(effective_order=True)
@@ -202,7 +207,7 @@ def check_scores(label: str, streams: list[list[str]], hyp: str, ref: str, check
           f"identical {system['bleu'] == expected}; first {len(ours)} sentence BLEU "
           f"identical to sacrebleu's sentence_score: {ours == sentences}")  # fmt: skip
     if importlib.util.find_spec("bleuscore") is not None:
-        _, _, bs = run([sys.executable, "-c", BLEUSCORE, hyp, ref])
+        bs = run([sys.executable, "-c", BLEUSCORE, hyp, ref])[2]
         plain = sacrebleu.corpus_bleu(streams[0], [streams[1]], smooth_method="none").score
         print(f"{label}: bleuscore {float(bs)!r}, sacrebleu without smoothing {plain!r}: "
               f"difference {abs(float(bs) - plain):.1e}")  # fmt: skip
@@ -210,7 +215,7 @@ def check_scores(label: str, streams: list[list[str]], hyp: str, ref: str, check
 
 def memory(label: str, hyp: str, refs: list[str], limit_mib: int) -> str:
     """Print the bleuviz command's peak memory; return its output."""
-    seconds, peak, out = run(bleuviz_cmd(hyp, refs))
+    seconds, peak, out, _ = run(bleuviz_cmd(hyp, refs))
     print(f"{label}: bleuviz score --sentence-level {seconds:.2f}s, peak RSS of the process "
           f"tree {peak:.0f} MiB (target <= {limit_mib} MiB)")  # fmt: skip
     return out
