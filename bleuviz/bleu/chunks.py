@@ -34,6 +34,10 @@ from bleuviz.errors import ConfigError
 #: Characters (over every stream) a chunk holds at most, unless one segment alone is longer.
 #: Counting peaks at about 30 bytes per character, so a chunk needs about 120 MiB.
 CHUNK_CHARACTERS = 4_000_000
+#: How many times larger a chunk is for a per-line tokenizer: its tokens are Python
+#: strings whatever the chunk, and a chunk must hold enough lines to be worth
+#: forking tokenizer processes for (``tokenize.PARALLEL_MIN_LINES``).
+PER_LINE_FACTOR = 8
 
 
 def chunk_stats(
@@ -88,16 +92,19 @@ def chunked_stats(
     """Count a whole test set chunk by chunk and concatenate each system's rows.
 
     Equal to ``chunk_stats`` on the whole test set. ``workers`` threads count
-    chunks side by side (columnar tokenizers), or ``workers`` processes
-    tokenize each chunk in turn (per-line tokenizers); memory is then bounded
-    by ``workers`` chunks at a time, not by the test set.
+    chunks of ``budget`` characters side by side (columnar tokenizers), or
+    ``workers`` processes tokenize each chunk, ``PER_LINE_FACTOR`` times
+    larger, in turn (per-line tokenizers); memory is then bounded by
+    ``workers`` chunks at a time, not by the test set.
 
     Raises:
         InputError: the streams do not all have the same number of lines.
     """
+    columnar = tokenize.name in COLUMNAR_TOKENIZERS
     streams = [*references, *hypotheses.values()]
     aligned = bool(references) and all(len(s) == len(references[0]) for s in streams)
-    bounds = chunk_bounds(streams, budget).tolist() if aligned else []
+    size = budget if columnar else budget * PER_LINE_FACTOR
+    bounds = chunk_bounds(streams, size).tolist() if aligned else []
     cuts = list(pairwise(bounds))
     if len(cuts) < 2:  # one chunk, or none; chunk_stats refuses unaligned streams
         return chunk_stats(hypotheses, references, tokenize, max_order, workers)
@@ -112,7 +119,7 @@ def chunked_stats(
             inner,
         )
 
-    if tokenize.name not in COLUMNAR_TOKENIZERS or workers < 2:
+    if not columnar or workers < 2:
         parts = [run(cut, workers) for cut in cuts]
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
