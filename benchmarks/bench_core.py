@@ -1,38 +1,40 @@
-"""Time bleuviz's scoring core against sacrebleu in the same run, and report peak memory.
+"""Time bleuviz's whole ``score`` command against sacrebleu and bleuscore, and report peak memory.
 
-Usage: python benchmarks/bench_core.py [--sizes 3000 100000] [--refs 1 2] [--repeat 1]
-                                       [--files HYP REF [REF ...]]
+Usage, from the project root:
+  python benchmarks/bench_core.py [--segments 100000] [--big 1000000] [--skip-1m]
+                                  [--repeat 1] [--check 3000] [--files HYP REF1 REF2]
 
-Each corpus is synthetic (about 25 tokens a line, words drawn from a fixed seeded
-vocabulary), or, with ``--files``, real text: a hypothesis file and reference
-files, each repeated up to the size asked for (see ``repeated``). It prints one line
-per measurement:
+The test set is synthetic (about 25 tokens a line, words drawn from a fixed
+seeded vocabulary), or, with ``--files``, real text: a hypothesis file and two
+reference files, each repeated up to the size asked for (see ``repeated``).
+Every command is a fresh process on files, so import time counts. One run prints:
 
-* tokenizing alone (13a, hypothesis and references): sacrebleu's tokenizer per
-  line, bleuviz's per-line path (that tokenizer, ``str.split()``, factorize) and
-  bleuviz's columnar path (pyarrow), both of the latter up to integer token ids;
-* sacrebleu ``corpus_bleu`` (corpus score only);
-* bleuviz: reference index + statistics + sentence BLEU for every segment, with
-  one worker and with one worker per core, and the ratio sacrebleu / bleuviz;
-* that both corpus scores are identical;
-* peak resident memory of a bleuviz-only child process (its own ``VmHWM``), on
-  the columnar path and on the per-line path;
-* the whole command, ``python -m bleuviz score --sentence-level`` against
-  ``sacrebleu REF -i HYP``, as wall-clock time of each process, and the peak
-  resident memory of the bleuviz command.
+* at ``--segments`` x 1 reference, wall-clock (and CPU) seconds of ``sacrebleu REF -i HYP``
+  (corpus score only), of ``python -m bleuviz score --sentence-level`` (corpus
+  score, statistics and every sentence BLEU, text output), and of bleuscore's
+  ``compute`` on the same files (a Rust corpus BLEU from PyPI; skipped with a
+  message when it is not installed: ``pip install bleuscore``, never a project
+  dependency), and the ratios bleuviz / sacrebleu and bleuviz / bleuscore;
+* that the scores are identical: bleuviz's corpus score (``--format json``)
+  equals sacrebleu's ``corpus_bleu`` exactly, and its sentence scores equal
+  sacrebleu's ``sentence_score`` for the first ``--check`` segments; bleuscore's
+  difference from sacrebleu is printed;
+* peak resident memory of the whole process tree of the bleuviz command at
+  ``--segments`` x 2 references and (unless ``--skip-1m``) at ``--big`` x 2
+  references, whose text is the smaller test set repeated with each pass's
+  number appended to every line.
 
-Every timed run starts with cold tokenizer caches (see ``cold_tokenizer_caches``).
-
-Targets: at 100,000 segments, at least twice as fast as sacrebleu's corpus-only
-time, with identical scores; peak memory under 1 GiB with 2 references (issues 2
-and 11).
+Targets (issue 11): at 100,000 x 1 reference, at most 0.2 of sacrebleu's time
+and no slower than bleuscore; peak at most 1 GiB at 100,000 x 2 references and
+2 GiB at 1,000,000 x 2 references.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
+import importlib.util
 import itertools
+import json
 import os
 import random
 import resource
@@ -40,23 +42,19 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import sacrebleu  # noqa: E402
-
-import bleuviz.bleu.encode as encode_module  # noqa: E402
-from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores  # noqa: E402
-from bleuviz.bleu.encode import encode_lines  # noqa: E402
-from bleuviz.bleu.references import build_reference_index  # noqa: E402
-from bleuviz.bleu.stats import compute_stats  # noqa: E402
-from bleuviz.bleu.tokenize import TokenizeConfig, default_workers, get_tokenizer  # noqa: E402
 
 WORDS = [f"w{i}" for i in range(20000)] + [",", ".", "the", "of", "and", "a", '"', "(", ")"]
+
+# bleuscore on files, as a user of its Python API would run it: read, compute, print.
+BLEUSCORE = """import sys, bleuscore
+hyp = open(sys.argv[1], encoding="utf-8").read().splitlines()
+refs = [open(p, encoding="utf-8").read().splitlines() for p in sys.argv[2:]]
+result = bleuscore.compute([list(r) for r in zip(*refs)], hyp, ref_len_method="closest")
+print(repr(100 * result["bleu"]))
+"""
 
 
 def corpus(n: int, seed: int) -> list[str]:
@@ -72,140 +70,81 @@ def corpus(n: int, seed: int) -> list[str]:
     return out
 
 
-def repeated(path: str, n: int) -> list[str]:
-    """Return n lines of ``path`` read over and over (real text at any size).
+def repeated(lines: list[str], n: int) -> list[str]:
+    """Return n lines of ``lines`` read over and over, each pass's number appended.
 
-    Each pass appends its number as a last token, so no line repeats: sacrebleu's
-    tokenizers memoize up to 65,536 lines, and a few thousand lines repeated would
-    time its cache instead of its tokenizer.
+    No line repeats: sacrebleu's tokenizers memoize up to 65,536 lines, and a
+    few thousand lines repeated would time its cache instead of its tokenizer.
     """
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
     cycle = itertools.islice(itertools.cycle(lines), n)
     return [f"{line} {i // len(lines)}" for i, line in enumerate(cycle)]
 
 
-def make_corpus(n: int, n_refs: int, files: list[str] | None) -> tuple[list[str], list[list[str]]]:
-    """Return a hypothesis stream and n_refs reference streams of n lines each."""
+def make_streams(n: int, files: list[str] | None) -> list[list[str]]:
+    """Return the hypothesis stream and two reference streams of n lines each."""
     if not files:
-        return corpus(n, 1), [corpus(n, 2 + r) for r in range(n_refs)]
-    if len(files) < 1 + n_refs:
-        sys.exit(f"--files: {n_refs} references need {1 + n_refs} files, got {len(files)}")
-    return repeated(files[0], n), [repeated(path, n) for path in files[1 : 1 + n_refs]]
+        return [corpus(n, seed) for seed in (1, 2, 3)]
+    if len(files) != 3:
+        sys.exit(f"--files: a hypothesis and two references, got {len(files)} files")
+    return [repeated(Path(p).read_text(encoding="utf-8").splitlines(), n) for p in files]
 
 
-@contextlib.contextmanager
-def per_line_path() -> Iterator[None]:
-    """Run bleuviz as it did before the columnar path: every tokenizer per line.
+def write(folder: Path, name: str, lines: list[str]) -> str:
+    """Write one stream as a file of lines; return its path."""
+    path = folder / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
 
-    Emptying the registry of columnar tokenizers sends every name to sacrebleu's
-    per-line tokenizer, ``str.split()`` and ``pandas.factorize`` (``encode_lines``).
+
+def tree_rss_kib(root: int) -> int:
+    """Return the summed resident memory (kB) of ``root`` and all its descendants now."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo += children.get(pid, [])
+        try:
+            with open(f"/proc/{pid}/status", encoding="ascii") as f:
+                total += next((int(s.split()[1]) for s in f if s.startswith("VmRSS:")), 0)
+        except OSError:
+            continue
+    return total
+
+
+def run(cmd: list[str]) -> tuple[float, float, str, float]:
+    """Run a command; return (wall seconds, peak MiB of its process tree, stdout, CPU seconds).
+
+    The tree's memory is sampled every 10 ms; the command's own high-water mark
+    (``VmHWM``, read just before it exits) covers a peak between two samples.
+    CPU seconds (user + system, of the command and every child it waited for)
+    hardly depend on what else the machine runs, unlike the wall clock.
     """
-    registry = encode_module.COLUMNAR_TOKENIZERS
-    encode_module.COLUMNAR_TOKENIZERS = {}
-    try:
-        yield
-    finally:
-        encode_module.COLUMNAR_TOKENIZERS = registry
-
-
-def sacrebleu_tokenize(lines: list[str]) -> int:
-    """sacrebleu's 13a tokenizer on every line, as its BLEU calls it; return the token count."""
-    tokenizer = sacrebleu.BLEU()._preprocess_segment
-    return sum(len(tokenizer(line).split()) for line in lines)
-
-
-def encode_count(lines: list[str], columnar: bool) -> int:
-    """bleuviz's path from lines to integer token ids; return the token count."""
-    with contextlib.nullcontext() if columnar else per_line_path():
-        return len(encode_lines(lines, TokenizeConfig()).ids)
-
-
-def tokenizing(lines: list[str], label: str, repeat: int) -> None:
-    """Time tokenizing alone on every path and print one line."""
-    t_sacre, count = timed(partial(sacrebleu_tokenize, lines), repeat)
-    t_line, count_line = timed(partial(encode_count, lines, False), repeat)
-    t_col, count_col = timed(partial(encode_count, lines, True), repeat)
-    print(
-        f"{label}: tokenize {len(lines)} lines (13a): sacrebleu {t_sacre:.2f}s; bleuviz to ids "
-        f"per line {t_line:.2f}s, columnar {t_col:.2f}s -> {t_sacre / t_col:.2f}x sacrebleu, "
-        f"{t_line / t_col:.2f}x per line; same token count: {count == count_line == count_col}"
-    )
-
-
-def bleuviz_run(hyp: list[str], refs: list[list[str]], workers: int) -> float:
-    """Compute statistics and every sentence BLEU; return the corpus score."""
-    tok = TokenizeConfig()
-    index = build_reference_index(refs, tok, 4, workers)
-    stats = compute_stats(hyp, index, workers)
-    sentence_scores(stats, BleuConfig())
-    return corpus_score(stats, BleuConfig(), tok, len(refs)).score
-
-
-def sacrebleu_score(hyp: list[str], refs: list[list[str]]) -> float:
-    """sacrebleu's corpus BLEU (corpus score only)."""
-    return float(sacrebleu.corpus_bleu(hyp, refs).score)
-
-
-def cold_tokenizer_caches() -> None:
-    """Start the next run as a fresh process would: no line memoized by a tokenizer.
-
-    sacrebleu's tokenizers memoize lines (``lru_cache`` on ``__call__``, one cache
-    per class, keyed by object and line). ``corpus_bleu`` builds new tokenizer
-    objects every call, but bleuviz reuses one per name, so a repeated run would
-    find its lines already tokenized. A full cache also slows forked workers
-    down: evicting the entries they inherit copies every page holding one.
-    """
-    tokenizer = get_tokenizer("13a")
-    for part in (tokenizer, *vars(tokenizer).values()):
-        clear = getattr(type(part).__call__, "cache_clear", None)
-        if clear is not None:
-            clear()
-    get_tokenizer.cache_clear()
-
-
-def timed(fn, repeat: int):  # type: ignore[no-untyped-def]
-    """Return (best seconds, result), every run starting with cold tokenizer caches."""
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        cold_tokenizer_caches()
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
-def child_peak(n: int, n_refs: int, columnar: bool, files: list[str] | None) -> None:
-    """In a child process: run bleuviz once and print its peak RSS in MiB."""
-    hyp, refs = make_corpus(n, n_refs, files)
-    with contextlib.nullcontext() if columnar else per_line_path():
-        bleuviz_run(hyp, refs, 1)
-    print(peak_rss_mib())
-
-
-def peak_of_child(n: int, n_refs: int, columnar: bool, files: list[str] | None) -> float:
-    """Run ``child_peak`` in a fresh process; return its peak RSS in MiB."""
-    path = "columnar" if columnar else "per-line"
-    cmd = [sys.executable, __file__, "--child", str(n), str(n_refs), path]
-    cmd += ["--files", *files] if files else []
-    return float(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
-
-
-def peak_rss_mib() -> float:
-    """Return this process's peak resident memory in MiB.
-
-    On Linux, ``ru_maxrss`` of a child started by ``subprocess`` also counts the
-    parent's resident memory at the time of the spawn (the parent's memory map
-    before ``exec``), here well over a GiB after the timed runs. ``VmHWM`` is the
-    high-water mark of this program's own memory map only.
-    """
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.PIPE, cwd=ROOT)
+        peak = 0
+        while proc.poll() is None:
+            peak = max(peak, tree_rss_kib(proc.pid))
+            time.sleep(0.01)
+        seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        stderr = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
+        if proc.returncode:
+            sys.exit(f"{' '.join(cmd[:4])}...: exit status {proc.returncode}: {stderr[-500:]}")
+        if "VmHWM " in stderr:
+            peak = max(peak, int(stderr.rsplit("VmHWM ", 1)[1].split()[0]))
+        out.seek(0)
+        return seconds, peak / 1024, out.read().decode("utf-8"), cpu
 
 
 # ``python -m bleuviz ARGS``, then the process's own peak RSS (VmHWM, in kB) on stderr.
@@ -219,78 +158,98 @@ finally:
 """
 
 
-def whole_commands(hyp: list[str], refs: list[list[str]]) -> tuple[float, float, float]:
-    """Time both command lines on files; return (sacrebleu s, bleuviz s, bleuviz peak MiB)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = []
-        for i, lines in enumerate([hyp, *refs]):
-            path = Path(tmp) / f"{'hyp' if i == 0 else f'ref{i}'}.txt"
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            paths.append(str(path))
-        sacre = [sys.executable, "-m", "sacrebleu", *paths[1:], "-i", paths[0]]
-        ours = [sys.executable, "-c", MEASURED_BLEUVIZ, "score", "--ref", *paths[1:]]
-        ours += ["--hyp", paths[0], "--sentence-level", "--format", "json"]
-        times, stderr = [], ""
-        for cmd in (sacre, ours):
-            start = time.perf_counter()
-            done = subprocess.run(
-                cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT
-            )
-            times.append(time.perf_counter() - start)
-            stderr = done.stderr.decode("utf-8", "replace")
-        peak_kib = int(stderr.rsplit("VmHWM ", 1)[1].split()[0])
-        return times[0], times[1], peak_kib / 1024
+def bleuviz_cmd(hyp: str, refs: list[str], *extra: str) -> list[str]:
+    """The bleuviz command line on files."""
+    cmd = [sys.executable, "-c", MEASURED_BLEUVIZ, "score", "--ref", *refs, "--hyp", hyp]
+    return [*cmd, "--sentence-level", *extra]
+
+
+def best(cmd: list[str], repeat: int) -> tuple[float, float]:
+    """Return the best wall time and the best CPU time of ``repeat`` runs."""
+    runs = [run(cmd) for _ in range(repeat)]
+    return min(r[0] for r in runs), min(r[3] for r in runs)
+
+
+def speed(label: str, hyp: str, ref: str, repeat: int) -> None:
+    """Time the three commands at one reference and print the ratios (wall and CPU)."""
+    sacre = best([sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-b"], repeat)
+    ours = best(bleuviz_cmd(hyp, [ref]), repeat)
+    print(f"{label}: sacrebleu REF -i HYP {sacre[0]:.2f}s (cpu {sacre[1]:.2f}s); bleuviz score "
+          f"--sentence-level {ours[0]:.2f}s (cpu {ours[1]:.2f}s) -> {ours[0] / sacre[0]:.3f} of "
+          f"sacrebleu (cpu {ours[1] / sacre[1]:.3f}; target <= 0.2)")  # fmt: skip
+    if importlib.util.find_spec("bleuscore") is None:
+        print(f"{label}: bleuscore not installed, skipped (pip install bleuscore)")
+        return
+    bs = best([sys.executable, "-c", BLEUSCORE, hyp, ref], repeat)
+    print(f"{label}: bleuscore compute {bs[0]:.2f}s (cpu {bs[1]:.2f}s) -> bleuviz is "
+          f"{ours[0] / bs[0]:.3f} of bleuscore (cpu {ours[1] / bs[1]:.3f}; "
+          "target <= 1)")  # fmt: skip
+
+
+def check_scores(label: str, streams: list[list[str]], hyp: str, ref: str, check: int) -> None:
+    """Print whether bleuviz's scores equal sacrebleu's, and bleuscore's gap to sacrebleu.
+
+    bleuscore does not smooth: it is compared with sacrebleu's ``smooth_method="none"``.
+    """
+    import sacrebleu
+    from sacrebleu.metrics.bleu import BLEU
+
+    out = run(bleuviz_cmd(hyp, [ref], "--format", "json"))[2]
+    system = json.loads(out)["systems"][0]
+    expected = sacrebleu.corpus_bleu(streams[0], [streams[1]]).score
+    oracle = BLEU(effective_order=True)
+    sentences = [
+        oracle.sentence_score(h, [r]).score
+        for h, r in zip(streams[0][:check], streams[1], strict=False)
+    ]
+    ours = [s["bleu"] for s in system["sentences"][:check]]
+    print(f"{label}: corpus BLEU bleuviz {system['bleu']!r}, sacrebleu {expected!r}: "
+          f"identical {system['bleu'] == expected}; first {len(ours)} sentence BLEU "
+          f"identical to sacrebleu's sentence_score: {ours == sentences}")  # fmt: skip
+    if importlib.util.find_spec("bleuscore") is not None:
+        bs = run([sys.executable, "-c", BLEUSCORE, hyp, ref])[2]
+        plain = sacrebleu.corpus_bleu(streams[0], [streams[1]], smooth_method="none").score
+        print(f"{label}: bleuscore {float(bs)!r}, sacrebleu without smoothing {plain!r}: "
+              f"difference {abs(float(bs) - plain):.1e}")  # fmt: skip
+
+
+def memory(label: str, hyp: str, refs: list[str], limit_mib: int) -> str:
+    """Print the bleuviz command's peak memory; return its output."""
+    seconds, peak, out, _ = run(bleuviz_cmd(hyp, refs))
+    print(f"{label}: bleuviz score --sentence-level {seconds:.2f}s, peak RSS of the process "
+          f"tree {peak:.0f} MiB (target <= {limit_mib} MiB)")  # fmt: skip
+    return out
 
 
 def main() -> None:
-    """Run every configuration and print one line per measurement."""
+    """Run every measurement and print one line each."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[3000, 100000])
-    parser.add_argument("--refs", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--files", nargs="+", metavar="HYP REF", help="real text, repeated")
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--segments", type=int, default=100_000)
+    parser.add_argument("--big", type=int, default=1_000_000, help="segments of the large run")
+    parser.add_argument("--skip-1m", action="store_true", help="skip the large run")
+    parser.add_argument("--repeat", type=int, default=1, help="best of this many runs")
+    parser.add_argument("--check", type=int, default=3000, help="sentence scores checked")
+    parser.add_argument("--files", nargs="+", metavar="HYP REF1 REF2", help="real text, repeated")
     args = parser.parse_args()
-    if args.child:
-        n, n_refs, path = args.child
-        child_peak(int(n), int(n_refs), path == "columnar", args.files)
-        return
-    print(f"cores: {os.cpu_count()}  sacrebleu {sacrebleu.__version__}")
-    print(f"text: {' '.join(args.files) + ' (repeated)' if args.files else 'synthetic'}")
-    for n in args.sizes:
-        for n_refs in args.refs:
-            measure(n, n_refs, args.files, args.repeat)
-
-
-def measure(n: int, n_refs: int, files: list[str] | None, repeat: int) -> None:
-    """Print every measurement for one corpus size and number of references."""
-    hyp, refs = make_corpus(n, n_refs, files)
-    label = f"n={n} refs={n_refs}"
-    workers = default_workers()
-    tokenizing([*hyp, *(line for stream in refs for line in stream)], label, repeat)
-    t_sacre, ref_score = timed(partial(sacrebleu_score, hyp, refs), repeat)
-    t_one, score_one = timed(partial(bleuviz_run, hyp, refs, 1), repeat)
-    t_par, score_par = timed(partial(bleuviz_run, hyp, refs, workers), repeat)
-    same = score_one == score_par == ref_score
-    print(f"{label}: sacrebleu corpus_bleu {t_sacre:.2f}s (BLEU {ref_score:.4f})")
-    print(
-        f"{label}: bleuviz stats+sentence BLEU, 1 worker {t_one:.2f}s "
-        f"-> {t_sacre / t_one:.2f}x; {workers} workers {t_par:.2f}s "
-        f"-> {t_sacre / t_par:.2f}x; identical scores: {same}"
-    )
-    columnar, per_line = (
-        peak_of_child(n, n_refs, True, files),
-        peak_of_child(n, n_refs, False, files),
-    )
-    print(
-        f"{label}: bleuviz peak RSS {columnar:.0f} MiB columnar, {per_line:.0f} MiB per line "
-        "(1 worker, child process)"
-    )
-    t_cmd_sacre, t_cmd_ours, peak_cmd = whole_commands(hyp, refs)
-    print(
-        f"{label}: command sacrebleu {t_cmd_sacre:.2f}s, bleuviz score --sentence-level "
-        f"{t_cmd_ours:.2f}s -> {t_cmd_sacre / t_cmd_ours:.2f}x; bleuviz peak RSS {peak_cmd:.0f} MiB"
-    )
+    print(f"cores: {os.cpu_count()}  text: "
+          f"{' '.join(args.files) + ' (repeated)' if args.files else 'synthetic'}")  # fmt: skip
+    n = args.segments
+    streams = make_streams(n, args.files)
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        hyp, ref1, ref2 = (
+            write(folder, f"{k}.txt", s)
+            for k, s in zip(("hyp", "ref1", "ref2"), streams, strict=True)
+        )
+        speed(f"n={n} refs=1", hyp, ref1, args.repeat)
+        check_scores(f"n={n} refs=1", streams, hyp, ref1, args.check)
+        memory(f"n={n} refs=2", hyp, [ref1, ref2], 1024)
+        if args.skip_1m:
+            return
+        big = [write(folder, f"big{k}.txt", repeated(s, args.big)) for k, s in enumerate(streams)]
+        del streams
+        out = memory(f"n={args.big} refs=2", big[0], big[1:], 2048)
+        print(f"n={args.big} refs=2: {out.strip().splitlines()[0]}")
 
 
 if __name__ == "__main__":

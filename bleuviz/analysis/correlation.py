@@ -25,16 +25,17 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import MetricScores
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,10 @@ def correlate(metric: MetricView, human: MetricView) -> Correlation:
     m = np.array([_oriented(metric, metric.corpus[s]) for s in systems], dtype=np.float64)
     h = np.array([_oriented(human, human.corpus[s]) for s in systems], dtype=np.float64)
     seg_m, seg_h = _segment_pairs(metric, human, systems)
+    # Imported here: scipy.stats takes most of a second to import, and every
+    # command-line run loads this module with the ``correlate`` subcommand.
+    from scipy import stats
+
     return Correlation(
         metric.name,
         _statistic(stats.pearsonr, m, h),
@@ -173,6 +178,8 @@ def segment_gaps(metric: MetricView, human: MetricView) -> pd.DataFrame:
     human's (positive: the metric likes the output more than the annotators),
     largest magnitude first.
     """
+    import pandas as pd  # here: the command line loads this module, rarely this function
+
     rows = []
     for system in human.sentence:
         if system not in metric.sentence:
@@ -190,6 +197,8 @@ def segment_gaps(metric: MetricView, human: MetricView) -> pd.DataFrame:
 
 def _percentiles(values: FloatArray | float) -> FloatArray:
     """Percentile rank (0-100] of each value; ties share their average rank."""
+    import pandas as pd
+
     series = pd.Series(np.asarray(values, dtype=np.float64))
     ranks: FloatArray = series.rank(method="average").to_numpy() / max(len(series), 1) * 100
     return ranks

@@ -4,43 +4,45 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bleuviz.bleu.chunks import CHUNK_CHARACTERS, chunked_stats
 from bleuviz.bleu.orders import DEFAULT_ORDER
-from bleuviz.bleu.references import ReferenceIndex, build_reference_index
-from bleuviz.bleu.stats import SegmentStats, compute_stats
+from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.testset import TestSet
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CorpusStats:
-    """Per-system statistics against one reference index.
+    """Per-system statistics of a test set under one tokenization.
 
-    The reference index is shared: references are tokenized and counted once,
-    then every system is counted against it.
+    Attributes:
+        testset: the text the statistics were counted from.
+        tokenize: the tokenization all statistics share.
+        n_refs: number of reference streams.
+        systems: system name -> its per-segment statistics.
     """
 
     testset: TestSet
-    refs: ReferenceIndex
+    tokenize: TokenizeConfig
+    n_refs: int
     systems: dict[str, SegmentStats]
-
-    @property
-    def tokenize(self) -> TokenizeConfig:
-        """The tokenization all statistics share."""
-        return self.refs.tokenize
-
-    @property
-    def n_refs(self) -> int:
-        """Number of reference streams."""
-        return self.refs.n_refs
 
 
 def compute_corpus_stats(
-    testset: TestSet, tokenize: TokenizeConfig, max_order: int = DEFAULT_ORDER, workers: int = 1
+    testset: TestSet,
+    tokenize: TokenizeConfig,
+    max_order: int = DEFAULT_ORDER,
+    workers: int = 1,
+    budget: int = CHUNK_CHARACTERS,
 ) -> CorpusStats:
-    """Tokenize and count the references once and every system against them.
+    """Count every system against the references, chunk by chunk (``bleuviz.bleu.chunks``).
 
-    ``workers`` > 1 tokenizes in forked processes: for the command line only.
+    Each chunk's references are tokenized and counted once, then every system
+    is counted against them. ``workers`` > 1 counts chunks in that many threads
+    (columnar tokenizers) or tokenizes in forked processes (the others: for the
+    command line only). ``budget`` is the characters a chunk holds at most.
     """
-    refs = build_reference_index(testset.references, tokenize, max_order, workers)
-    systems = {name: compute_stats(lines, refs, workers) for name, lines in testset.systems.items()}
-    return CorpusStats(testset, refs, systems)
+    systems = chunked_stats(
+        testset.systems, testset.references, tokenize, max_order, workers, budget
+    )
+    return CorpusStats(testset, tokenize, len(testset.references), systems)

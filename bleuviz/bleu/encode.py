@@ -4,8 +4,8 @@ A tokenizer with a columnar replica (``bleuviz.bleu.columnar``) tokenizes the
 whole column with pyarrow and numbers the tokens with ``dictionary_encode``:
 no Python object per token. Any other tokenizer (intl, mecab, flores, zh) runs
 sacrebleu's own per-line tokenizer (``tokenize_lines``) and ``str.split()``.
-Both number tokens in order of first occurrence, as ``pandas.factorize`` does,
-so the ids, vocabulary and every count built on them are the same either way.
+Both number tokens in order of first occurrence (``dictionary_encode``), so the
+ids, vocabulary and every count built on them are the same either way.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
@@ -28,12 +28,13 @@ class EncodedLines:
     """N tokenized lines as integer ids.
 
     Attributes:
-        vocabulary: distinct token strings, in order of first occurrence; id = position.
+        vocabulary: distinct token strings (a pyarrow string array), in order of
+            first occurrence; id = position.
         ids: (T,) every token's id, line after line.
         offsets: (N + 1,) line i's ids are ``ids[offsets[i]:offsets[i + 1]]``.
     """
 
-    vocabulary: pd.Index
+    vocabulary: pa.Array
     ids: IntArray
     offsets: IntArray
 
@@ -50,42 +51,45 @@ def encode_lines(lines: Sequence[str], config: TokenizeConfig, workers: int = 1)
     """
     columnar = COLUMNAR_TOKENIZERS.get(config.name)
     if columnar is None:
-        tokens, offsets = split_tokens(tokenize_lines(lines, config, workers))
-        codes, vocab = pd.factorize(np.asarray(tokens, dtype=object))
-        return EncodedLines(pd.Index(vocab), codes.astype(np.int64), offsets)
-    column = columnar(_arrow_text(lines, config.lowercase))
-    encoded = column.tokens.dictionary_encode()
+        words, offsets = split_tokens(tokenize_lines(lines, config, workers))
+        tokens = pa.array(words, pa.large_string())
+        del words
+    else:
+        column = columnar(_arrow_text(lines, config.lowercase))
+        tokens, offsets = column.tokens, column.offsets
+        del column
+    encoded = tokens.dictionary_encode()
     ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    vocab = np.asarray(encoded.dictionary.to_pylist(), dtype=object)
-    offsets = column.offsets
-    del column, encoded
+    vocab = encoded.dictionary
+    del tokens, encoded
     # pyarrow's allocator (mimalloc or jemalloc) keeps freed pages for reuse; the
     # text columns are gone now, and the n-gram counting that follows is numpy's.
     pa.default_memory_pool().release_unused()
-    return EncodedLines(pd.Index(vocab), ids, offsets)
+    return EncodedLines(vocab, ids, offsets)
 
 
 def _arrow_text(lines: Sequence[str], lowercase: bool) -> pa.Array:
     """Return the lines as one pyarrow column, lowercased with ``str.lower()`` if asked.
 
     Python lowercases, not pyarrow's ``utf8_lower``: the two differ (``'İ'``
-    becomes ``'i̇'`` in Python, ``'i'`` in utf8proc).
+    becomes ``'i̇'`` in Python, ``'i'`` in utf8proc). Each line is encoded to
+    UTF-8 here, not by pyarrow: converting a ``str`` itself would leave CPython's
+    cached UTF-8 copy attached to every non-ASCII line for as long as the test
+    set lives (about its size again); these bytes objects are freed at once.
     """
     if lowercase:
-        return pa.array([line.lower() for line in lines], pa.large_string())
-    return pa.array(lines, pa.large_string())
+        encoded = [line.lower().encode() for line in lines]
+    else:
+        encoded = [line.encode() for line in lines]
+    return pa.array(encoded, pa.large_binary()).view(pa.large_string())
 
 
-def ids_in(encoded: EncodedLines, vocabulary: pd.Index) -> IntArray:
-    """Return each token's id in another ``vocabulary`` (unique), or UNSEEN.
+def ids_in(encoded: EncodedLines, vocabulary: pa.Array) -> IntArray:
+    """Return each token's id in another ``vocabulary`` (distinct strings), or UNSEEN.
 
-    Factorizing ``vocabulary`` followed by this vocabulary numbers the former
-    0..V-1 in order (it is unique), so a code >= V is a token it lacks. Only
-    distinct tokens are hashed; the ids are then a lookup per token.
+    Only distinct tokens are hashed (``index_in``); the ids are then a lookup per token.
     """
-    theirs = vocabulary.to_numpy(dtype=object)
-    ours = encoded.vocabulary.to_numpy(dtype=object)
-    codes, _ = pd.factorize(np.concatenate([theirs, ours]))
-    mapping = codes[len(theirs) :].astype(np.int64)
-    mapping[mapping >= len(theirs)] = UNSEEN
-    return mapping[encoded.ids]
+    found = pc.index_in(encoded.vocabulary, value_set=vocabulary.cast(encoded.vocabulary.type))
+    mapping = found.fill_null(UNSEEN).to_numpy(zero_copy_only=False).astype(np.int64)
+    ids: IntArray = mapping[encoded.ids]
+    return ids

@@ -3,10 +3,10 @@
 sacrebleu counts n-grams with a ``Counter`` of token tuples per segment
 (sacrebleu/metrics/helpers.py, ``extract_all_word_ngrams``), which is about
 half of its running time. Here every token of a corpus becomes an integer, and
-every n-gram an integer built from its (n-1)-gram prefix and its last token, so
-a whole corpus is counted with a few hash-table passes (``pandas.factorize``)
-instead of one Python ``Counter`` per segment. Counts are exact: identities are
-dense codes from a hash table, not hashes that could collide.
+every (segment, n-gram) pair an integer built from its (segment, (n-1)-gram)
+prefix and its last token, so a whole corpus is counted with a few sorts of
+integer arrays instead of one Python ``Counter`` per segment. Counts are exact:
+identities are positions in a sorted table of keys, not hashes that could collide.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import NDArray
 
 from bleuviz.arrays import IntArray
 
@@ -22,6 +21,11 @@ from bleuviz.arrays import IntArray
 NO_GRAM = -2
 #: Marks an n-gram (or token) that never occurs in the references.
 UNSEEN = -1
+
+# A key and its position share one int64 when they fit in 63 bits: sorting the
+# packed values then orders the keys and carries each one's position along, as
+# an argsort would, at the speed of numpy's (vectorized) value sort.
+_BITS = 63
 
 
 def split_tokens(tokenized: Sequence[str]) -> tuple[list[str], IntArray]:
@@ -38,55 +42,76 @@ def split_tokens(tokenized: Sequence[str]) -> tuple[list[str], IntArray]:
     return " ".join(tokenized).split(), offsets
 
 
-def gram_starts(offsets: IntArray, order: int) -> NDArray[np.bool_]:
-    """Return, for each token position, whether an n-gram of ``order`` starts there."""
+def room(offsets: IntArray) -> IntArray:
+    """Return, for each token position, how many tokens its line holds from there on.
+
+    An n-gram starts at a position when its room is at least n.
+    """
     total = int(offsets[-1])
     line_end = np.repeat(offsets[1:], np.diff(offsets))
-    return np.arange(total, dtype=np.int64) + order <= line_end
+    return line_end - np.arange(total, dtype=np.int64)
 
 
-def pair_keys(prefix: IntArray, ids: IntArray, order: int, vocab_size: int) -> IntArray:
-    """Combine the (n-1)-gram id at each start with the token n-1 positions later.
+def gram_keys(prefix: IntArray, ids: IntArray, order: int, width: int) -> IntArray:
+    """Combine the (segment, (n-1)-gram) id at each start with the token n-1 positions later.
 
-    The key is ``prefix * vocab_size + last_token``; it is UNSEEN where either part
-    is UNSEEN and NO_GRAM where the n-gram would cross a line end.
+    ``prefix`` holds, per position, the id of the (segment, (n-1)-gram) starting
+    there (the segment itself for unigrams), or a negative marker. The key is
+    ``prefix * width + token``, UNSEEN where either part is negative. Where the
+    n-gram would cross a line end the key is meaningless: callers mask those
+    positions (``room``).
     """
-    keys = np.full(len(ids), NO_GRAM, dtype=np.int64)
+    keys = np.full(len(ids), UNSEEN, dtype=np.int64)
     if order > len(ids):
         return keys
     head = prefix[: len(ids) - order + 1]
     tail = ids[order - 1 :]
-    body = keys[: len(ids) - order + 1]
-    valid = head >= 0
-    body[valid] = head[valid] * vocab_size + tail[valid]
-    body[valid & (tail < 0)] = UNSEEN
-    body[head == UNSEEN] = UNSEEN
+    valid = (head >= 0) & (tail >= 0)
+    keys[: len(head)][valid] = head[valid] * width + tail[valid]
     return keys
 
 
-def unique_codes(values: IntArray) -> tuple[IntArray, IntArray]:
-    """Return dense codes for ``values`` and the distinct values, sorted.
+def unique_inverse(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """Return the distinct ``keys`` (non-negative), sorted, and each key's position among them.
 
-    Codes are positions in the sorted distinct values, so any other array of
-    keys can later be looked up by binary search (``positions_in``) instead of
-    a hash table kept alive beside the reference index.
+    Equals ``np.unique(keys, return_inverse=True)``. When a key and its
+    position fit in 63 bits together, one value sort of the packed integers
+    replaces the argsort ``np.unique`` runs (several times faster).
     """
-    uniques, codes = np.unique(values, return_inverse=True)
-    return codes.astype(np.int64, copy=False).reshape(-1), uniques.astype(np.int64, copy=False)
+    if len(keys) == 0:
+        return keys.copy(), keys.copy()
+    order, ordered = _argsort(keys)
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    uniques = ordered[first]
+    inverse = np.empty(len(keys), dtype=np.int64)
+    inverse[order] = np.cumsum(first) - 1
+    return uniques, inverse
 
 
-def positions_in(values: IntArray, table: IntArray) -> IntArray:
-    """Return the position of each value in ``table`` (sorted, distinct), or -1.
+def _argsort(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """Return the stable sorting order of non-negative ``keys`` and the keys in that order."""
+    shift = max(len(keys) - 1, 1).bit_length()
+    if int(keys.max()).bit_length() + shift > _BITS:
+        order = np.argsort(keys, kind="stable")
+        return order, keys[order]
+    packed = np.left_shift(keys, shift)
+    packed |= np.arange(len(keys), dtype=np.int64)
+    packed.sort()
+    order = packed & ((1 << shift) - 1)
+    return order, np.right_shift(packed, shift, out=packed)
 
-    The values are sorted first: numpy's binary search is several times faster
-    on sorted needles (each search starts where the previous one ended).
+
+def lookup(values: IntArray, table: IntArray) -> IntArray:
+    """Return the position of each value in ``table`` (sorted, distinct), or UNSEEN.
+
+    Negative values (markers) are UNSEEN. Values come in segment order and a
+    table of (segment, n-gram) keys is sorted by segment first, so consecutive
+    binary searches touch the same few cache lines: no sort of the values is needed.
     """
-    order = np.argsort(values, kind="stable")
-    needles = values[order]
-    pos = np.searchsorted(table, needles)
-    inside = pos < len(table)
-    hit = np.zeros(len(values), dtype=bool)
-    hit[inside] = table[pos[inside]] == needles[inside]
-    out = np.full(len(values), -1, dtype=np.int64)
-    out[order[hit]] = pos[hit]
-    return out
+    pos = np.searchsorted(table, values)
+    np.minimum(pos, len(table) - 1, out=pos)
+    out = np.where(table[pos] == values, pos, UNSEEN) if len(table) else np.full_like(values, -1)
+    out[values < 0] = UNSEEN
+    return out.astype(np.int64, copy=False)

@@ -1,9 +1,14 @@
 """References tokenized and counted once, then reused for every system.
 
-For every order n, the index holds each reference n-gram's identity and, per
-segment, its *clip count*: the maximum number of times it occurs in any single
-reference of that segment (Papineni et al., 2002, section 2.1; sacrebleu's
-``_extract_reference_info`` takes the same maximum over references).
+For every order n, the index holds each (segment, reference n-gram) pair's
+identity and its *clip count*: the maximum number of times the n-gram occurs
+in any single reference of that segment (Papineni et al., 2002, section 2.1;
+sacrebleu's ``_extract_reference_info`` takes the same maximum over references).
+
+An identity is a position in the sorted table of keys ``prefix * V + token``,
+where ``prefix`` is the identity of the pair's (n-1)-gram (for unigrams, the
+segment) and V the vocabulary size. The segment is part of every identity, so
+a system's n-gram and its clip count are found by one lookup per order.
 """
 
 from __future__ import annotations
@@ -12,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 from numpy.typing import NDArray
 
 from bleuviz.arrays import IntArray
 from bleuviz.bleu.encode import encode_lines
-from bleuviz.bleu.ngrams import NO_GRAM, gram_starts, pair_keys, unique_codes
+from bleuviz.bleu.ngrams import NO_GRAM, gram_keys, room, unique_inverse
 from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
@@ -25,13 +30,23 @@ from bleuviz.errors import ConfigError, InputError
 
 @dataclass(frozen=True, slots=True, eq=False)
 class OrderIndex:
-    """Reference n-grams of one order: identities and per-segment clip counts."""
+    """(segment, reference n-gram) pairs of one order: identities and clip counts.
 
-    # Both indexes are sorted, and looked up by binary search (ngrams.positions_in).
-    pair_index: pd.Index  # pair key (prefix id * V + token id) -> n-gram id (its position)
-    n_grams: int  # number of distinct reference n-grams of this order
-    clip_index: pd.Index  # segment * n_grams + n-gram id -> position in clip_counts
+    Attributes:
+        keys: (G,) sorted distinct keys ``prefix id * V + token id``; a pair's id
+            is its key's position.
+        clip_counts: (G,) each pair's clip count.
+        segments: (G,) each pair's segment.
+    """
+
+    keys: IntArray
     clip_counts: IntArray
+    segments: IntArray
+
+    @property
+    def n_grams(self) -> int:
+        """Number of distinct (segment, n-gram) pairs of this order."""
+        return len(self.keys)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -41,14 +56,14 @@ class ReferenceIndex:
     Attributes:
         tokenize: how the references (and any system scored against them) are tokenized.
         max_order: highest n-gram order counted.
-        vocabulary: reference token string -> token id (its position).
+        vocabulary: reference token strings (a pyarrow string array); id = position.
         ref_lengths: (R, N) token count of every reference line.
         orders: one OrderIndex per order 1..max_order.
     """
 
     tokenize: TokenizeConfig
     max_order: int
-    vocabulary: pd.Index
+    vocabulary: pa.Array
     ref_lengths: IntArray
     orders: tuple[OrderIndex, ...]
 
@@ -87,58 +102,42 @@ def build_reference_index(
     # All streams in one column, stream after stream: line r * n + i is stream r's line i.
     encoded = encode_lines([line for stream in references for line in stream], tokenize, workers)
     ids, all_offsets = encoded.ids, encoded.offsets
-    vocab = encoded.vocabulary
     ref_lengths = encoded.lengths.reshape(len(references), n)
-    orders = _index_orders(ids, all_offsets, len(references), n, len(vocab), max_order)
-    return ReferenceIndex(tokenize, max_order, vocab, ref_lengths, orders)
+    orders = _index_orders(ids, all_offsets, len(references), n, len(encoded.vocabulary), max_order)
+    return ReferenceIndex(tokenize, max_order, encoded.vocabulary, ref_lengths, orders)
 
 
 def _index_orders(
     ids: IntArray, offsets: IntArray, n_refs: int, n: int, vocab_size: int, max_order: int
 ) -> tuple[OrderIndex, ...]:
-    """Give every reference n-gram an id and count its clip count per segment."""
+    """Give every (segment, reference n-gram) pair an id and count its clip count."""
     lengths = np.diff(offsets)
     segment = np.repeat(np.tile(np.arange(n, dtype=np.int64), n_refs), lengths)
     # stream is only compared, so 4 bytes a token will do.
     stream = np.repeat(np.arange(n_refs, dtype=np.int32).repeat(n), lengths)
     orders: list[OrderIndex] = []
-    gram_ids = ids
-    n_grams = vocab_size
-    pair_index = pd.Index(np.arange(vocab_size, dtype=np.int64))
+    prefix, prefix_segments = segment, np.arange(n, dtype=np.int64)
+    width, space = max(vocab_size, 1), room(offsets)
     for order in range(1, max_order + 1):
-        if order > 1:
-            keys = pair_keys(gram_ids, ids, order, vocab_size)
-            valid = gram_starts(offsets, order)
-            codes, uniques = unique_codes(keys[valid])
-            gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
-            gram_ids[valid] = codes
-            n_grams = len(uniques)
-            pair_index = pd.Index(uniques)
-        valid = gram_ids >= 0
-        clip_index, clip_counts = _clip_counts(
-            segment[valid] * n_grams + gram_ids[valid], stream[valid], n_refs
-        )
-        orders.append(OrderIndex(pair_index, n_grams, clip_index, clip_counts))
+        keys = gram_keys(prefix, ids, order, width)
+        valid = space >= order
+        uniques, inverse = unique_inverse(keys[valid])
+        prefix = np.full(len(ids), NO_GRAM, dtype=np.int64)
+        prefix[valid] = inverse
+        clip = _clip_counts(inverse, stream[valid], n_refs, len(uniques))
+        segments = prefix_segments[uniques // width]
+        orders.append(OrderIndex(uniques, clip, segments))
+        prefix_segments = segments
     return tuple(orders)
 
 
 def _clip_counts(
-    keys: IntArray, stream: NDArray[np.int32], n_refs: int
-) -> tuple[pd.Index, IntArray]:
-    """Count each (segment, n-gram) key per reference stream and keep the maximum.
-
-    The keys are sorted once and counted in sorted order: equal keys are then
-    neighbours, and no array maps them back to their original places (what
-    ``np.unique(..., return_inverse=True)`` would hold, 8 bytes per n-gram).
-    """
-    order = np.argsort(keys, kind="stable")
-    keys, stream = keys[order], stream[order]
-    del order
-    first = np.ones(len(keys), dtype=bool)
-    np.not_equal(keys[1:], keys[:-1], out=first[1:])
-    group = np.cumsum(first) - 1
-    uniques = keys[first]
-    best = np.zeros(len(uniques), dtype=np.int64)
+    inverse: IntArray, stream: NDArray[np.int32], n_refs: int, n_grams: int
+) -> IntArray:
+    """Count each pair per reference stream and keep the maximum."""
+    if n_refs == 1:
+        return np.bincount(inverse, minlength=n_grams).astype(np.int64)
+    best = np.zeros(n_grams, dtype=np.int64)
     for r in range(n_refs):
-        np.maximum(best, np.bincount(group[stream == r], minlength=len(uniques)), out=best)
-    return pd.Index(uniques), best
+        np.maximum(best, np.bincount(inverse[stream == r], minlength=n_grams), out=best)
+    return best

@@ -16,9 +16,9 @@ from numpy.typing import NDArray
 
 from bleuviz.arrays import Index, IntArray
 from bleuviz.bleu.encode import encode_lines, ids_in
-from bleuviz.bleu.ngrams import NO_GRAM, gram_starts, pair_keys, positions_in
+from bleuviz.bleu.ngrams import UNSEEN, gram_keys, lookup, room
 from bleuviz.bleu.references import OrderIndex, ReferenceIndex
-from bleuviz.errors import InputError
+from bleuviz.errors import ConfigError, InputError
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -64,6 +64,25 @@ class SegmentStats:
             self.matches[idx],
             self.totals[idx],
             self.floor_totals[idx],
+        )
+
+    @classmethod
+    def concat(cls, parts: Sequence[SegmentStats]) -> SegmentStats:
+        """Return the rows of every part, one part after another (chunks of a test set)."""
+        if not parts:
+            raise ConfigError("parts: at least one set of rows is required")
+        columns = zip(*(part._columns() for part in parts), strict=True)
+        return cls(*(np.concatenate(column) for column in columns))
+
+    def _columns(self) -> tuple[IntArray, ...]:
+        """Every column, in field order."""
+        return (
+            self.hyp_len,
+            self.closest_ref_len,
+            self.shortest_ref_len,
+            self.matches,
+            self.totals,
+            self.floor_totals,
         )
 
     def total(self) -> SegmentStats:
@@ -130,32 +149,33 @@ def compute_stats(
             f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
         )
     encoded = encode_lines(hypotheses, refs.tokenize, workers)
-    ids, offsets = ids_in(encoded, refs.vocabulary), encoded.offsets
-    hyp_len = encoded.lengths
-    segment = np.repeat(np.arange(refs.n_segments, dtype=np.int64), hyp_len)
+    ids, hyp_len = ids_in(encoded, refs.vocabulary), encoded.lengths
+    space = room(encoded.offsets)
+    del encoded
+    prefix = np.repeat(np.arange(refs.n_segments, dtype=np.int64), hyp_len)
     matches = np.zeros((refs.n_segments, refs.max_order), dtype=np.int64)
-    gram_ids = ids
+    width = max(len(refs.vocabulary), 1)
     for order, index in enumerate(refs.orders, start=1):
-        if order > 1:
-            keys = pair_keys(gram_ids, ids, order, len(refs.vocabulary))
-            gram_ids = np.full(len(ids), NO_GRAM, dtype=np.int64)
-            known = gram_starts(offsets, order) & (keys >= 0)
-            gram_ids[known] = positions_in(keys[known], index.pair_index.to_numpy())
-        matches[:, order - 1] = _clipped_matches(gram_ids, segment, refs.n_segments, index)
+        # A (segment, n-gram) pair the references lack has no id, so neither has
+        # any longer n-gram starting with it: gram_keys marks those UNSEEN too.
+        keys = gram_keys(prefix, ids, order, width)
+        keys[space < order] = UNSEEN  # the n-gram would run into the next segment
+        prefix = lookup(keys, index.keys)
+        matches[:, order - 1] = _clipped_matches(prefix, index, refs.n_segments)
     totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
     closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
     return SegmentStats(hyp_len, closest, shortest, matches, totals, np.maximum(totals, 1))
 
 
-def _clipped_matches(
-    gram_ids: IntArray, segment: IntArray, n_segments: int, index: OrderIndex
-) -> IntArray:
-    """Sum ``min(hyp count, clip count)`` over each segment's distinct n-grams."""
-    seen = gram_ids >= 0
-    keys, hyp_counts = np.unique(segment[seen] * index.n_grams + gram_ids[seen], return_counts=True)
-    where = positions_in(keys, index.clip_index.to_numpy())
-    clipped = np.minimum(hyp_counts, np.where(where >= 0, index.clip_counts[where], 0))
-    per_segment = np.bincount(keys // index.n_grams, weights=clipped, minlength=n_segments)
+def _clipped_matches(pairs: IntArray, index: OrderIndex, n_segments: int) -> IntArray:
+    """Sum ``min(hyp count, clip count)`` over each segment's (segment, n-gram) pairs.
+
+    ``pairs`` holds each hypothesis n-gram's pair id in ``index``, or UNSEEN
+    (no match possible): counting ids is then one ``bincount``, no sort.
+    """
+    counts = np.bincount(pairs[pairs != UNSEEN], minlength=index.n_grams)
+    clipped = np.minimum(counts, index.clip_counts)
+    per_segment = np.bincount(index.segments, weights=clipped, minlength=n_segments)
     return per_segment.astype(np.int64)
 
 

@@ -6,9 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores, to_score
+from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.signature import signature
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import default_workers
 from bleuviz.cli.options import (
@@ -96,7 +95,7 @@ def run_score(args: argparse.Namespace) -> int:
             if args.confidence:
                 report |= _confidence(stats, config, score, args)
             if args.sentence_level:
-                report["sentences"] = _sentences(stats, config, corpus.tokenize, corpus.n_refs)
+                report["sentences"] = _sentences(stats, config)
         if testset.seg_scores:
             report["seg_scores"] = seg_score_means(testset, name)
         if extras:
@@ -234,20 +233,21 @@ def seg_score_means(testset: TestSet, system: str) -> dict[str, dict[str, Any]]:
     return means
 
 
-def _sentences(stats: Any, config: BleuConfig, tokenize: Any, n_refs: int) -> list[dict[str, Any]]:
-    """Return every segment's score with sentence-level semantics."""
+def _sentences(stats: SegmentStats, config: BleuConfig) -> list[dict[str, Any]]:
+    """Return every segment's score with sentence-level semantics.
+
+    Built column by column (``tolist``): the same numbers ``to_score`` gives
+    one row at a time, without a Python call per segment.
+    """
     arrays = sentence_scores(stats, config)
-    sig = signature(config.for_sentences(), tokenize, n_refs)
-    out = []
-    for row in range(len(stats)):
-        s = to_score(arrays, stats, config, sig, row)
-        out.append(
-            {
-                "bleu": s.score,
-                "counts": list(s.counts),
-                "totals": list(s.totals),
-                "hyp_len": s.hyp_len,
-                "ref_len": s.ref_len,
-            }
-        )
-    return out
+    k = config.max_order
+    columns = zip(
+        arrays.score.tolist(),
+        stats.matches[:, :k].tolist(),
+        stats.totals[:, :k].tolist(),
+        stats.hyp_len.tolist(),
+        config.flavor_spec.ref_lengths(stats).tolist(),
+        strict=True,
+    )
+    keys = ("bleu", "counts", "totals", "hyp_len", "ref_len")
+    return [dict(zip(keys, row, strict=True)) for row in columns]

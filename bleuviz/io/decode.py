@@ -93,8 +93,10 @@ def decode_text(f: NamedBytes, max_bytes: int) -> str:
 
 def split_lines(text: str) -> tuple[str, ...]:
     """Split on ``\\r\\n`` and ``\\n`` only; a final line end adds no empty line."""
-    text = text.replace("\r\n", "\n")
-    return tuple(text.removesuffix("\n").split("\n"))
+    lines = text.replace("\r\n", "\n").split("\n")
+    if len(lines) > 1 and not lines[-1]:  # ends with a line end: no empty line after it
+        lines.pop()  # (not text.removesuffix("\n"), which would copy the whole text)
+    return tuple(lines)
 
 
 def file_extension(name: str) -> str:

@@ -17,8 +17,6 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from rouge_score import tokenizers
-
 from bleuviz.errors import InputError
 
 #: How a sentence break is written inside a one-line segment: the two characters backslash and n.
@@ -41,6 +39,10 @@ class TokenizedText:
 
 @functools.lru_cache(maxsize=2)
 def _tokenizer(use_stemmer: bool) -> Any:
+    # Imported here: rouge_score imports nltk, which imports scipy (about a
+    # second), and the command line loads this module without scoring ROUGE.
+    from rouge_score import tokenizers
+
     return tokenizers.DefaultTokenizer(use_stemmer=use_stemmer)
 
 

@@ -1,33 +1,44 @@
-"""Tests of the n-gram id helpers: sorted codes and binary-search lookup.
+"""Tests of the n-gram id helpers: sorted codes, lookup and line room.
 
-The oracle is pandas: ``pd.Index(table).get_indexer``, which the lookup replaced
-(it keeps a hash table alive per index), and ``np.unique`` for sorted codes.
+The oracles are numpy's own: ``np.unique(..., return_inverse=True)`` for the
+packed-sort ``unique_inverse``, and a plain loop over a dict for ``lookup``.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleuviz.bleu.ngrams import positions_in, unique_codes
+from bleuviz.bleu.ngrams import UNSEEN, lookup, room, unique_inverse
 
 keys = st.lists(st.integers(-3, 40), max_size=60).map(lambda v: np.asarray(v, dtype=np.int64))
+wide = st.lists(st.integers(0, 2**62), max_size=40).map(lambda v: np.asarray(v, dtype=np.int64))
 
 
 @given(values=keys, table=keys)
-def test_positions_in_equals_get_indexer(values: np.ndarray, table: np.ndarray) -> None:
-    table = np.unique(table)
-    got = positions_in(values, table)
-    np.testing.assert_array_equal(got, pd.Index(table).get_indexer(values))
+def test_lookup_finds_positions_or_unseen(values: np.ndarray, table: np.ndarray) -> None:
+    table = np.unique(table[table >= 0])
+    where = {int(v): i for i, v in enumerate(table)}
+    got = lookup(values, table)
+    np.testing.assert_array_equal(
+        got, [where.get(int(v), UNSEEN) if v >= 0 else UNSEEN for v in values]
+    )
     assert got.dtype == np.int64
 
 
-@given(values=keys)
-def test_unique_codes_are_positions_in_the_sorted_uniques(values: np.ndarray) -> None:
-    codes, uniques = unique_codes(values)
-    np.testing.assert_array_equal(uniques, np.unique(values))
-    np.testing.assert_array_equal(uniques[codes], values)
-    assert codes.dtype == uniques.dtype == np.int64
-    assert codes.shape == values.shape
+@given(values=st.one_of(keys.map(np.abs), wide))
+def test_unique_inverse_equals_numpy(values: np.ndarray) -> None:
+    """Small keys take the packed sort, keys near 2**62 numpy's argsort: same answer."""
+    uniques, inverse = unique_inverse(values)
+    expected, expected_inverse = np.unique(values, return_inverse=True)
+    np.testing.assert_array_equal(uniques, expected)
+    np.testing.assert_array_equal(inverse, expected_inverse.reshape(-1))
+    assert uniques.dtype == inverse.dtype == np.int64
+
+
+@given(lengths=st.lists(st.integers(0, 5), max_size=8))
+def test_room_counts_tokens_left_in_the_line(lengths: list[int]) -> None:
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    expected = [n - i for n in lengths for i in range(n)]
+    np.testing.assert_array_equal(room(offsets), expected)

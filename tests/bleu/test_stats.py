@@ -252,7 +252,7 @@ def test_reference_index_shape() -> None:
     assert (index.n_refs, index.n_segments, index.max_order) == (2, 3, 3)
     np.testing.assert_array_equal(index.ref_lengths, [[3, 0, 1], [1, 2, 3]])
     assert len(index.orders) == 3
-    assert sorted(index.vocabulary) == ["a", "b", "c", "d"]
+    assert sorted(index.vocabulary.to_pylist()) == ["a", "b", "c", "d"]
 
 
 @pytest.mark.parametrize("max_order", [0, -1, MAX_ORDER + 1])

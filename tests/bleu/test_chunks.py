@@ -1,0 +1,109 @@
+"""Tests of chunked counting (bleuviz.bleu.chunks): chunks concatenate to the whole.
+
+Oracles: ``chunk_stats`` on the whole test set (one reference index, no
+chunking), and sacrebleu 2.6.0 ``BLEU()._extract_corpus_statistics`` for the
+rows ``[hyp_len, ref_len, correct_1..N, total_1..N]``.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics.bleu import BLEU
+
+from bleuviz.bleu.chunks import chunk_bounds, chunk_stats, chunked_stats
+from bleuviz.bleu.corpus import compute_corpus_stats
+from bleuviz.bleu.stats import SegmentStats
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.errors import ConfigError, InputError
+from bleuviz.io.assemble import build_testset
+
+tokenize_configs = st.builds(
+    TokenizeConfig, st.sampled_from(["13a", "intl", "zh", "char", "none"]), st.booleans()
+)
+
+
+def sacrebleu_rows(hyps, refs, tokenize, max_order):  # type: ignore[no-untyped-def]
+    """The oracle: sacrebleu's per-segment statistics as an int64 array."""
+    metric = BLEU(tokenize=tokenize.name, lowercase=tokenize.lowercase, max_ngram_order=max_order)
+    rows = metric._extract_corpus_statistics(hyps, refs)
+    return np.asarray(rows, dtype=np.int64).reshape(len(hyps), 2 + 2 * max_order)
+
+
+def assert_same_rows(got: SegmentStats, expected: SegmentStats) -> None:
+    np.testing.assert_array_equal(got.to_matrix(), expected.to_matrix())
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    data=st.data(),
+    tok=tokenize_configs,
+    max_order=st.integers(1, 5),
+    budget=st.integers(1, 60),
+    workers=st.sampled_from([1, 2]),
+)
+def test_chunked_rows_equal_whole_and_sacrebleu(
+    data: st.DataObject, corpora, tok: TokenizeConfig, max_order: int, budget: int, workers: int
+) -> None:
+    """Small budgets cut the test set into many chunks, often one segment each."""
+    hyps, refs = data.draw(corpora)
+    other = list(reversed(hyps))
+    systems = {"a": hyps, "b": other}
+    got = chunked_stats(systems, refs, tok, max_order, workers, budget)
+    whole = chunk_stats(systems, refs, tok, max_order)
+    for name, lines in systems.items():
+        assert_same_rows(got[name], whole[name])
+        np.testing.assert_array_equal(
+            got[name].sacrebleu_rows(), sacrebleu_rows(lines, refs, tok, max_order)
+        )
+
+
+@given(
+    lengths=st.lists(st.lists(st.integers(0, 30), min_size=2, max_size=2), max_size=20),
+    budget=st.integers(1, 80),
+)
+def test_chunk_bounds_cut_whole_segments_within_budget(
+    lengths: list[list[int]], budget: int
+) -> None:
+    streams = [["x" * pair[s] for pair in lengths] for s in range(2)]
+    bounds = chunk_bounds(streams, budget)
+    sizes = [sum(pair) for pair in lengths]
+    assert bounds[0] == 0
+    assert bounds[-1] == len(lengths)
+    assert len(bounds) == 1 or (np.diff(bounds) > 0).all()
+    for start, stop in pairwise(bounds.tolist()):
+        # Within the budget, unless one segment alone is over it; never one more that fits.
+        assert stop - start == 1 or sum(sizes[start:stop]) <= budget
+        if stop < len(sizes):
+            assert sum(sizes[start : stop + 1]) > budget
+
+
+def test_corpus_stats_chunked_in_threads_equal_one_chunk() -> None:
+    lines = [f"w{i % 7} w{i % 5} , w{i % 3} w{i % 11} ." for i in range(300)]
+    refs = [[f"w{i % 5} w{i % 7} , w{i % 3} ." for i in range(300)], lines[::-1]]
+    testset = build_testset([("a", tuple(lines)), ("b", tuple(refs[0]))], [tuple(r) for r in refs])
+    chunked = compute_corpus_stats(testset, TokenizeConfig(), 4, workers=2, budget=500)
+    whole = compute_corpus_stats(testset, TokenizeConfig(), 4, workers=1, budget=10**9)
+    assert (chunked.tokenize, chunked.n_refs) == (TokenizeConfig(), 2)
+    for name in ("a", "b"):
+        assert_same_rows(chunked.systems[name], whole.systems[name])
+
+
+def test_unaligned_streams_are_refused_as_before() -> None:
+    with pytest.raises(InputError, match="hypotheses: 1 lines but the references have 2"):
+        chunked_stats({"a": ["x"]}, [["x", "y"]], TokenizeConfig(), budget=1)
+    with pytest.raises(InputError, match="stream 1 has 2 lines but stream 2 has 1"):
+        chunked_stats({"a": ["x", "y"]}, [["x", "y"], ["x"]], TokenizeConfig(), budget=1)
+    with pytest.raises(InputError, match="at least one reference stream"):
+        chunked_stats({"a": ["x"]}, [], TokenizeConfig())
+
+
+def test_bad_budget_and_no_parts_are_refused() -> None:
+    with pytest.raises(ConfigError, match="budget: must be at least 1"):
+        chunk_bounds([["x"]], 0)
+    with pytest.raises(ConfigError, match="parts: at least one"):
+        SegmentStats.concat([])
