@@ -36,6 +36,7 @@ from ui.selection import clicked_segment, sync_selection
 from ui.settings import chosen_metrics, imported_metrics
 from ui.stepper import row_stepper
 from ui.subset import active_filters, subset_caption
+from ui.table_window import table_window
 
 st.title("Sentences")
 corpus, config = current_corpus()
@@ -90,7 +91,6 @@ for label, (low, high) in score_ranges.items():
 if text.strip():
     table.insert(1, "matched in", match_places(testset, system, text))
 shown = table[mask]
-st.session_state["sent_visible"] = shown["seg"].tolist()
 
 
 def clear_sentence_filters() -> None:
@@ -103,9 +103,11 @@ active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
 filter_chips(active, "sent_chip")
 st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a row to open it.")
-sync_selection("sent_table", shown["seg"].tolist(), st.session_state.get("sent_seg"))
+page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
+st.session_state["sent_visible"] = page["seg"].tolist()
+sync_selection("sent_table", st.session_state["sent_visible"], st.session_state.get("sent_seg"))
 st.dataframe(
-    shown,
+    page,
     key="sent_table",
     hide_index=True,
     on_select=partial(clicked_segment, "sent_table", "sent_visible", "sent_seg"),

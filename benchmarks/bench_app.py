@@ -130,8 +130,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve(app_args: list[str], log_path: Path) -> Iterator[str]:
-    """Run ``streamlit run app.py -- app_args``; yield its base URL; kill its process group."""
+def serve(
+    app_args: list[str], log_path: Path, on_start: Callable[[int], None] | None = None
+) -> Iterator[str]:
+    """Run ``streamlit run app.py -- app_args``; yield its base URL; kill its process group.
+
+    ``on_start`` is given the server's process id (e.g. to read its memory).
+    """
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
     command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
@@ -140,6 +145,8 @@ def serve(app_args: list[str], log_path: Path) -> Iterator[str]:
     proc = subprocess.Popen(
         command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
+    if on_start is not None:
+        on_start(proc.pid)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
