@@ -15,11 +15,10 @@ from bleuviz.analysis.segments import (
     filter_mask,
     match_places,
     segment_export,
-    segment_table,
 )
 from bleuviz.render.labels import code_span as code
 from ui.all_systems import segment_in_every_system
-from ui.data import current_corpus, metric_scores, metric_spec
+from ui.data import current_corpus, metric_scores, metric_spec, segment_frame
 from ui.export import export_buttons
 from ui.filters import filter_chips, forget
 from ui.format import number_format
@@ -62,7 +61,7 @@ if params.get("q") is not None and st.session_state.get("sent_applied_q") != par
 
 system = st.selectbox("System", systems, key="sent_system")
 st.caption(sentence_semantics_note(corpus, config))
-table = segment_table(corpus, system, config)
+table = segment_frame(corpus, system, config).copy()  # cached and shared: columns are added
 for label in chosen_metrics():
     before = list(table.columns).index("hyp_len")
     table.insert(before, label, metric_scores(corpus, system, label).sentence)

@@ -13,10 +13,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
 
+import pandas as pd
 import streamlit as st
 
-from bleuviz.bleu import BleuConfig
+from bleuviz.analysis.segments import segment_table
+from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
+from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.io.decode import NamedBytes, read_path
@@ -126,6 +129,46 @@ def system_metric(
     """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
     hyps, refs = _testset.systems[system], _testset.references
     return score_metric(label, hyps, refs, lowercase, stemmer)
+
+
+def sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> BleuArrays:
+    """Every segment's sentence BLEU of ``system``, computed once per data and settings.
+
+    Shared by every session and page (Overview's boxes, mean and outliers; the
+    segment tables), so a rerun that changes no setting recomputes nothing.
+    """
+    _, key = _current_testset()
+    return _sentence_bleu(key, corpus.tokenize, system, config, corpus)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _sentence_bleu(
+    key: tuple[object, ...],
+    tokenize: TokenizeConfig,
+    system: str,
+    config: BleuConfig,
+    _corpus: CorpusStats,
+) -> BleuArrays:
+    """The cached sentence scores (keyed on the data, tokenization, system and settings)."""
+    return sentence_scores(_corpus.systems[system], config)
+
+
+def segment_frame(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.DataFrame:
+    """The Sentences table of ``system`` (cached and shared: copy it before changing it)."""
+    _, key = _current_testset()
+    return _segment_frame(key, corpus.tokenize, system, config, corpus)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _segment_frame(
+    key: tuple[object, ...],
+    tokenize: TokenizeConfig,
+    system: str,
+    config: BleuConfig,
+    _corpus: CorpusStats,
+) -> pd.DataFrame:
+    """The cached table (keyed on the data, tokenization, system and settings)."""
+    return segment_table(_corpus, system, config)
 
 
 def metric_spec(corpus: CorpusStats, label: str) -> MetricSpec:
@@ -238,6 +281,11 @@ def with_scores(
     lower = [name for name, low in directions if low]
     higher = [name for name, low in directions if not low]
     return replace(_corpus, testset=set_directions(_scored, lower, higher))
+
+
+def current_testset() -> tuple[TestSet, tuple[object, ...]]:
+    """The loaded test set and its identity for cache keys (files, sizes, times or upload ids)."""
+    return _current_testset()
 
 
 def _current_testset() -> tuple[TestSet, tuple[object, ...]]:
