@@ -9,6 +9,7 @@ cached is ever mutated: the core's dataclasses are frozen.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
@@ -117,6 +118,11 @@ def corpus_stats(
     return compute_corpus_stats(_testset, tokenize, order)
 
 
+#: Keys of the metric scores this process has computed (``system_metric`` misses): a loop
+#: over systems shows a progress bar only while some are still to compute.
+_SCORED: set[tuple[object, ...]] = set()
+
+
 @st.cache_resource(max_entries=64, show_spinner="Scoring with another metric…")
 def system_metric(
     key: tuple[object, ...],
@@ -128,7 +134,45 @@ def system_metric(
 ) -> MetricScores:
     """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
     hyps, refs = _testset.systems[system], _testset.references
-    return score_metric(label, hyps, refs, lowercase, stemmer)
+    scores = score_metric(label, hyps, refs, lowercase, stemmer)
+    _SCORED.add((key, system, label, lowercase, stemmer))
+    return scores
+
+
+def every_system_scores(
+    corpus: CorpusStats, label: str, systems: Sequence[str]
+) -> dict[str, MetricScores]:
+    """``label``'s scores of every system in ``systems``, with a progress bar while computing.
+
+    Systems are scored one at a time at this boundary, so the bar names the one
+    under way ("TER: system 3 of 9") and a rerun (another page, another setting)
+    can stop the loop between systems; systems already scored come from the
+    cache, and when all are, no bar is drawn.
+    """
+    state = st.session_state
+    _, key = _current_testset()
+    options = (
+        EXTRA_METRICS[label].options(bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
+        if label in EXTRA_METRICS
+        else None
+    )
+    todo = (
+        []
+        if options is None
+        else [
+            n for n in systems if (key, n, label, options.lowercase, options.stemmer) not in _SCORED
+        ]
+    )
+    bar = st.progress(0.0, text=f"{label}: scoring {len(todo)} systems") if todo else None
+    scores: dict[str, MetricScores] = {}
+    for name in systems:
+        if bar is not None and name in todo:
+            done = todo.index(name)
+            bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
+        scores[name] = metric_scores(corpus, name, label)
+    if bar is not None:
+        bar.empty()
+    return scores
 
 
 def sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> BleuArrays:
