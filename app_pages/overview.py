@@ -5,11 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.analysis.segments import document_scores, system_scores
-from bleuviz.bleu import sentence_scores
 from bleuviz.render.charts import document_bars, precision_by_order, sentence_score_boxes
 from bleuviz.render.labels import escape_markdown as md
 from ui.all_systems import outlier_finder
-from ui.data import current_corpus, metric_scores
+from ui.data import current_corpus, every_system_scores, sentence_bleu
 from ui.export import export_buttons
 from ui.format import fmt_bleu
 from ui.humans import imported_cards, metrics_vs_humans
@@ -32,7 +31,7 @@ st.caption(
     f"{len(testset.systems)} system(s) · flavour {config.flavor}"
 )
 
-others = {label: {n: metric_scores(corpus, n, label) for n in scores} for label in chosen_metrics()}
+others = {label: every_system_scores(corpus, label, list(scores)) for label in chosen_metrics()}
 columns = score_columns(corpus, config, scores, others)
 st.subheader("Corpus BLEU, systems ranked")
 rank_by = rank_choice(columns)
@@ -82,7 +81,7 @@ with left:
     st.plotly_chart(precision_by_order({n: scores[n] for n in focus}), key="ov_precision_chart")
 with right:
     st.subheader("Sentence BLEU")
-    sentence = {n: sentence_scores(corpus.systems[n], config).score for n in focus}
+    sentence = {n: sentence_bleu(corpus, n, config).score for n in focus}
     st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
 
 if len(corpus.systems) > 1:

@@ -18,11 +18,10 @@ from bleuviz.analysis.segments import (
     filter_mask,
     match_places,
     segment_export,
-    segment_table,
 )
 from bleuviz.workspace import NOTE_CATEGORIES
 from ui.all_systems import segment_in_every_system
-from ui.data import current_corpus, metric_scores, metric_spec
+from ui.data import current_corpus, metric_scores, metric_spec, segment_frame
 from ui.export import export_buttons
 from ui.filters import filter_chips, forget
 from ui.format import number_format
@@ -50,6 +49,7 @@ from ui.selection import clicked_segment, sync_selection
 from ui.settings import chosen_metrics, imported_metrics
 from ui.stepper import row_stepper
 from ui.subset import active_filters, subset_caption
+from ui.table_window import table_window
 
 st.title("Sentences")
 corpus, config = current_corpus()
@@ -66,7 +66,7 @@ apply_links(links)
 
 system = st.selectbox("System", systems, key="sent_system")
 st.caption(sentence_semantics_note(corpus, config))
-table = segment_table(corpus, system, config)
+table = segment_frame(corpus, system, config).copy()  # cached and shared: columns are added
 for label in chosen_metrics():
     before = list(table.columns).index("hyp_len")
     table.insert(before, label, metric_scores(corpus, system, label).sentence)
@@ -112,7 +112,6 @@ if notes:
 if text.strip():
     table.insert(1, "matched in", match_places(testset, system, text))
 shown = table[mask]
-st.session_state["sent_visible"] = shown["seg"].tolist()
 
 
 def clear_sentence_filters() -> None:
@@ -127,9 +126,11 @@ if note_choice:
 filter_chips(active, "sent_chip")
 st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a row to open it.")
-sync_selection("sent_table", shown["seg"].tolist(), st.session_state.get("sent_seg"))
+page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
+st.session_state["sent_visible"] = page["seg"].tolist()
+sync_selection("sent_table", st.session_state["sent_visible"], st.session_state.get("sent_seg"))
 st.dataframe(
-    shown,
+    page,
     key="sent_table",
     hide_index=True,
     on_select=partial(clicked_segment, "sent_table", "sent_visible", "sent_seg"),

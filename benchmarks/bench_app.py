@@ -38,11 +38,11 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -55,8 +55,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 RENDER_TARGET = 3.0
+BIG_RENDER_TARGET = 6.0
+DEEP_LINK_TARGET = 2.0
 CHANGE_TARGET = 0.5
 TIMEOUT_MS = 600_000
+REAL_DATA = ROOT.parent / "shared" / "data" / "wmt17-en-de"
 POLL_MS = 10  # requestAnimationFrame polling stalls in a page that is not in front
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
@@ -127,24 +130,29 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit(folder: Path, systems: int) -> Iterator[str]:
-    """Run the app on the files in ``folder``; yield its base URL; kill its process group."""
+def serve(
+    app_args: list[str], log_path: Path, on_start: Callable[[int], None] | None = None
+) -> Iterator[str]:
+    """Run ``streamlit run app.py -- app_args``; yield its base URL; kill its process group.
+
+    ``on_start`` is given the server's process id (e.g. to read its memory).
+    """
     port = free_port()
-    refs = [str(folder / "ref.A.txt"), str(folder / "ref.B.txt")]
-    hyps = [str(folder / f"hyp.sys{k + 1}.txt") for k in range(systems)]
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
     command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
-    command += ["--", "--ref", *refs, "--hyp", *hyps]
-    log = (folder / "server.log").open("wb")
+    command += ["--", *app_args]
+    log = log_path.open("wb")
     proc = subprocess.Popen(
         command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
+    if on_start is not None:
+        on_start(proc.pid)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start; see {folder / 'server.log'}")
+                raise RuntimeError(f"streamlit did not start; see {log_path}")
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
                     if response.read().strip() == b"ok":
@@ -159,6 +167,15 @@ def streamlit(folder: Path, systems: int) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
         log.close()
+
+
+@contextmanager
+def streamlit(folder: Path, systems: int) -> Iterator[str]:
+    """Run the app on the synthetic files in ``folder``; yield its base URL."""
+    refs = [str(folder / "ref.A.txt"), str(folder / "ref.B.txt")]
+    hyps = [str(folder / f"hyp.sys{k + 1}.txt") for k in range(systems)]
+    with serve(["--ref", *refs, "--hyp", *hyps], folder / "server.log") as url:
+        yield url
 
 
 def new_page(browser: Browser) -> Page:
@@ -244,6 +261,75 @@ def deep_link(page: Page, url: str, system: str, seg: int, text: str) -> float:
     return float(handle.json_value()) / 1000
 
 
+RUN_WATCH = """() => {
+  if (window.bvRuns) return;
+  window.bvRuns = [];
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    if (app.dataset.testScriptState === "notRunning") window.bvRuns.push(performance.now());
+  }).observe(app, {attributes: true, attributeFilter: ["data-test-script-state"]});
+}"""
+
+RUN_ENDED = """([n]) => window.bvRuns.length > n && document.querySelector(
+  '[data-testid="stApp"][data-test-script-state="notRunning"]') ? window.bvRuns.at(-1) : false"""
+
+SETTLE_MS = 250  # a rerun a callback or a widget's own update starts right after the first
+
+
+def interaction(page: Page, action: Callable[[], None], shown: tuple[str, object] | None) -> float:
+    """Seconds from ``action`` until its reruns have ended (and ``shown`` holds, if given).
+
+    The end of a run is taken from the app's own script-state attribute, watched by a
+    MutationObserver in the page; a rerun that starts within ``SETTLE_MS`` of the end
+    of the last one (a callback's) is waited for too.
+    """
+    page.bring_to_front()
+    page.wait_for_selector(IDLE)
+    page.evaluate(RUN_WATCH)
+    runs = int(page.evaluate("window.bvRuns.length"))
+    start = float(page.evaluate("performance.now()"))
+    action()
+    end = float(page.wait_for_function(RUN_ENDED, arg=[runs], polling=POLL_MS).json_value())
+    while True:
+        runs = int(page.evaluate("window.bvRuns.length"))
+        page.wait_for_timeout(SETTLE_MS)
+        if page.locator(IDLE).count() and int(page.evaluate("window.bvRuns.length")) == runs:
+            break
+        end = float(page.wait_for_function(RUN_ENDED, arg=[runs], polling=POLL_MS).json_value())
+    if shown is not None:
+        expression, arg = shown
+        end = max(end, float(page.wait_for_function(expression, arg=arg).json_value()))
+    return (end - start) / 1000
+
+
+def keyed(page: Page, key: str) -> Locator:
+    """The element container of the widget with ``key`` (Streamlit's ``st-key-`` class)."""
+    return page.locator(f".st-key-{key}")
+
+
+def pick_option(page: Page, key: str, option: str) -> Callable[[], None]:
+    """An action: open the selectbox ``key`` and click ``option``."""
+
+    def act() -> None:
+        keyed(page, key).locator('[data-testid="stSelectbox"]').click()
+        page.get_by_role("option", name=option, exact=True).click()
+
+    return act
+
+
+def click_row(page: Page, row: int) -> Callable[[], None]:
+    """An action: click the selection cell of ``row`` (from 0) of the first data frame."""
+
+    def act() -> None:
+        grid = page.locator('[data-testid="stDataFrame"]').first
+        box = grid.bounding_box()
+        assert box is not None
+        header = height = 35  # st.dataframe's default header and row heights
+        page.mouse.click(box["x"] + 17, box["y"] + header + row * height + height / 2)
+
+    return act
+
+
 def report(what: str, seconds: float, target: float | None) -> None:
     """Print one figure and its target on one line."""
     if target is None:
@@ -297,19 +383,84 @@ def bench_standard(browser: Browser, folder: Path, segments: int, systems: int, 
 
 
 def bench_big(browser: Browser, folder: Path, segments: int, seed: int) -> None:
-    """First render of a large single-system set, and that the sentences page responds."""
+    """First render of a large single-system set, a deep link in a new session, stepping."""
     lines = write_testset(folder, segments, 1, seed)
     tag = f"[{segments:,} segments x 1 system]"
     with streamlit(folder, 1) as url:
         page = new_page(browser)
-        report_render(tag, "first render, cold server", first_render(page, url, 1))
+        first = first_render(page, url, 1)
+        report_render(tag, "first Overview, cold server", first)
+        report(f"{tag} first Overview, cold server (target)", first[1], BIG_RENDER_TARGET)
         seg = segments // 2
         text = lines["hyp.sys1"][seg - 1]
-        shown = deep_link(page, url, "sys1", seg, text)
-        report(f"{tag} sentences deep link (page load)", shown, RENDER_TARGET)
-        shown, done = select_segment(page, seg + 1, lines["hyp.sys1"][seg])
-        report(f"{tag} segment -> {seg + 1}: highlight shown", shown, CHANGE_TARGET)
-        report(f"{tag} segment -> {seg + 1}: whole page done", done, None)
+        fresh = new_page(browser)
+        shown = deep_link(fresh, url, "sys1", seg, text)
+        report(f"{tag} sentences deep link, new session", shown, DEEP_LINK_TARGET)
+        fresh.set_default_timeout(120_000)
+        next_button = keyed(fresh, "sent_step_next").locator("button").first
+        shown_next = (SEGMENT_SHOWN, [seg + 1, lines["hyp.sys1"][seg]])
+        took = interaction(fresh, next_button.click, shown_next)
+        report(f"{tag} step Next -> {seg + 1}: runs done, highlight shown", took, CHANGE_TARGET)
+        fresh.context.close()
+        page.context.close()
+
+
+def real_files(data: Path, systems: int) -> tuple[Path, list[Path]]:
+    """The reference and the first ``systems`` outputs (by name) of a WMT folder."""
+    refs = sorted(data.glob("ref.*"))
+    hyps = sorted(data.glob("hyp.*"))[:systems]
+    if len(refs) != 1 or len(hyps) < 2:
+        sys.exit(f"{data}: expected one ref.* file and at least two hyp.* files")
+    return refs[0], hyps
+
+
+def system_name(path: Path) -> str:
+    """The app's name of a system read from ``path`` (the file name without hyp. and .txt)."""
+    return path.name.removeprefix("hyp.").removesuffix(".txt")
+
+
+def bench_real(browser: Browser, data: Path, systems: int) -> None:
+    """Every interaction after the first load on a real test set with many systems."""
+    ref, hyps = real_files(data, systems)
+    names = [system_name(h) for h in hyps]
+    lines = {system_name(h): h.read_text(encoding="utf-8").splitlines() for h in hyps}
+    n_seg = len(lines[names[0]])
+    tag = f"[{n_seg:,} x {len(hyps)} real]"
+    log = Path(tempfile.mkdtemp(prefix="bleuviz-bench-real-")) / "server.log"
+    with serve(["--ref", str(ref), "--hyp", *map(str, hyps)], log) as url:
+        page = new_page(browser)
+        report_render(tag, "first Overview, cold server", first_render(page, url, len(hyps)))
+        took = interaction(page, pick_option(page, "smooth_sacrebleu", "floor"), None)
+        report(f"{tag} Overview: sidebar smoothing -> floor", took, CHANGE_TARGET)
+        took = interaction(page, pick_option(page, "ov_rank_by", "p1"), None)
+        report(f"{tag} Overview: rank by -> p1", took, CHANGE_TARGET)
+        seg, name = 100, names[2]
+        shown = deep_link(page, url, name, seg, lines[name][seg - 1])
+        report(f"{tag} Sentences deep link (page load)", shown, None)
+        other = names[4]
+        took = interaction(
+            page,
+            pick_option(page, "sent_system", other),
+            (SEGMENT_SHOWN, [seg, lines[other][seg - 1]]),
+        )
+        report(f"{tag} Sentences: change system", took, CHANGE_TARGET)
+        took = interaction(page, click_row(page, 2), (SEGMENT_SHOWN, [3, lines[other][2]]))
+        report(f"{tag} Sentences: click a row", took, CHANGE_TARGET)
+        next_button = keyed(page, "sent_step_next").locator("button").first
+        took = interaction(page, next_button.click, (SEGMENT_SHOWN, [4, lines[other][3]]))
+        report(f"{tag} Sentences: step Next", took, CHANGE_TARGET)
+        # The deep link opened a new session: its smoothing is the default again.
+        took = interaction(page, pick_option(page, "smooth_sacrebleu", "floor"), None)
+        report(f"{tag} Sentences: sidebar smoothing -> floor", took, CHANGE_TARGET)
+        page.goto(f"{url}/compare", wait_until="commit")
+        page.wait_for_selector(IDLE)
+        took = interaction(page, pick_option(page, "cmp_b", names[3]), None)
+        report(f"{tag} Compare: change B (first time)", took, None)
+        took = interaction(page, pick_option(page, "cmp_b", names[5]), None)
+        report(f"{tag} Compare: change B (first time, second pair)", took, None)
+        took = interaction(page, pick_option(page, "cmp_b", names[3]), None)
+        report(f"{tag} Compare: change B back (seen before)", took, CHANGE_TARGET)
+        page.context.close()
 
 
 def main() -> None:
@@ -320,6 +471,11 @@ def main() -> None:
     parser.add_argument("--big", type=int, default=100_000, help="segments of the large set")
     parser.add_argument("--no-big", action="store_true", help="skip the large set")
     parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument(
+        "--real", type=Path, default=REAL_DATA, help="a folder of ref.* and hyp.* files"
+    )
+    parser.add_argument("--real-systems", type=int, default=9)
+    parser.add_argument("--only", choices=["standard", "big", "real"], help="one scenario")
     parser.add_argument("--keep", type=Path, help="write the test sets here and keep them")
     args = parser.parse_args()
     # On SIGTERM (e.g. from `timeout`), unwind so that the servers' process groups are killed.
@@ -332,8 +488,13 @@ def main() -> None:
         (base / "big").mkdir(parents=True, exist_ok=True)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            bench_standard(browser, base / "standard", args.segments, args.systems, args.seed)
-            if not args.no_big:
+            if args.only in (None, "standard"):
+                bench_standard(browser, base / "standard", args.segments, args.systems, args.seed)
+            if args.only in (None, "real") and args.real.is_dir():
+                bench_real(browser, args.real, args.real_systems)
+            elif args.only == "real":
+                sys.exit(f"{args.real} is missing: pass --real DIR")
+            if args.only in (None, "big") and not args.no_big:
                 bench_big(browser, base / "big", args.big, args.seed)
             browser.close()
 

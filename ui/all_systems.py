@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.outliers import find_outliers
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
-from ui.data import metric_scores, metric_spec
+from ui.data import current_testset, metric_scores, metric_spec, sentence_bleu
 from ui.export import export_buttons
 from ui.format import fmt_bleu, fmt_metric
 from ui.segment_view import explanation
@@ -52,6 +54,40 @@ def segment_in_every_system(
     )
 
 
+def flagged_segments(
+    corpus: CorpusStats, config: BleuConfig, gap: float, low: float, high: float
+) -> pd.DataFrame:
+    """The outlier finder's table with its links, once per data, settings and thresholds.
+
+    Cached and shared: never change the frame returned.
+    """
+    _, key = current_testset()
+    return _flagged(key, corpus.tokenize, config, gap, low, high, corpus)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Looking for suspicious segments…")
+def _flagged(
+    key: tuple[object, ...],
+    tokenize: TokenizeConfig,
+    config: BleuConfig,
+    gap: float,
+    low: float,
+    high: float,
+    _corpus: CorpusStats,
+) -> pd.DataFrame:
+    """The flagged pairs (keyed on the data, tokenization, settings and thresholds)."""
+    names = list(_corpus.systems)
+    bleu = {n: sentence_bleu(_corpus, n, config).score for n in names}
+    hyp_len = {n: _corpus.systems[n].hyp_len for n in names}
+    ref_len = {n: config.flavor_spec.ref_lengths(_corpus.systems[n]) for n in names}
+    found = find_outliers(bleu, hyp_len, ref_len, gap, low, high)
+    found["open"] = [
+        "sentences?" + urlencode({"sys": s, "seg": str(g)})
+        for s, g in zip(found["system"], found["seg"], strict=True)
+    ]
+    return found
+
+
 def outlier_finder(corpus: CorpusStats, config: BleuConfig) -> None:
     """Thresholds, then the flagged (system, segment) pairs, each a link to the segment."""
     gap_col, low_col, high_col = st.columns(3)
@@ -60,15 +96,7 @@ def outlier_finder(corpus: CorpusStats, config: BleuConfig) -> None:
     )
     low = low_col.number_input("Length ratio below", 0.0, 1.0, 0.5, 0.05, key="ov_out_low")
     high = high_col.number_input("Length ratio above", 1.0, 10.0, 2.0, 0.25, key="ov_out_high")
-    names = list(corpus.systems)
-    bleu = {n: sentence_scores(corpus.systems[n], config).score for n in names}
-    hyp_len = {n: corpus.systems[n].hyp_len for n in names}
-    ref_len = {n: config.flavor_spec.ref_lengths(corpus.systems[n]) for n in names}
-    found = find_outliers(bleu, hyp_len, ref_len, gap, low, high)
-    found["open"] = [
-        "sentences?" + urlencode({"sys": s, "seg": str(g)})
-        for s, g in zip(found["system"], found["seg"], strict=True)
-    ]
+    found = flagged_segments(corpus, config, gap, low, high)
     st.caption(f"{len(found)} flagged (system, segment) pairs.")
     st.dataframe(
         found,

@@ -9,14 +9,18 @@ cached is ever mutated: the core's dataclasses are frozen.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
 
+import pandas as pd
 import streamlit as st
 
-from bleuviz.bleu import BleuConfig
+from bleuviz.analysis.segments import segment_table
+from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
+from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.io.decode import NamedBytes, read_path
@@ -115,6 +119,11 @@ def corpus_stats(
     return compute_corpus_stats(_testset, tokenize, order)
 
 
+#: Keys of the metric scores this process has computed (``system_metric`` misses): a loop
+#: over systems shows a progress bar only while some are still to compute.
+_SCORED: set[tuple[object, ...]] = set()
+
+
 @st.cache_resource(max_entries=64, show_spinner="Scoring with another metric…")
 def system_metric(
     key: tuple[object, ...],
@@ -126,7 +135,85 @@ def system_metric(
 ) -> MetricScores:
     """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
     hyps, refs = _testset.systems[system], _testset.references
-    return score_metric(label, hyps, refs, lowercase, stemmer)
+    scores = score_metric(label, hyps, refs, lowercase, stemmer)
+    _SCORED.add((key, system, label, lowercase, stemmer))
+    return scores
+
+
+def every_system_scores(
+    corpus: CorpusStats, label: str, systems: Sequence[str]
+) -> dict[str, MetricScores]:
+    """``label``'s scores of every system in ``systems``, with a progress bar while computing.
+
+    Systems are scored one at a time at this boundary, so the bar names the one
+    under way ("TER: system 3 of 9") and a rerun (another page, another setting)
+    can stop the loop between systems; systems already scored come from the
+    cache, and when all are, no bar is drawn.
+    """
+    state = st.session_state
+    _, key = _current_testset()
+    options = (
+        EXTRA_METRICS[label].options(bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
+        if label in EXTRA_METRICS
+        else None
+    )
+    todo = (
+        []
+        if options is None
+        else [
+            n for n in systems if (key, n, label, options.lowercase, options.stemmer) not in _SCORED
+        ]
+    )
+    bar = st.progress(0.0, text=f"{label}: scoring {len(todo)} systems") if todo else None
+    scores: dict[str, MetricScores] = {}
+    for name in systems:
+        if bar is not None and name in todo:
+            done = todo.index(name)
+            bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
+        scores[name] = metric_scores(corpus, name, label)
+    if bar is not None:
+        bar.empty()
+    return scores
+
+
+def sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> BleuArrays:
+    """Every segment's sentence BLEU of ``system``, computed once per data and settings.
+
+    Shared by every session and page (Overview's boxes, mean and outliers; the
+    segment tables), so a rerun that changes no setting recomputes nothing.
+    """
+    _, key = _current_testset()
+    return _sentence_bleu(key, corpus.tokenize, system, config, corpus)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _sentence_bleu(
+    key: tuple[object, ...],
+    tokenize: TokenizeConfig,
+    system: str,
+    config: BleuConfig,
+    _corpus: CorpusStats,
+) -> BleuArrays:
+    """The cached sentence scores (keyed on the data, tokenization, system and settings)."""
+    return sentence_scores(_corpus.systems[system], config)
+
+
+def segment_frame(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.DataFrame:
+    """The Sentences table of ``system`` (cached and shared: copy it before changing it)."""
+    _, key = _current_testset()
+    return _segment_frame(key, corpus.tokenize, system, config, corpus)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _segment_frame(
+    key: tuple[object, ...],
+    tokenize: TokenizeConfig,
+    system: str,
+    config: BleuConfig,
+    _corpus: CorpusStats,
+) -> pd.DataFrame:
+    """The cached table (keyed on the data, tokenization, system and settings)."""
+    return segment_table(_corpus, system, config)
 
 
 def metric_spec(corpus: CorpusStats, label: str) -> MetricSpec:
@@ -239,6 +326,11 @@ def with_scores(
     lower = [name for name, low in directions if low]
     higher = [name for name, low in directions if not low]
     return replace(_corpus, testset=set_directions(_scored, lower, higher))
+
+
+def current_testset() -> tuple[TestSet, tuple[object, ...]]:
+    """The loaded test set and its identity for cache keys (files, sizes, times or upload ids)."""
+    return _current_testset()
 
 
 def _current_testset() -> tuple[TestSet, tuple[object, ...]]:

@@ -11,13 +11,12 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from bleuviz.analysis.ranking import best_systems, rank_order
-from bleuviz.analysis.segments import mean_sentence_bleu
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.result import BleuScore
 from bleuviz.metrics import MetricScores
 from bleuviz.render.labels import escape_markdown as md
-from ui.data import metric_spec
+from ui.data import metric_spec, sentence_bleu
 from ui.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from ui.humans import mean_with_ci
 
@@ -77,7 +76,7 @@ def score_columns(
         lambda v: f"{v:.0f}",
         None,
     )
-    mean = {n: mean_sentence_bleu(corpus, n, config) for n in scores}
+    mean = {n: float(sentence_bleu(corpus, n, config).score.mean()) for n in scores}
     add(MEAN_SENTENCE, MEAN_SENTENCE, mean, fmt_bleu, True)
     for label, by_system in others.items():
         spec = metric_spec(corpus, label)

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import qualitative
 
 from bleuviz.bleu.result import BleuScore
+
+#: Plotly's default colour sequence, set explicitly so that a box and its outliers match.
+COLORS = qualitative.Plotly
 
 
 def precision_by_order(scores: Mapping[str, BleuScore]) -> go.Figure:
@@ -43,16 +48,87 @@ def precision_by_order(scores: Mapping[str, BleuScore]) -> go.Figure:
     return fig
 
 
+#: Outlier points are drawn once per distinct value at this many decimals (they overlap anyway).
+OUTLIER_DECIMALS = 1
+
+
+@dataclass(frozen=True, slots=True)
+class BoxSummary:
+    """What a box plot draws: quartiles, whisker ends, mean and the outliers."""
+
+    q1: float
+    median: float
+    q3: float
+    lowerfence: float
+    upperfence: float
+    mean: float
+    outliers: tuple[float, ...]
+
+
+def box_summary(values: Sequence[float] | np.ndarray) -> BoxSummary:
+    """Quartiles, Tukey fences (1.5 IQR, at data points), mean and the distinct outliers.
+
+    Quartiles are numpy's linear interpolation (type 7), which is Plotly's default
+    ``quartilemethod="linear"`` up to its interpolation on small samples; the
+    whiskers end at the most extreme values within 1.5 IQR of the box, never
+    inside the box, as Plotly draws them. Outliers are rounded to
+    ``OUTLIER_DECIMALS`` and deduplicated. Non-finite values are left out; no
+    value at all gives NaNs.
+    """
+    y = np.asarray(values, dtype=np.float64)
+    y = y[np.isfinite(y)]
+    if not len(y):
+        nan = float("nan")
+        return BoxSummary(nan, nan, nan, nan, nan, nan, ())
+    q1, median, q3 = (float(q) for q in np.percentile(y, [25, 50, 75]))
+    low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+    inside = y[(y >= low) & (y <= high)]
+    outliers = np.unique(np.round(y[(y < low) | (y > high)], OUTLIER_DECIMALS))
+    return BoxSummary(
+        q1,
+        median,
+        q3,
+        min(q1, float(inside.min())),
+        max(q3, float(inside.max())),
+        float(y.mean()),
+        tuple(float(v) for v in outliers),
+    )
+
+
 def sentence_score_boxes(sentence_bleu: Mapping[str, Sequence[float] | np.ndarray]) -> go.Figure:
-    """Sentence BLEU per system as box plots (median, quartiles, outliers), side by side."""
+    """Sentence BLEU per system as box plots (median, quartiles, mean, outliers), side by side.
+
+    The boxes are computed here and sent as their statistics, not as every
+    segment's score: 100,000 segments would otherwise be megabytes of JSON per
+    system for the browser to sort on every redraw. Each system's outliers (one
+    point per distinct value) are a scatter in the box's colour.
+    """
     fig = go.Figure()
-    for name, values in sentence_bleu.items():
+    for i, (name, values) in enumerate(sentence_bleu.items()):
+        box = box_summary(values)
+        color = COLORS[i % len(COLORS)]
         fig.add_trace(
             go.Box(
                 name=name,
-                y=np.asarray(values),
+                x=[name],
+                q1=[box.q1],
+                median=[box.median],
+                q3=[box.q3],
+                lowerfence=[box.lowerfence],
+                upperfence=[box.upperfence],
+                mean=[box.mean],
                 boxmean=True,
-                hovertemplate="%{y:.2f}<extra>" + name + "</extra>",
+                marker_color=color,
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=[name] * len(box.outliers),
+                y=list(box.outliers),
+                mode="markers",
+                marker={"size": 4, "color": color},
+                name=name,
+                hovertemplate="%{y:.1f}<extra>" + name + " (outlier)</extra>",
             )
         )
     fig.update_layout(

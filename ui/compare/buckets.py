@@ -31,7 +31,7 @@ from bleuviz.render.compare_charts import bucket_bars
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
 from bleuviz.significance.mean import compare_means
-from ui.compare.data import ALL, BLEU, fmt_p, fmt_score, score_spec
+from ui.compare.data import ALL, BLEU, corpus_identity, fmt_p, fmt_score, score_spec
 from ui.data import metric_scores, metric_spec
 from ui.export import export_buttons
 from ui.links import LinkParam, LinkValueError, apply_links, write_links
@@ -160,7 +160,30 @@ def bucket_tests(
     groups: IntArray,
     settings: tuple[int, int, int],
 ) -> pd.DataFrame:
-    """Per bucket: segments, A's and B's score on ``metric``, B's gain, the bootstrap p-value."""
+    """Per bucket: segments, A's and B's score on ``metric``, B's gain, the bootstrap p-value.
+
+    Cached per data, settings, pair, metric and buckets (one bootstrap per bucket
+    is too slow to repeat on every rerun of the page).
+    """
+    lowercase = bool(st.session_state.get("lowercase"))
+    key = (corpus_identity(corpus), config, names, metric, labels)
+    return _bucket_tests(*key, groups, settings, lowercase, corpus)
+
+
+@st.cache_data(max_entries=32, show_spinner="Testing each bucket…")
+def _bucket_tests(
+    identity: tuple[object, ...],
+    config: BleuConfig,
+    names: tuple[str, str],
+    metric: str,
+    labels: tuple[str, ...],
+    groups: IntArray,
+    settings: tuple[int, int, int],
+    lowercase: bool,
+    _corpus: CorpusStats,
+) -> pd.DataFrame:
+    """The bucket tests (``lowercase`` keys the paired tests of chrF, which read it)."""
+    corpus = _corpus
     rows: list[tuple[str, int, float, float, float, float | None]] = []
     spec = score_spec(corpus, metric)
     higher = spec is None or spec.higher_is_better

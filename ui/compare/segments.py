@@ -37,6 +37,7 @@ from ui.notes import note_editor
 from ui.segment_view import explanation, learn_link, source_and_order
 from ui.selection import clicked_segment, sync_selection
 from ui.subset import subset_caption
+from ui.table_window import table_window
 
 
 def open_point() -> None:
@@ -95,7 +96,6 @@ def segment_table(
         mask &= np.isin(np.arange(len(frame)), active.segments)
     how = st.columns([2, 3])[0].selectbox("Sort", list(SORTS), key="cmp_sort")
     shown = sort_comparison(frame[mask], SORTS[how])
-    st.session_state["cmp_visible"] = shown["seg"].tolist()
     rows = (shown["seg"] - 1).tolist()
     filter_chips({label: active.keys for label, active in filters.items()}, "cmp_chip")
     st.caption(subset_caption(corpus, config, list(names), rows, list(filters)))
@@ -105,9 +105,11 @@ def segment_table(
     st.caption("Click a row to open it.")
     axis = sentence_axis(corpus, metric)
     digits = "%.4f" if axis.scale <= 1 else "%.2f"
-    sync_selection("cmp_table", shown["seg"].tolist(), st.session_state.get("cmp_seg"))
+    page = table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows")
+    st.session_state["cmp_visible"] = page["seg"].tolist()
+    sync_selection("cmp_table", st.session_state["cmp_visible"], st.session_state.get("cmp_seg"))
     st.dataframe(
-        shown,
+        page,
         key="cmp_table",
         hide_index=True,
         height=320,

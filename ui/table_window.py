@@ -1,0 +1,54 @@
+"""A window of a long segment table: the browser gets the rows of one page, not every row.
+
+A selectable ``st.dataframe`` is sent whole to the browser on every rerun that
+changes it (Streamlit loads only unselectable frames lazily): 100,000 segments
+are about 20 MB of Arrow per session. The table therefore shows one page of
+``PAGE_ROWS`` rows, the page that holds the open segment unless the user picks
+another page; filters, sorting and the Previous/Next buttons still work on
+every row, server-side.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+#: Rows per page (Streamlit's own page size for lazily loaded frames).
+PAGE_ROWS = 1_000
+
+
+def _pages(n_rows: int) -> list[str]:
+    """The page labels of a table of ``n_rows`` rows: "rows 1–1,000", ..."""
+    return [
+        f"rows {start + 1:,}–{min(start + PAGE_ROWS, n_rows):,}"
+        for start in range(0, n_rows, PAGE_ROWS)
+    ]
+
+
+def table_window(shown: pd.DataFrame, open_segment: int | None, key: str) -> pd.DataFrame:
+    """Return the page of ``shown`` to draw; with more than one page, draw a page picker.
+
+    ``shown`` has a ``seg`` column (segment numbers from 1) in the table's order.
+    When the open segment changes (a click, a step, a deep link), the page
+    follows it to the page that holds its row.
+    """
+    if len(shown) <= PAGE_ROWS:
+        return shown
+    pages = _pages(len(shown))
+    state = st.session_state
+    followed = f"{key}::followed"
+    segs = shown["seg"].to_numpy()
+    if state.get(followed) != (open_segment, len(shown)) or state.get(key) not in pages:
+        state[followed] = (open_segment, len(shown))
+        rows = (segs == open_segment).nonzero()[0] if open_segment is not None else []
+        state[key] = pages[int(rows[0]) // PAGE_ROWS if len(rows) else 0]
+    page = pages.index(
+        st.selectbox(
+            "Table rows",
+            pages,
+            key=key,
+            help=f"The table sends {PAGE_ROWS:,} rows at a time to the browser; "
+            "it follows the open segment.",
+        )
+    )
+    return shown.iloc[page * PAGE_ROWS : (page + 1) * PAGE_ROWS]
