@@ -131,14 +131,17 @@ def free_port() -> int:
 
 @contextmanager
 def serve(
-    app_args: list[str], log_path: Path, on_start: Callable[[int], None] | None = None
+    app_args: list[str],
+    log_path: Path,
+    on_start: Callable[[int], None] | None = None,
+    script: str = "app.py",
 ) -> Iterator[str]:
-    """Run ``streamlit run app.py -- app_args``; yield its base URL; kill its process group.
+    """Run ``streamlit run SCRIPT -- app_args``; yield its base URL; kill its process group.
 
     ``on_start`` is given the server's process id (e.g. to read its memory).
     """
     port = free_port()
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
+    command = [sys.executable, "-m", "streamlit", "run", script, "--server.port", str(port)]
     command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
     command += ["--", *app_args]
     log = log_path.open("wb")

@@ -1,10 +1,15 @@
 """Many users at once: N browser sessions open the same deep link to one segment.
 
-Starts ``streamlit run app.py`` on a real test set read from command-line files
-(default: the first 9 systems of WMT17 en-de newstest2017 and its reference, in
-``/work/shared/data``), then opens N fresh chromium contexts (default 16) at the
+Saves a real test set (default: the first 9 systems of WMT17 en-de newstest2017 and
+its reference, in ``/work/shared/data``) in a new workspace, starts ``streamlit run
+app.py -- --workspace DIR`` on it (``--from-files``: on the command-line files
+instead), then opens N fresh chromium contexts (default 16) at the
 same moment on the same deep link and waits until each one shows that segment:
 its heading names the segment and the highlighted hypothesis is that system's line.
+
+``--floor`` adds a round on a page that holds only the heading and the line
+(``FLOOR_SCRIPT``): the same load then measures what Streamlit's frontend and
+chromium cost on this machine without bleuviz, the least any page can take.
 
 Printed: the slowest, median and fastest session (seconds from the moment all
 were started, browser included), then the server's memory after the load
@@ -14,14 +19,14 @@ Two rounds by default: "cold" is the server's first sessions after start-up
 sessions on the same server (shared caches hit).
 
 The link is ``PREFIX`` + ``sys=NAME&seg=N``; ``PREFIX`` defaults to
-``/sentences?``. For a saved workspace test set, pass e.g.
-``--prefix '/sentences?set=ID&'`` and the app arguments with ``--app-args``.
+``/sentences?set=ID&`` for the saved set (``/sentences?`` with ``--from-files``).
 
 Usage::
 
     python -m benchmarks.bench_load [--sessions 16] [--data DIR] [--systems 9]
-                                    [--system NAME] [--seg 1000] [--prefix /sentences?]
-                                    [--rounds cold warm] [--app-args ...]
+                                    [--system NAME] [--seg 1000] [--prefix LINK]
+                                    [--from-files] [--floor] [--rounds cold warm]
+                                    [--app-args ...]
 """
 
 from __future__ import annotations
@@ -49,8 +54,23 @@ from benchmarks.bench_app import (
     serve,
     system_name,
 )
+from bleuviz.io.load import load_paths
+from bleuviz.workspace import Workspace
 
 LOAD_TARGET = 10.0
+#: The least a Streamlit page can be: a heading and the segment's line, nothing else. The same
+#: load on it measures what Streamlit's frontend and chromium cost on this machine alone.
+FLOOR_SCRIPT = """
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+path, seg = sys.argv[1], int(st.query_params.get("seg", "1"))
+line = Path(path).read_text(encoding="utf-8").splitlines()[seg - 1]
+st.subheader(f"Segment {seg} · floor")
+st.html(f'<div class="bv-line">{line}</div>')
+"""
 #: Each user has their own browser with the page in front: chromium must not throttle the
 #: timers and animation frames of the pages that are not in front, as it does for tabs.
 FOREGROUND_ARGS = [
@@ -159,11 +179,20 @@ async def run(args: argparse.Namespace) -> None:
     lines = by_name[system].read_text(encoding="utf-8").splitlines()
     if not 1 <= args.seg <= len(lines):
         sys.exit(f"--seg {args.seg}: the test set has {len(lines)} segments")
-    app_args = args.app_args or ["--ref", str(ref), "--hyp", *map(str, hyps)]
-    log = Path(tempfile.mkdtemp(prefix="bleuviz-load-")) / "server.log"
+    folder = Path(tempfile.mkdtemp(prefix="bleuviz-load-"))
+    log = folder / "server.log"
+    files = ["--ref", str(ref), "--hyp", *map(str, hyps)]
+    if args.from_files:
+        app_args, prefix = args.app_args or files, args.prefix or "/sentences?"
+    else:
+        saved = Workspace.open(folder / "workspace").save_testset(
+            load_paths([str(h) for h in hyps], [str(ref)]), "load test"
+        )
+        app_args = args.app_args or ["--workspace", str(folder / "workspace")]
+        prefix = args.prefix or f"/sentences?set={saved.id}&"
     tag = f"[{len(lines):,} x {len(hyps)} · {args.sessions} sessions]"
     with serve(app_args, log, on_start=lambda pid: setattr(args, "server_pid", pid)) as url:
-        link = deep_link(url, args.prefix, system, args.seg)
+        link = deep_link(url, prefix, system, args.seg)
         print(f"{tag} link: {link.removeprefix(url)}", flush=True)
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(
@@ -184,6 +213,24 @@ async def run(args: argparse.Namespace) -> None:
             await browser.close()
         rss, hwm = memory_mib(args.server_pid)
         print(f"{tag} server memory after the load: VmRSS {rss:,.0f} MiB · VmHWM {hwm:,.0f} MiB")
+    if args.floor:
+        await floor_round(args, by_name[system], folder, tag)
+
+
+async def floor_round(args: argparse.Namespace, hyp: Path, folder: Path, tag: str) -> None:
+    """The same load on ``FLOOR_SCRIPT``: what Streamlit and chromium alone take here."""
+    script = folder / "floor.py"
+    script.write_text(FLOOR_SCRIPT, encoding="utf-8")
+    lines = hyp.read_text(encoding="utf-8").splitlines()
+    with serve([str(hyp)], folder / "floor.log", script=str(script)) as url:
+        link = f"{url}/?{urlencode({'seg': str(args.seg)})}"
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS + FOREGROUND_ARGS
+            )
+            times = await load_round(browser, link, args.sessions, args.seg, lines[args.seg - 1])
+            report(f"{tag} floor (a page with only the heading and the line)", times)
+            await browser.close()
 
 
 def main() -> None:
@@ -194,7 +241,13 @@ def main() -> None:
     parser.add_argument("--systems", type=int, default=9)
     parser.add_argument("--system", help="the system the link opens (default: the third)")
     parser.add_argument("--seg", type=int, default=1000, help="the segment, from 1")
-    parser.add_argument("--prefix", default="/sentences?", help="the link before sys=&seg=")
+    parser.add_argument("--prefix", help="the link before sys=&seg= (default: see above)")
+    parser.add_argument(
+        "--from-files", action="store_true", help="serve the files, not a saved test set"
+    )
+    parser.add_argument(
+        "--floor", action="store_true", help="also load a page with only the segment on it"
+    )
     parser.add_argument(
         "--rounds", nargs="+", default=["cold", "warm"], help="names of the rounds to run"
     )
