@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from bleuviz.arrays import IntArray
 
@@ -82,6 +81,9 @@ def _chunk_matches(hyp: IdStream, ref: IdStream, radix: int, max_order: int) -> 
     order grows (their n-grams still count in the totals, from the lengths).
     """
     n_segments = len(hyp.lengths)
+    # Imported here, not at the top: pandas costs every command 0.2 s of start-up.
+    import pandas as pd
+
     ids, seg, end = _layout(hyp, ref)
     split_at = len(hyp.ids)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
