@@ -145,8 +145,11 @@ def serve(
     command += ["--server.headless", "true", "--browser.gatherUsageStats", "false"]
     command += ["--", *app_args]
     log = log_path.open("wb")
+    # A workspace of the run's own beside the log: the app saves command-line files in it,
+    # and a benchmark must neither fill the user's workspace nor find its earlier saves.
+    env = {**os.environ, "BLEUVIZ_WORKSPACE": str(log_path.with_suffix(".workspace"))}
     proc = subprocess.Popen(
-        command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env
     )
     if on_start is not None:
         on_start(proc.pid)

@@ -19,9 +19,10 @@ import streamlit as st
 
 from bleuviz.analysis.segments import segment_table
 from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.result import BleuArrays
-from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
 from bleuviz.errors import BleuvizError
 from bleuviz.io.decode import NamedBytes, read_path
 from bleuviz.io.load import load_files, load_paths
@@ -116,7 +117,10 @@ def corpus_stats(
     key: tuple[object, ...], _testset: TestSet, tokenize: TokenizeConfig, order: int
 ) -> CorpusStats:
     """Tokenize and count the test set once per (data, tokenizer, lowercase, order)."""
-    return compute_corpus_stats(_testset, tokenize, order)
+    # Threads for the columnar tokenizers; the others stay in this process (the
+    # command line forks tokenizer processes, which a threaded server must not).
+    workers = default_workers() if tokenize.name in COLUMNAR_TOKENIZERS else 1
+    return compute_corpus_stats(_testset, tokenize, order, workers)
 
 
 #: Keys of the metric scores this process has computed (``system_metric`` misses): a loop

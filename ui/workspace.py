@@ -17,7 +17,7 @@ import streamlit as st
 
 from bleuviz.errors import BleuvizError
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace import SavedSet, Workspace
+from bleuviz.workspace import SavedSet, Workspace, testset_id
 
 #: Session-state keys: the data source's value for a saved set, and which set it is.
 SAVED, SAVED_SET_KEY = "saved", "saved_set"
@@ -79,12 +79,20 @@ def _load(folder: str, saved: SavedSet) -> TestSet:
     return workspace.load(saved.id)
 
 
+#: Test sets this server saved, as it held them: id -> (the listing after the save, the set).
+#: Reading one back from the database would make a second copy of what is in memory.
+_SAVED_HERE: dict[str, tuple[SavedSet, TestSet]] = {}
+
+
 def load_saved(set_id: str) -> tuple[TestSet, tuple[object, ...]]:
     """The saved test set ``set_id`` and its cache key; raises UnknownTestSet if it is gone."""
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
     saved = workspace.get(set_id)
+    here = _SAVED_HERE.get(set_id)
+    if here is not None and here[0] == saved:  # nothing added or renamed since
+        return here[1], ("saved", saved)
     return _load(str(workspace.folder), saved), ("saved", saved)
 
 
@@ -93,8 +101,12 @@ def save_testset(testset: TestSet, name: str) -> SavedSet:
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
+    new = not any(s.id == testset_id(testset) for s in workspace.testsets())
     saved = workspace.save_testset(testset, name)
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
+    _SAVED_HERE.pop(saved.id, None)
+    if new:  # the database now holds exactly the set given (no earlier systems or scores)
+        _SAVED_HERE[saved.id] = (saved, testset)
     return saved
 
 

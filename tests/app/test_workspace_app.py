@@ -14,7 +14,9 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_paths
+from bleuviz.io.seg_scores import attach_seg_scores
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
@@ -231,3 +233,18 @@ def test_a_note_written_on_compare_shows_on_sentences(
     app.query_params.update({"sys": "repeat", "seg": "9"})
     run(app)
     assert app.text_area(key=f"sent_note::{saved.id}::repeat::8::text").value == note.text
+
+
+def test_scores_saved_earlier_come_back_when_the_files_are_given_again(
+    new_app: Callable[..., AppTest], tmp_path: Path, isolated_workspace: Path
+) -> None:
+    """A restarted server on the same files shows what the workspace holds, not just the files."""
+    argv = files(tmp_path)
+    testset = load_paths([argv[3]], [argv[1]])
+    scores = tmp_path / "COMET.seg.score"
+    scores.write_text("".join(f"alpha\t{v}\n" for v in (0.5, 0.25, 0.75)))
+    scored = attach_seg_scores(testset, [read_path(str(scores))])
+    Workspace.open(isolated_workspace).save_testset(scored, "earlier session")
+    app = run(new_app(*argv))
+    assert app.sidebar.radio(key="data_source").value == "saved"
+    assert app.session_state["imported_names"] == ["COMET"]
