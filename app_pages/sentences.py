@@ -107,7 +107,8 @@ if doc not in (None, "(all)") and testset.doc_ids is not None:
 for label, (low, high) in score_ranges.items():
     mask &= in_range(table[label].to_numpy(), low, high)
 if notes:
-    table.insert(len(table.columns), "note", [note_text(notes.get(i)) for i in range(len(table))])
+    notes_column = [note_text(notes.get(i)) for i in range(len(table))]
+    table.insert(list(table.columns).index("bleu"), "note", notes_column)  # in view, not last
     mask &= note_mask(notes, note_choice, len(table))
 if text.strip():
     table.insert(1, "matched in", match_places(testset, system, text))

@@ -14,7 +14,8 @@ from numpy.typing import NDArray
 from bleuviz.errors import BleuvizError
 from bleuviz.io.testset import TestSet
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.workspace import NOTE_CATEGORIES, Note
+from bleuviz.workspace import NOTE_CATEGORIES, Note, testset_id
+from ui.data import current_testset
 from ui.workspace import (
     SAVED,
     SAVED_SET_KEY,
@@ -35,9 +36,29 @@ NOTE_ERROR_KEY = "note_error"
 
 
 def current_set_id() -> str | None:
-    """The id of the saved test set on screen, or None (the sample, unsaved files)."""
+    """The id of the saved test set on screen, or None if it is not saved.
+
+    The sample (or files) shown from their own source count as saved when the
+    workspace holds the same content, so notes written on them show again.
+    """
     state = st.session_state
-    return str(state[SAVED_SET_KEY]) if state.get("data_source") == SAVED else None
+    if state.get("data_source") == SAVED:
+        return str(state[SAVED_SET_KEY])
+    workspace = open_workspace()
+    if workspace is None:
+        return None
+    try:
+        testset, key = current_testset()
+    except BleuvizError:
+        return None
+    content = _content_id(key, testset)
+    return content if any(s.id == content for s in workspace.testsets()) else None
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _content_id(key: tuple[object, ...], _testset: TestSet) -> str:
+    """The workspace id the test set would have (hashed once per data)."""
+    return testset_id(_testset)
 
 
 def notes_of(system: str) -> dict[int, Note]:

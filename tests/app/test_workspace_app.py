@@ -20,6 +20,7 @@ from bleuviz.io.seg_scores import attach_seg_scores
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
+from ui.data import sample_paths
 
 REF = ["The cat sat on the mat .", "It rained all day .", "We went home early ."]
 HYP = ["The cat sat on a mat .", "It rained the whole day .", "We went home ."]
@@ -248,3 +249,21 @@ def test_scores_saved_earlier_come_back_when_the_files_are_given_again(
     app = run(new_app(*argv))
     assert app.sidebar.radio(key="data_source").value == "saved"
     assert app.session_state["imported_names"] == ["COMET"]
+
+
+def test_notes_on_the_saved_sample_show_when_the_sample_is_opened_again(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    sample = sample_paths()  # the sample as the app reads it: source and document ids too
+    testset = load_paths(list(sample.hyp), list(sample.ref), sample.src, sample.docids)
+    saved = workspace.save_testset(testset, "Bundled sample")
+    workspace.save_note(saved.id, "terse", 4, "too short", "omission")
+    app = new_app()
+    app.switch_page("app_pages/sentences.py")
+    app.query_params.update({"sys": "terse", "seg": "5"})
+    run(app)
+    assert app.sidebar.radio(key="data_source").value == "sample"
+    assert app.text_area(key=f"sent_note::{saved.id}::terse::4::text").value == "too short"
+    table = next(d.value for d in app.dataframe if "note" in d.value.columns)
+    assert table.loc[table["seg"] == 5, "note"].item() == "omission: too short"
