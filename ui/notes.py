@@ -80,12 +80,11 @@ def note_mask(notes: dict[int, Note], chosen: list[str], n_segments: int) -> NDA
     """Segments kept by the note filter: noted in a chosen category, any note, or none."""
     if not chosen:
         return np.ones(n_segments, dtype=bool)
-    keep = np.zeros(n_segments, dtype=bool)
-    for index in range(n_segments):
-        note = notes.get(index)
-        keep[index] = (note is None and NO_NOTE in chosen) or (
-            note is not None and (ANY_NOTE in chosen or note.category in chosen)
-        )
+    noted = np.zeros(n_segments, dtype=bool)
+    noted[list(notes)] = True
+    keep = ~noted if NO_NOTE in chosen else np.zeros(n_segments, dtype=bool)
+    wanted = [i for i, note in notes.items() if ANY_NOTE in chosen or note.category in chosen]
+    keep[wanted] = True
     return keep
 
 

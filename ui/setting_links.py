@@ -107,8 +107,8 @@ def apply_setting_links() -> None:
 
 def write_setting_links() -> None:
     """Write the settings that differ from their defaults into the URL."""
-    write_links([*flavor_free_params(), *flavor_params()])
-    if "smooth_value" in st.query_params and not any(
-        p.name == "smooth_value" for p in flavor_params()
-    ):
+    by_flavor = flavor_params()
+    write_links([*flavor_free_params(), *by_flavor])
+    # A smoothing without a value (exp, none, nltk's methods) takes smooth_value out.
+    if "smooth_value" in st.query_params and len(by_flavor) == 1:
         del st.query_params["smooth_value"]

@@ -17,7 +17,7 @@ import streamlit as st
 
 from bleuviz.errors import BleuvizError
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace import SavedSet, Workspace, testset_id
+from bleuviz.workspace import SavedSet, Workspace
 
 #: Session-state keys: the data source's value for a saved set, and which set it is.
 SAVED, SAVED_SET_KEY = "saved", "saved_set"
@@ -101,8 +101,9 @@ def save_testset(testset: TestSet, name: str) -> SavedSet:
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
-    new = not any(s.id == testset_id(testset) for s in workspace.testsets())
+    before = {s.id for s in workspace.testsets()}
     saved = workspace.save_testset(testset, name)
+    new = saved.id not in before
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
     _SAVED_HERE.pop(saved.id, None)
     if new:  # the database now holds exactly the set given (no earlier systems or scores)
