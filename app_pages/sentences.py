@@ -140,6 +140,7 @@ st.dataframe(
     column_config={
         "bleu": st.column_config.NumberColumn("BLEU", format="%.2f"),
         "bp": st.column_config.NumberColumn("BP", format="%.3f"),
+        "note": st.column_config.TextColumn("note", width="medium"),
         **{
             f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
             for n in range(config.max_order)
