@@ -38,3 +38,10 @@ def test_the_server_listens_on_loopback_only() -> None:
 def test_upload_limit_and_xsrf_protection_stay_as_documented() -> None:
     assert config.get_option("server.maxUploadSize") == 200
     assert config.get_option("server.enableXsrfProtection") is True
+
+
+@pytest.mark.usefixtures("project_config")
+def test_no_full_garbage_collection_after_every_run() -> None:
+    # Streamlit's default collects every generation after each script run, which cost
+    # every interaction on 100k segments (issue 11) for memory refcounting frees anyway.
+    assert config.get_option("runner.postScriptGC") is False
