@@ -45,3 +45,9 @@ def test_no_full_garbage_collection_after_every_run() -> None:
     # Streamlit's default collects every generation after each script run, which cost
     # every interaction on 100k segments (issue 11) for memory refcounting frees anyway.
     assert config.get_option("runner.postScriptGC") is False
+
+
+@pytest.mark.usefixtures("project_config")
+def test_source_files_are_not_watched() -> None:
+    # The watcher resolves every imported module's path on script runs (issue 11).
+    assert config.get_option("server.fileWatcherType") == "none"
