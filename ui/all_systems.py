@@ -11,8 +11,8 @@ from bleuviz.analysis.outliers import find_outliers
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.render.every_system import SystemLine, every_system_html
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend
-from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
 from ui.data import current_testset, metric_scores, metric_spec, sentence_bleu
 from ui.export import export_buttons
@@ -31,22 +31,25 @@ def segment_in_every_system(
     left, right = st.columns([3, 2])
     baseline = left.selectbox("Word differences against", names, key="sent_diff_base")
     show_diff = right.toggle("Show word differences", True, key="sent_diff_show")
-    st.html(STYLE + DIFF_STYLE + legend())
     bleu = {
         n: float(sentence_scores(corpus.systems[n].select([index]), config).score[0]) for n in names
     }
     metrics = chosen_metrics()
+    rows = []
     for name in sorted(names, key=lambda n: -bleu[n]):
-        scores = [f"BLEU {fmt_bleu(bleu[name])}"]
+        scores = [("BLEU", fmt_bleu(bleu[name]))]
         for label in metrics:
             value = float(metric_scores(corpus, name, label).sentence[index])
-            scores.append(f"{md(label)} {fmt_metric(metric_spec(corpus, label), value)}")
-        role = " (baseline)" if name == baseline else ""
-        st.markdown(f"**{md(name)}**{role} · " + " · ".join(scores))
+            scores.append((label, fmt_metric(metric_spec(corpus, label), value)))
         hyp = testset.systems[name][index]
-        st.html(hypothesis_html(explanation(hyp, refs, corpus.tokenize, config.max_order), order))
-        if show_diff and name != baseline:
-            st.html(word_diff_html(testset.systems[baseline][index], hyp))
+        line = hypothesis_html(explanation(hyp, refs, corpus.tokenize, config.max_order), order)
+        diff = (
+            word_diff_html(testset.systems[baseline][index], hyp)
+            if show_diff and name != baseline
+            else None
+        )
+        rows.append(SystemLine(name, name == baseline, scores, line, diff))
+    st.html(STYLE + DIFF_STYLE + legend() + every_system_html(rows))
     st.caption(
         f"Systems by sentence BLEU on this segment; n-grams of order {order} coloured as in the "
         "drill-down. Differences: blue words only this system has, red words only the "

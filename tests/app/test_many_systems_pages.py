@@ -5,6 +5,8 @@ Oracle: sacrebleu 2.6.0's ``sentence_bleu`` on the sample's files.
 
 from __future__ import annotations
 
+import html
+import re
 import statistics
 from collections.abc import Callable
 
@@ -38,15 +40,20 @@ def test_one_segment_in_every_system(app: Callable[[str], AppTest]) -> None:
     at.query_params["seg"] = "7"
     at.run()
     assert not at.exception
-    lines = [m.value for m in at.markdown if " · BLEU " in m.value]
+    lines = every_system_heads(at)
     expected = sorted(HYPS, key=lambda n: -sentence(n, 6))
-    assert [line.split("**")[1] for line in lines] == expected
+    assert [line.split(" · ")[0].removesuffix(" (baseline)") for line in lines] == expected
     for line, name in zip(lines, expected, strict=True):
         assert line.endswith(f"BLEU {sentence(name, 6):.2f}")
     at.selectbox(key="sent_diff_base").set_value("repeat").run()
-    assert "(baseline)" in next(
-        line.value for line in at.markdown if line.value.startswith("**repeat**")
-    )
+    assert "repeat (baseline) · BLEU" in " | ".join(every_system_heads(at))
+
+
+def every_system_heads(at: AppTest) -> list[str]:
+    """The heading of each system in the "This segment in every system" block, as text."""
+    block = next(h.proto.body for h in at.html if "bv-system-head" in h.proto.body)
+    heads = re.findall(r'<div class="bv-system-head">(.*?)</div>', block)
+    return [html.unescape(re.sub(r"<[^>]+>", "", head)) for head in heads]
 
 
 def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None:
