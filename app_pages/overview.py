@@ -85,8 +85,16 @@ with right:
     st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
 
 if len(corpus.systems) > 1:
-    with st.expander("Suspicious segments: where one system stands apart"):
-        outlier_finder(corpus, config)
+    # Lazy: the finder's table, thresholds and downloads are built and sent only while the
+    # expander is open, so that every other change on this page draws less.
+    suspicious = st.expander(
+        "Suspicious segments: where one system stands apart",
+        key="ov_outliers_open",
+        on_change="rerun",
+    )
+    if suspicious.open:
+        with suspicious:
+            outlier_finder(corpus, config)
 
 if testset.doc_ids is not None:
     st.subheader("Documents")

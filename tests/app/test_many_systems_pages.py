@@ -59,6 +59,10 @@ def every_system_heads(at: AppTest) -> list[str]:
 def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None:
     at = app("app_pages/overview.py")
     at.run()
+    # Closed (the default), the finder is neither computed nor drawn.
+    assert all(box.key != "ov_out_gap" for box in at.number_input)
+    at.session_state["ov_outliers_open"] = True
+    at.run()
     at.number_input(key="ov_out_gap").set_value(40.0).run()
     assert not at.exception
     found = at.expander[1].dataframe[0].value
@@ -73,7 +77,7 @@ def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None
 @pytest.mark.parametrize(
     ("page", "tables"),
     [
-        # systems, documents (outliers sit in a closed expander but are drawn too)
+        # systems, documents, outliers (their expander opened below)
         ("app_pages/overview.py", 3),
         # significance, buckets, salient A and B, segments
         ("app_pages/compare.py", 5),
@@ -85,6 +89,7 @@ def test_every_table_offers_csv_json_and_latex(
     app: Callable[[str], AppTest], page: str, tables: int
 ) -> None:
     at = app(page)
+    at.session_state["ov_outliers_open"] = True
     at.run()
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]

@@ -80,3 +80,13 @@ def test_text_in_the_diff_and_search_hits_stays_inert(page: Page, server: str) -
     assert page.locator('[data-testid="stHtml"] script').count() == 0
     page.wait_for_timeout(1000)  # give a script that did get in the time to run
     assert dialogs == []
+
+
+def test_suspicious_segments_are_built_when_their_expander_opens(page: Page, server: str) -> None:
+    """The outlier finder is lazy: nothing of it is on the page until its expander is opened."""
+    open_url(page, server, "Suspicious segments")
+    assert page.get_by_text("flagged (system, segment) pairs").count() == 0
+    page.get_by_text("Suspicious segments: where one system stands apart").click()
+    wait_idle(page)
+    expect(page.get_by_text("flagged (system, segment) pairs")).to_be_visible()
+    expect(page.get_by_label("BLEU below the others' median by")).to_have_value("30.00")
