@@ -6,6 +6,7 @@ Every page reads the settings from ``st.session_state`` under the keys set here.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -38,6 +39,12 @@ from ui.workspace import (
 
 def cli_paths(argv: list[str]) -> PathSet | None:
     """Parse the files given after ``--`` on the streamlit command line."""
+    return _cli_paths(tuple(argv))
+
+
+@functools.cache
+def _cli_paths(argv: tuple[str, ...]) -> PathSet | None:
+    """Parsed once per server: argparse costs milliseconds on every script run otherwise."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--ref", nargs="+")
     parser.add_argument("--hyp", nargs="+")
@@ -51,6 +58,12 @@ def cli_paths(argv: list[str]) -> PathSet | None:
 
 def cli_seg_scores(argv: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Parse ``--seg-scores FILE ...`` and ``--lower-is-better NAME ...`` after ``--``."""
+    return _cli_seg_scores(tuple(argv))
+
+
+@functools.cache
+def _cli_seg_scores(argv: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Parsed once per server, like ``cli_paths``."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--seg-scores", nargs="+", default=[])
     parser.add_argument("--lower-is-better", nargs="+", default=[])

@@ -10,6 +10,7 @@ sample and command-line files, with the reason shown in the sidebar.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from datetime import UTC, datetime
 
@@ -25,6 +26,12 @@ SAVED, SAVED_SET_KEY = "saved", "saved_set"
 
 def workspace_folder(argv: list[str]) -> str | None:
     """``--workspace DIR`` after ``--`` on the streamlit command line, if given."""
+    return _workspace_folder(tuple(argv))
+
+
+@functools.cache
+def _workspace_folder(argv: tuple[str, ...]) -> str | None:
+    """Parsed once per server: argparse costs milliseconds on every script run otherwise."""
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--workspace")
     args, _ = parser.parse_known_args(argv)
