@@ -33,12 +33,12 @@ from ui.compare.data import (
 )
 from ui.compare.disagreement import disagreement_finder
 from ui.compare.segments import drill_down, plots, segment_table
-from ui.data import current_corpus
+from ui.data import current_corpus, score_every_system
 from ui.export import export_buttons
 from ui.filters import ActiveFilter, forget
 from ui.links import apply_links, write_links
 from ui.page_links import compare_links
-from ui.settings import imported_metrics
+from ui.settings import chosen_metrics, imported_metrics
 from ui.stepper import row_stepper
 
 st.title("Compare")
@@ -59,6 +59,7 @@ names = choose_pair(systems)
 identity = corpus_identity(corpus)
 
 corpus_metric, sentence_metric = choose_metrics(imported_metrics())
+score_every_system(corpus, (corpus_metric, sentence_metric, *chosen_metrics()))
 corpus_spec = score_spec(corpus, corpus_metric)
 st.subheader(f"Corpus {md(corpus_metric)}")
 settings = significance_settings()

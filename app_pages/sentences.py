@@ -21,7 +21,13 @@ from bleuviz.analysis.segments import (
 )
 from bleuviz.workspace import NOTE_CATEGORIES
 from ui.all_systems import segment_in_every_system
-from ui.data import current_corpus, metric_scores, metric_spec, segment_frame
+from ui.data import (
+    current_corpus,
+    metric_scores,
+    metric_spec,
+    score_every_system,
+    segment_frame,
+)
 from ui.export import export_buttons
 from ui.filters import filter_chips, forget
 from ui.format import number_format
@@ -66,6 +72,7 @@ apply_links(links)
 
 system = st.selectbox("System", systems, key="sent_system")
 st.caption(sentence_semantics_note(corpus, config))
+score_every_system(corpus, chosen_metrics())  # with a progress bar; the sections read the cache
 table = segment_frame(corpus, system, config).copy()  # cached and shared: columns are added
 for label in chosen_metrics():
     before = list(table.columns).index("hyp_len")

@@ -9,7 +9,7 @@ cached is ever mutated: the core's dataclasses are frozen.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
@@ -178,6 +178,19 @@ def every_system_scores(
     if bar is not None:
         bar.empty()
     return scores
+
+
+def score_every_system(corpus: CorpusStats, labels: Iterable[str]) -> None:
+    """Compute each computed metric in ``labels`` for every system, with the progress bar.
+
+    Pages call this before their sections, which then read the scores from the
+    cache: a section that needs every system (one segment in every system, the
+    significance table) would otherwise compute them one by one with no sign of
+    progress. Imported scores are read, not computed, and are skipped.
+    """
+    for label in dict.fromkeys(labels):
+        if label in EXTRA_METRICS:
+            every_system_scores(corpus, label, list(corpus.systems))
 
 
 def sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> BleuArrays:
