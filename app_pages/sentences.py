@@ -36,8 +36,8 @@ from ui.notes import (
     ANY_NOTE,
     NO_NOTE,
     NOTE_FILTER_KEY,
+    note_column,
     note_mask,
-    note_text,
     notes_download,
     notes_of,
 )
@@ -114,8 +114,8 @@ if doc not in (None, "(all)") and testset.doc_ids is not None:
 for label, (low, high) in score_ranges.items():
     mask &= in_range(table[label].to_numpy(), low, high)
 if notes:
-    notes_column = [note_text(notes.get(i)) for i in range(len(table))]
-    table.insert(list(table.columns).index("bleu"), "note", notes_column)  # in view, not last
+    before = list(table.columns).index("bleu")  # in view, not last
+    table.insert(before, "note", note_column(notes, len(table)))
     mask &= note_mask(notes, note_choice, len(table))
 if text.strip():
     table.insert(1, "matched in", match_places(testset, system, text))

@@ -76,6 +76,17 @@ def note_text(note: Note | None) -> str:
     return f"{note.category}: {note.text}" if note.text else note.category
 
 
+def note_column(notes: dict[int, Note], n_segments: int) -> list[str]:
+    """The table's ``note`` column: each segment's ``note_text``, empty where none.
+
+    Filled from the noted segments, not by a loop over every segment.
+    """
+    column = [""] * n_segments
+    for i, note in notes.items():
+        column[i] = note_text(note)
+    return column
+
+
 def note_mask(notes: dict[int, Note], chosen: list[str], n_segments: int) -> NDArray[np.bool_]:
     """Segments kept by the note filter: noted in a chosen category, any note, or none."""
     if not chosen:
