@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
+from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
+from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
 from bleuviz.bleu.result import BleuScore
 from bleuviz.bleu.stats import SegmentStats
@@ -26,9 +29,13 @@ from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import get_spec
 from bleuviz.metrics.replica_scorers import chrf_systems, ter_scores
 from bleuviz.metrics.spec import MetricScores
+from bleuviz.render.json_stream import LazyArray, write_json
 from bleuviz.render.latex import booktabs_table, escape_latex
 from bleuviz.significance import DEFAULT_SEED, bootstrap_ci
 from bleuviz.significance.resampling import paired_signature
+
+#: Segments turned into Python objects at a time when sentence scores are written.
+_CHUNK = 1 << 16
 
 
 def add_score_parser(commands: Any) -> argparse.ArgumentParser:
@@ -105,7 +112,8 @@ def run_score(args: argparse.Namespace) -> int:
             ]
         reports.append((report, score))
     if args.format == "json":
-        print(json.dumps({"systems": [r for r, _ in reports]}, indent=2, ensure_ascii=False))
+        write_json({"systems": [r for r, _ in reports]}, sys.stdout)
+        sys.stdout.write("\n")
     elif args.format == "latex":
         print(_latex([r for r, _ in reports]))
     else:
@@ -117,7 +125,7 @@ def metric_dict(name: str, scores: MetricScores, sentence_level: bool) -> dict[s
     """Return the JSON fields of one metric beside BLEU: sacrebleu's name, score, signature."""
     out: dict[str, Any] = {"name": name, "score": scores.corpus, "signature": scores.signature}
     if sentence_level:
-        out["sentences"] = scores.sentence.tolist()
+        out["sentences"] = LazyArray(partial(_in_chunks, scores.sentence), plain=True)
     return out
 
 
@@ -149,15 +157,16 @@ def _print_text(reports: list[tuple[dict[str, Any], BleuScore | None]]) -> None:
         print(f"{metric['name']}|{metric['signature']}")
 
 
-def _sentence_cells(report: dict[str, Any]) -> list[list[str]]:
-    """Each segment's "BLEU = x" (and "chrF2 = y", ...) with --sentence-level."""
-    columns = []
+def _sentence_cells(report: dict[str, Any]) -> Iterator[tuple[str, ...]]:
+    """Each segment's "BLEU = x" (and "chrF2 = y", ...) with --sentence-level, one at a time."""
+    columns: list[Iterator[str]] = []
     if "sentences" in report:
-        columns.append([f"BLEU = {s['bleu']:.2f}" for s in report["sentences"]])
+        columns.append(f"BLEU = {s['bleu']:.2f}" for s in report["sentences"])
     for metric in report.get("metrics", []):
         if "sentences" in metric:
-            columns.append([f"{metric['name']} = {v:.2f}" for v in metric["sentences"]])
-    return [list(cells) for cells in zip(*columns, strict=True)]
+            name = metric["name"]
+            columns.append(f"{name} = {v:.2f}" for v in metric["sentences"])
+    return zip(*columns, strict=True)
 
 
 def _confidence(
@@ -233,21 +242,35 @@ def seg_score_means(testset: TestSet, system: str) -> dict[str, dict[str, Any]]:
     return means
 
 
-def _sentences(stats: SegmentStats, config: BleuConfig) -> list[dict[str, Any]]:
-    """Return every segment's score with sentence-level semantics.
+def _sentences(stats: SegmentStats, config: BleuConfig) -> LazyArray:
+    """Every segment's score with sentence-level semantics, made while it is written.
 
-    Built column by column (``tolist``): the same numbers ``to_score`` gives
-    one row at a time, without a Python call per segment.
+    The scores are computed at once as columns; the per-segment dicts are built
+    ``_CHUNK`` segments at a time (``tolist``), so a million segments never sit
+    in memory as Python objects.
     """
     arrays = sentence_scores(stats, config)
     k = config.max_order
-    columns = zip(
-        arrays.score.tolist(),
-        stats.matches[:, :k].tolist(),
-        stats.totals[:, :k].tolist(),
-        stats.hyp_len.tolist(),
-        config.flavor_spec.ref_lengths(stats).tolist(),
-        strict=True,
-    )
+    ref_len = config.flavor_spec.ref_lengths(stats)
     keys = ("bleu", "counts", "totals", "hyp_len", "ref_len")
-    return [dict(zip(keys, row, strict=True)) for row in columns]
+
+    def rows() -> Iterator[dict[str, Any]]:
+        for start in range(0, len(arrays.score), _CHUNK):
+            part = slice(start, start + _CHUNK)
+            columns = zip(
+                arrays.score[part].tolist(),
+                stats.matches[part, :k].tolist(),
+                stats.totals[part, :k].tolist(),
+                stats.hyp_len[part].tolist(),
+                ref_len[part].tolist(),
+                strict=True,
+            )
+            yield from (dict(zip(keys, row, strict=True)) for row in columns)
+
+    return LazyArray(rows, plain=True)
+
+
+def _in_chunks(values: FloatArray) -> Iterator[float]:
+    """The values as Python floats, converted ``_CHUNK`` at a time."""
+    for start in range(0, len(values), _CHUNK):
+        yield from values[start : start + _CHUNK].tolist()
