@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 SYSTEM_STYLE = (
     "<style>.bv-system{margin:0.75rem 0 1rem 0}"
-    ".bv-system-head{font-size:0.95rem;margin-bottom:0.15rem}</style>"
+    ".bv-system-head{font-size:0.95rem;margin-bottom:0.15rem}"
+    ".bv-system-name{font-weight:600}</style>"
 )
 
 
@@ -47,7 +48,9 @@ def every_system_html(rows: Sequence[SystemLine]) -> str:
         scores = " · ".join(
             f"{html.escape(label)} {html.escape(value)}" for label, value in row.scores
         )
-        name = f"<strong>{html.escape(row.name)}</strong>{role}"
+        # A styled span, not <strong>: emphasis tags inside data blocks would look like
+        # Markdown from the data that got rendered.
+        name = f'<span class="bv-system-name">{html.escape(row.name)}</span>{role}'
         head = f'<div class="bv-system-head">{name} · {scores}</div>'
         diff = row.diff_html or ""
         parts.append(f'<div class="bv-system">{head}{row.line_html}{diff}</div>')
