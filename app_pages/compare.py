@@ -19,7 +19,7 @@ from ui.compare.corpus import (
     choose_metrics,
     choose_pair,
     corpus_level,
-    salient_ngram_tables,
+    lazy_salient_ngrams,
     significance_settings,
 )
 from ui.compare.data import (
@@ -103,7 +103,7 @@ st.caption(
     "matches in the references more often than the other, ranked by the smoothed ratio "
     "(A + 1) / (A + B + 2)."
 )
-with_ngram = salient_ngram_tables(identity, corpus, names)
+with_ngram = lazy_salient_ngrams(identity, corpus, names)
 if with_ngram is not None:
     filters[f"matching “{st.session_state['cmp_salient']}”"] = ActiveFilter(
         with_ngram, ("cmp_salient",)

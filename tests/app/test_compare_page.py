@@ -155,6 +155,9 @@ def test_bucket_and_salient_ngram_filter_the_table(app: AppTest, corpus: CorpusS
     clips = reference_clips(corpus.testset.references, TOK)
     counts = [matched_ngrams(corpus.testset.systems[n], clips, TOK) for n in ("literal", "terse")]
     top = salient_ngrams(*counts).b_better[0]
+    assert not [box for box in app.selectbox if box.key == "cmp_salient"]  # closed: not built
+    app.session_state["cmp_salient_open"] = True  # the user opens the salient n-grams
+    app.run()
     app.selectbox("cmp_salient").set_value(top.text)
     app.run()
     assert not app.exception

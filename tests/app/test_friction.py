@@ -213,6 +213,8 @@ def test_compare_filters_are_chips_and_an_empty_result_names_them(app: AppTest) 
     app.run()
     buckets = [b for b in app.selectbox(key="cmp_bucket").options if b != "(all)"]
     app.selectbox(key="cmp_bucket").set_value(buckets[-1]).run()
+    app.session_state["cmp_salient_open"] = True  # the user opens the salient n-grams
+    app.run()
     ngrams = app.selectbox(key="cmp_salient").options
     shown = len(app.dataframe(key="cmp_table").value)
     for gram in ngrams[1:]:  # find an n-gram that empties the bucket's table

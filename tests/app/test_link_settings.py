@@ -174,6 +174,8 @@ def test_compare_choices_travel_in_the_link(new_app: Callable[..., AppTest]) -> 
     sender.selectbox(key="cmp_bucket_kind").set_value("ratio").run()
     bucket = sender.selectbox(key="cmp_bucket").options[1]
     sender.selectbox(key="cmp_bucket").set_value(bucket).run()
+    sender.session_state["cmp_salient_open"] = True  # the user opens the salient n-grams
+    sender.run()
     gram = sender.selectbox(key="cmp_salient").options[1]
     sender.selectbox(key="cmp_salient").set_value(gram).run()
     assert not sender.exception
@@ -189,6 +191,8 @@ def test_compare_choices_travel_in_the_link(new_app: Callable[..., AppTest]) -> 
         assert receiver.selectbox(key=key).value == sender.selectbox(key=key).value
     assert receiver.number_input(key="cmp_n_bootstrap").value == 200
     assert flat_params(receiver) == sent
+    # The link named an n-gram: its expander opened by itself, the table is filtered by it.
+    assert receiver.session_state["cmp_salient_open"] is True
 
 
 def test_an_unusable_compare_value_is_named(app: AppTest) -> None:

@@ -90,6 +90,7 @@ def test_every_table_offers_csv_json_and_latex(
 ) -> None:
     at = app(page)
     at.session_state["ov_outliers_open"] = True
+    at.session_state["cmp_salient_open"] = True
     at.run()
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]

@@ -90,3 +90,13 @@ def test_suspicious_segments_are_built_when_their_expander_opens(page: Page, ser
     wait_idle(page)
     expect(page.get_by_text("flagged (system, segment) pairs")).to_be_visible()
     expect(page.get_by_label("BLEU below the others' median by")).to_have_value("30.00")
+
+
+def test_salient_ngrams_are_built_when_their_expander_opens(page: Page, server: str) -> None:
+    """Compare's salient n-grams are lazy too; opened, both systems' tables appear."""
+    open_url(page, f"{server}/compare", "Salient n-grams")
+    expect(page.get_by_text("(A) matches more often")).to_have_count(0)
+    page.get_by_text("N-grams each system matches more often").click()
+    wait_idle(page)
+    expect(page.get_by_text("(A) matches more often")).to_be_visible()
+    expect(page.get_by_text("(B) matches more often")).to_be_visible()
