@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
+from bleuviz.bleu.arrow import bool_column, int_values
 from bleuviz.bleu.whitespace import python_whitespace
 
 
@@ -72,11 +73,11 @@ def _split(text: pa.Array) -> TokenColumn:
     """
     spaced = pc.utf8_trim(pc.replace_substring_regex(text, _other_whitespace(), " "), " ")
     lists = pc.ascii_split_whitespace(spaced)
-    empty = pc.equal(pc.binary_length(spaced), 0).to_numpy(zero_copy_only=False)
+    empty = int_values(pc.binary_length(spaced)) == 0
     tokens = pc.list_flatten(lists)
     if empty.any():  # an empty line splits into ['']; str.split() gives []
-        tokens = tokens.filter(pc.greater(pc.binary_length(tokens), 0))
-    lengths = pc.list_value_length(lists).to_numpy(zero_copy_only=False) - empty
+        tokens = tokens.filter(bool_column(int_values(pc.binary_length(tokens)) > 0))
+    lengths = int_values(pc.list_value_length(lists)) - empty
     offsets = np.zeros(len(text) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     return TokenColumn(tokens, offsets)

@@ -18,24 +18,25 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
+from bleuviz.bleu.arrow import bool_column, bool_values, int_column, int_values, string_column
 from bleuviz.bleu.columnar import tokenize_none
 from bleuviz.metrics.ngram_counts import IdStream
 
 #: sacrebleu's CHRF._PUNCTS (string.punctuation).
-_PUNCTS = list("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_PUNCTS = [c.encode() for c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"]
 
 
 def words(streams: Sequence[Sequence[str]]) -> list[IdStream]:
     """Return chrF++'s words of every stream, numbered with one vocabulary."""
     pieces, lengths = [], []
     for lines in streams:
-        column = tokenize_none(pa.array(lines, pa.large_string()))
+        column = tokenize_none(string_column([line.encode() for line in lines]))
         split, per_token = _remove_punctuation(column.tokens)
         bounds = np.concatenate([[0], np.cumsum(per_token, dtype=np.int64)])
         pieces.append(split)
         lengths.append(np.diff(bounds[column.offsets]))
     encoded = pa.chunked_array(pieces, pa.large_string()).combine_chunks().dictionary_encode()
-    ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    ids = int_values(encoded.indices)
     cuts = np.cumsum([len(p) for p in pieces])[:-1]
     return [IdStream(part, n) for part, n in zip(np.split(ids, cuts), lengths, strict=True)]
 
@@ -47,20 +48,20 @@ def _remove_punctuation(tokens: pa.Array) -> tuple[pa.Array, IntArray]:
     split off (``'(hi)'`` gives ``'(hi'`` and ``')'``, its issue #124), else a
     leading one.
     """
-    long = pc.greater(pc.utf8_length(tokens), 1)
+    # The masks are numpy's: pyarrow's own comparisons with a number import pandas.
+    long = int_values(pc.utf8_length(tokens)) > 1
     last = pc.utf8_slice_codeunits(tokens, -1)
     first = pc.utf8_slice_codeunits(tokens, 0, 1)
-    split_last = pc.and_(long, pc.is_in(last, pa.array(_PUNCTS, tokens.type)))
-    split_first = pc.and_(
-        pc.and_(long, pc.invert(split_last)), pc.is_in(first, pa.array(_PUNCTS, tokens.type))
-    )
+    puncts = string_column(_PUNCTS).cast(tokens.type)
+    split_last = long & bool_values(pc.is_in(last, puncts))
+    split_first = long & ~split_last & bool_values(pc.is_in(first, puncts))
     head = pc.if_else(
-        split_last,
+        bool_column(split_last),
         pc.utf8_slice_codeunits(tokens, 0, -1),
-        pc.if_else(split_first, first, tokens),
+        pc.if_else(bool_column(split_first), first, tokens),
     )
-    tail = pc.if_else(split_last, last, pc.utf8_slice_codeunits(tokens, 1))
-    two = pc.or_(split_last, split_first).to_numpy(zero_copy_only=False)
+    tail = pc.if_else(bool_column(split_last), last, pc.utf8_slice_codeunits(tokens, 1))
+    two = split_last | split_first
     per_token = 1 + two.astype(np.int64)
     # Interleave head and tail per word, then keep the tails of split words only.
     order = np.empty(2 * len(tokens), dtype=np.int64)
@@ -69,4 +70,4 @@ def _remove_punctuation(tokens: pa.Array) -> tuple[pa.Array, IntArray]:
     keep = np.ones(2 * len(tokens), dtype=bool)
     keep[1::2] = two
     both = pa.concat_arrays([head, tail])
-    return both.take(pa.array(order[keep])), per_token
+    return both.take(int_column(order[keep])), per_token

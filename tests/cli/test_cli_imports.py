@@ -43,6 +43,7 @@ FILES = ["-r", str(SAMPLE_REFS[0]), "-i", str(SAMPLE_HYPS[0]), str(SAMPLE_HYPS[1
     ("argv", "heavy"),
     [
         (["score", *FILES, "-m", "chrf"], set()),
+        (["score", *FILES, "-m", "chrf", "--chrf-word-order", "2"], {"pyarrow"}),
     ],
 )
 def test_score_imports_only_what_its_metrics_need(argv: list[str], heavy: set[str]) -> None:
