@@ -83,45 +83,46 @@ def _chunk_matches(hyp: IdStream, ref: IdStream, radix: int, max_order: int) -> 
     An order-n n-gram can only match if the order n-1 n-gram it starts with
     occurs on both sides of its segment; other positions are dropped as the
     order grows (their n-grams still count in the totals, from the lengths).
+    N-gram ids are ranks of (segment or order n-1 id, next id), so they rise
+    with the segment: a segment's n-grams are a run of ids, and its matches one
+    difference of a cumulative sum.
     """
     n_segments = len(hyp.lengths)
     ids, seg, end = _layout(hyp, ref)
     split_at = len(hyp.ids)
     matches = np.zeros((n_segments, max_order), dtype=np.int64)
     positions = np.arange(len(ids), dtype=np.int64)
-    code, n_codes = seg, n_segments
+    # The order n-1 n-gram id of every position kept, and the segment of every id.
+    code, owner = seg, np.arange(n_segments, dtype=np.int64)
+    segments = np.arange(n_segments + 1)
     for order in range(1, max_order + 1):
-        positions = positions[positions + order <= end[positions]]
-        key = code[positions] * radix + ids[positions + order - 1]
-        codes, n_codes = factorize(key, n_codes * radix)
+        fits = positions + order <= end[positions]
+        positions, code = positions[fits], code[fits]
+        codes, uniques = factorize(code * radix + ids[positions + order - 1], len(owner) * radix)
+        owner = owner[uniques // radix]
         split = int(np.searchsorted(positions, split_at))
-        hyp_counts = np.bincount(codes[:split], minlength=n_codes)
-        ref_counts = np.bincount(codes[split:], minlength=n_codes)
+        hyp_counts = np.bincount(codes[:split], minlength=len(uniques))
+        ref_counts = np.bincount(codes[split:], minlength=len(uniques))
         clipped = np.minimum(hyp_counts, ref_counts)
-        owner = np.empty(n_codes, dtype=np.int64)
-        owner[codes] = seg[positions]
-        matched = np.flatnonzero(clipped)
-        sums = np.bincount(owner[matched], weights=clipped[matched], minlength=n_segments)
-        matches[:, order - 1] = sums.astype(np.int64)
-        shared = clipped[codes] > 0
-        positions = positions[shared]
-        code = np.empty(len(ids), dtype=np.int64)
-        code[positions] = codes[shared]
+        running = np.concatenate([[0], np.cumsum(clipped)])
+        matches[:, order - 1] = np.diff(running[np.searchsorted(owner, segments)])
+        shared = (clipped > 0)[codes]
+        positions, code = positions[shared], codes[shared]
     return matches
 
 
-def factorize(keys: IntArray, bound: int) -> tuple[IntArray, int]:
-    """Return each key's rank among the distinct ``keys``, and how many distinct keys there are.
+def factorize(keys: IntArray, bound: int) -> tuple[IntArray, IntArray]:
+    """Return each key's rank among the distinct ``keys``, and the distinct keys in order.
 
     ``keys`` lie in ``[0, bound)``. This replaces ``pandas.factorize`` (codes in
-    first-seen order; here in sorted order, which counting does not mind). The
+    first-seen order; here in sorted order, which the counting relies on). The
     keys are sorted with their positions packed in the low bits, one ``np.sort``
     (numpy's SIMD sort, faster on a chunk than pandas' hash table); keys too
     large to share 63 bits with a position take a stable ``argsort`` instead.
     """
     n = len(keys)
     if n == 0:
-        return np.zeros(0, dtype=np.int64), 0
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     bits = (n - 1).bit_length()
     if (max(bound, 1) - 1).bit_length() + bits <= _INT64_BITS:
         packed = (keys << bits) | np.arange(n, dtype=np.int64)
@@ -134,10 +135,9 @@ def factorize(keys: IntArray, bound: int) -> tuple[IntArray, int]:
     first = np.empty(n, dtype=bool)
     first[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    ranks = np.cumsum(first, dtype=np.int64) - 1
     codes = np.empty(n, dtype=np.int64)
-    codes[order] = ranks
-    return codes, int(ranks[-1]) + 1
+    codes[order] = np.cumsum(first, dtype=np.int64) - 1
+    return codes, ordered[first]
 
 
 def _layout(hyp: IdStream, ref: IdStream) -> tuple[IntArray, IntArray, IntArray]:
