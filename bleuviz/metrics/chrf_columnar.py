@@ -12,12 +12,14 @@ sacrebleu (``sacrebleu/metrics/chrf.py``, ``helpers.extract_all_char_ngrams``,
 
 With several references sacrebleu keeps, per segment, the statistics of the
 first reference with the highest chrF (``_compute_segment_statistics``, strict
-``>``); so does :func:`chrf_statistics`.
+``>``); so does :func:`chrf_statistics`. Several systems of one test set share
+their references' preparation (:func:`prepare_references`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -31,20 +33,48 @@ from bleuviz.metrics.ngram_counts import IdStream, match_statistics
 _CODE_POINTS = 0x110000
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class PreparedReferences:
+    """Reference streams made ready once for any number of systems.
+
+    Attributes:
+        streams: every stream's lines (lowercased with ``ChrfConfig.lowercase``).
+        characters: every stream's characters (None without character orders).
+    """
+
+    streams: tuple[Sequence[str], ...]
+    characters: tuple[IdStream | None, ...]
+
+
+def prepare_references(
+    references: Sequence[Sequence[str]], config: ChrfConfig
+) -> PreparedReferences:
+    """Lowercase the reference streams if ``config`` says so, and read their characters."""
+    if config.lowercase:
+        references = [[line.lower() for line in stream] for stream in references]
+    chars = [_characters(stream) if config.char_order else None for stream in references]
+    return PreparedReferences(tuple(references), tuple(chars))
+
+
 def chrf_statistics(
-    hyps: Sequence[str], references: Sequence[Sequence[str]], config: ChrfConfig
+    hyps: Sequence[str],
+    references: Sequence[Sequence[str]] | PreparedReferences,
+    config: ChrfConfig,
 ) -> IntArray:
     """Return (N, 3 * order) statistics per segment, as ``CHRF._extract_corpus_statistics``.
 
-    ``references`` are streams as long as ``hyps`` (checked by the caller).
+    ``references`` are streams as long as ``hyps`` (checked by the caller), or
+    those prepared by :func:`prepare_references` with the same ``config``.
     """
+    if not isinstance(references, PreparedReferences):
+        references = prepare_references(references, config)
     if config.lowercase:
         hyps = [line.lower() for line in hyps]
-        references = [[line.lower() for line in stream] for stream in references]
-    best = _one_reference(hyps, references[0], config)
+    first, *others = zip(references.streams, references.characters, strict=True)
+    best = _one_reference(hyps, *first, config)
     best_f = f_scores(best, config.beta)
-    for stream in references[1:]:
-        stats = _one_reference(hyps, stream, config)
+    for stream, chars in others:
+        stats = _one_reference(hyps, stream, chars, config)
         f = f_scores(stats, config.beta)
         better = f > best_f  # sacrebleu: the first reference of the highest score wins
         best[better] = stats[better]
@@ -52,13 +82,13 @@ def chrf_statistics(
     return best
 
 
-def _one_reference(hyps: Sequence[str], refs: Sequence[str], config: ChrfConfig) -> IntArray:
-    """Statistics of ``hyps`` against one reference stream (lowercased already)."""
+def _one_reference(
+    hyps: Sequence[str], refs: Sequence[str], ref_chars: IdStream | None, config: ChrfConfig
+) -> IntArray:
+    """Statistics of ``hyps`` against one reference stream (both lowercased already)."""
     parts = []
-    if config.char_order:
-        chars = match_statistics(
-            _characters(hyps), _characters(refs), _CODE_POINTS, config.char_order
-        )
+    if ref_chars is not None:
+        chars = match_statistics(_characters(hyps), ref_chars, _CODE_POINTS, config.char_order)
         parts.append(chars.reshape(len(hyps), -1))
     if config.word_order:
         # Imported here: the words need pyarrow (0.1 s of start-up), the characters do not.
