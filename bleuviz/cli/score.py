@@ -59,7 +59,8 @@ def _chrf(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, Me
     """chrF (chrF++ with --chrf-word-order 2) of every system, and sacrebleu's name for it."""
     config = chrf_config(args)
     spec = get_spec("chrF++" if config.word_order else "chrF")
-    return config.name, chrf_systems(spec, testset.systems, testset.references, config)
+    systems = chrf_systems(spec, testset.systems, testset.references, config, default_workers())
+    return config.name, systems
 
 
 def _ter(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, MetricScores]]:

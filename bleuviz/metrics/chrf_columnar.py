@@ -60,21 +60,23 @@ def chrf_statistics(
     hyps: Sequence[str],
     references: Sequence[Sequence[str]] | PreparedReferences,
     config: ChrfConfig,
+    workers: int = 1,
 ) -> IntArray:
     """Return (N, 3 * order) statistics per segment, as ``CHRF._extract_corpus_statistics``.
 
     ``references`` are streams as long as ``hyps`` (checked by the caller), or
     those prepared by :func:`prepare_references` with the same ``config``.
+    ``workers`` threads count the n-grams.
     """
     if not isinstance(references, PreparedReferences):
         references = prepare_references(references, config)
     if config.lowercase:
         hyps = [line.lower() for line in hyps]
     first, *others = zip(references.streams, references.characters, strict=True)
-    best = _one_reference(hyps, *first, config)
+    best = _one_reference(hyps, *first, config, workers)
     best_f = f_scores(best, config.beta)
     for stream, chars in others:
-        stats = _one_reference(hyps, stream, chars, config)
+        stats = _one_reference(hyps, stream, chars, config, workers)
         f = f_scores(stats, config.beta)
         better = f > best_f  # sacrebleu: the first reference of the highest score wins
         best[better] = stats[better]
@@ -83,12 +85,18 @@ def chrf_statistics(
 
 
 def _one_reference(
-    hyps: Sequence[str], refs: Sequence[str], ref_chars: IdStream | None, config: ChrfConfig
+    hyps: Sequence[str],
+    refs: Sequence[str],
+    ref_chars: IdStream | None,
+    config: ChrfConfig,
+    workers: int,
 ) -> IntArray:
     """Statistics of ``hyps`` against one reference stream (both lowercased already)."""
     parts = []
     if ref_chars is not None:
-        chars = match_statistics(_characters(hyps), ref_chars, _CODE_POINTS, config.char_order)
+        chars = match_statistics(
+            _characters(hyps), ref_chars, _CODE_POINTS, config.char_order, workers
+        )
         parts.append(chars.reshape(len(hyps), -1))
     if config.word_order:
         # Imported here: the words need pyarrow (0.1 s of start-up), the characters do not.
@@ -96,7 +104,7 @@ def _one_reference(
 
         hyp_words, ref_words = words([hyps, refs])
         radix = int(max(hyp_words.ids.max(initial=0), ref_words.ids.max(initial=0))) + 1
-        counts = match_statistics(hyp_words, ref_words, radix, config.word_order)
+        counts = match_statistics(hyp_words, ref_words, radix, config.word_order, workers)
         parts.append(counts.reshape(len(hyps), -1))
     return np.concatenate(parts, axis=1)
 

@@ -102,8 +102,11 @@ def chrf_systems(
     systems: Mapping[str, Sequence[str]],
     references: Sequence[Sequence[str]],
     config: ChrfConfig,
+    workers: int = 1,
 ) -> dict[str, MetricScores]:
     """Score every system with chrF (``config``); the references are prepared once for all.
+
+    ``workers`` threads count each system's n-grams.
 
     Raises:
         InputError: no segments, or a stream's length differs from a system's.
@@ -114,7 +117,7 @@ def chrf_systems(
     signature = signature_of(chrf_metric(config), len(references))
     scores = {}
     for name, hyps in systems.items():
-        stats = chrf_statistics(hyps, prepared, config)
+        stats = chrf_statistics(hyps, prepared, config, workers)
         scores[name] = MetricScores(
             spec,
             readonly(f_scores(stats, config.beta)),

@@ -97,9 +97,10 @@ def test_match_statistics_equal_counters(
         assert got.tolist() == want, name
 
 
+@pytest.mark.parametrize("workers", [1, 3])
 @pytest.mark.parametrize("sort", SORTS)
-def test_many_chunks_equal_one(sort: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Segments are cut into chunks of CHUNK_POSITIONS; chunk sizes do not change counts."""
+def test_many_chunks_equal_one(sort: str, workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Segments are cut into chunks of CHUNK_POSITIONS (counted by threads); counts stay."""
     rng = np.random.default_rng(11)
     hyps = [rng.integers(0, 5, rng.integers(0, 40)).tolist() for _ in range(60)]
     refs = [rng.integers(0, 5, rng.integers(0, 40)).tolist() for _ in range(60)]
@@ -107,4 +108,5 @@ def test_many_chunks_equal_one(sort: str, monkeypatch: pytest.MonkeyPatch) -> No
     for positions in (1, 50, 1 << 15):
         monkeypatch.setattr(ngram_counts, "CHUNK_POSITIONS", positions)
         with sort_path(sort):
-            assert match_statistics(stream(hyps), stream(refs), 5, 6).tolist() == want
+            got = match_statistics(stream(hyps), stream(refs), 5, 6, workers)
+        assert got.tolist() == want
