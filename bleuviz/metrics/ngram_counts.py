@@ -51,7 +51,8 @@ def match_statistics(
     order is 0 where the reference has no n-gram of that order ("don't count hits
     if no reference exists for that n-gram"). Segments are independent, so they
     are counted in chunks, by ``workers`` threads (numpy releases the GIL in its
-    loops: two threads count 3,004 WMT segments about 1.6 times as fast).
+    loops: on 2 cores, two threads count WMT17's 9 systems x 3,004 segments
+    about 1.6 times as fast as one).
     """
     out = np.zeros((len(hyp.lengths), max_order, 3), dtype=np.int64)
     orders = np.arange(1, max_order + 1)
