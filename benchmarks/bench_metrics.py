@@ -3,11 +3,14 @@
 Whole commands first (``--data``, default WMT17 en-de under /work/shared/data,
 skipped with a message when absent): ``sacrebleu REF -i HYP -m chrf`` (and
 ``-m chrf --chrf-word-order 2``, ``-m ter``) against ``python -m bleuviz score -r REF
--i HYP -m ...`` on the same files, and chrF again on the files repeated
-``--repeat-chrf`` times; each line gives both times (best of ``--repeats``), the
-ratio bleuviz / sacrebleu, whether the scores are identical (sacrebleu printing
-10 decimals) and the peak memory of each whole process tree (proportional set
-sizes from /proc sampled every 10 ms, worker processes included).
+-i HYP -m ...`` on the same files, chrF of the first ``--systems`` systems (sorted
+``hyp.*.txt``) in one command each (the app's scenario: several systems of one
+test set), and chrF again on the files repeated ``--repeat-chrf`` times; each line
+gives both times (best of ``--repeats``), the ratio bleuviz / sacrebleu, whether
+every system's score is identical (sacrebleu printing 10 decimals) and the peak
+memory of each whole process tree (proportional set sizes from /proc sampled
+every 10 ms, worker processes included). The one-system lines are mostly the
+start-up of both interpreters.
 
 Then, in process, for a reference file and two system files (``--ref``/``--hyp``),
 or a synthetic test set when they are not given (seeded, about 25 words a line),
@@ -66,6 +69,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--data", type=Path, default=WMT17, help="ref.*.txt and hyp.*.txt")
     parser.add_argument("--system", default="uedin-nmt", help="the hyp file whose name has it")
     parser.add_argument("--repeat-chrf", type=int, default=20, help="copies for the big chrF")
+    parser.add_argument("--systems", type=int, default=9, help="systems in the several-system line")
     parser.add_argument("--commands-only", action="store_true", help="skip the in-process part")
     return parser.parse_args()
 
@@ -204,26 +208,46 @@ def best_command(argv: list[str], repeats: int) -> tuple[float, float, str]:
 
 
 def compare_command(
-    what: str, ref: Path, hyp: Path, metric: list[str], repeats: int, target: float
+    what: str, ref: Path, hyps: list[Path], metric: list[str], repeats: int, target: float
 ) -> bool:
-    """Time sacrebleu's and bleuviz's whole commands on the same files; check the scores."""
-    theirs = [sys.executable, "-m", "sacrebleu", str(ref), "-i", str(hyp), *metric]
-    ours = [sys.executable, "-m", "bleuviz", "score", "-r", str(ref), "-i", str(hyp), *metric]
+    """Time sacrebleu's and bleuviz's whole commands on the same files; check every score."""
+    files = [str(hyp) for hyp in hyps]
+    theirs = [sys.executable, "-m", "sacrebleu", str(ref), "-i", *files, *metric]
+    ours = [sys.executable, "-m", "bleuviz", "score", "-r", str(ref), "-i", *files, *metric]
     lib_time, lib_peak, lib_out = best_command([*theirs, "-w", "10", "-f", "json"], repeats)
     our_time, our_peak, our_out = best_command([*ours, "-f", "json"], repeats)
-    want = float(json.loads(lib_out)["score"])
-    got = json.loads(our_out)["systems"][0]["metrics"][0]["score"]
+    wants = sacrebleu_scores(json.loads(lib_out), files)
+    gots = [system["metrics"][0]["score"] for system in json.loads(our_out)["systems"]]
     ratio = our_time / lib_time
     verdict = "met" if ratio <= target else "NOT met"
     print(
         f"{what:<34} sacrebleu {lib_time:7.2f} s {lib_peak:6.0f} MiB | bleuviz {our_time:7.2f} s"
         f" {our_peak:6.0f} MiB | ratio {ratio:5.3f} (target <= {target}: {verdict})"
     )
-    same = abs(round(got, 10) - want) <= TOL
-    print(
-        f"  scores: sacrebleu {want:.10f} bleuviz {got:.10f} {'identical' if same else 'DIFFERENT'}"
+    same = len(gots) == len(wants) and all(
+        abs(round(got, 10) - want) <= TOL for got, want in zip(gots, wants, strict=True)
     )
+    verdict = "identical" if same else "DIFFERENT"
+    if len(wants) == 1:
+        print(f"  scores: sacrebleu {wants[0]:.10f} bleuviz {gots[0]:.10f} {verdict}")
+    else:
+        print(f"  scores of {len(wants)} systems, each to 10 decimals: {verdict}")
+        for got, want in zip(gots, wants, strict=False):
+            if abs(round(got, 10) - want) > TOL:
+                print(f"    sacrebleu {want:.10f} bleuviz {got:.10f}")
     return same
+
+
+def sacrebleu_scores(output: Any, files: list[str]) -> list[float]:
+    """Every system's score in sacrebleu's ``-f json`` output, in ``files``' order.
+
+    One system gives one object (``{"score": ...}``); several give a list of
+    ``{"system": PATH, "chrF2": "..."}`` (the score as a string, sacrebleu 2.6).
+    """
+    if isinstance(output, dict):
+        return [float(output["score"])]
+    by_path = {row["system"]: row for row in output}
+    return [float(next(v for k, v in by_path[path].items() if k != "system")) for path in files]
 
 
 def in_process(refs: list[str], hyps: list[str], repeats: int) -> bool:
@@ -263,18 +287,21 @@ def bench_commands(args: argparse.Namespace) -> bool:
     ref, hyp = refs[0], hyps[0]
     n = len(read(str(ref)))
     print(f"whole commands: {hyp.name} against {ref.name}, {n} segments, best of {args.repeats}")
-    ok = compare_command("chrF", ref, hyp, ["-m", "chrf"], args.repeats, 0.2)
+    ok = compare_command("chrF", ref, [hyp], ["-m", "chrf"], args.repeats, 0.2)
     ok &= compare_command(
-        "chrF++", ref, hyp, ["-m", "chrf", "--chrf-word-order", "2"], args.repeats, 0.2
+        "chrF++", ref, [hyp], ["-m", "chrf", "--chrf-word-order", "2"], args.repeats, 0.2
     )
-    ok &= compare_command("TER", ref, hyp, ["-m", "ter"], args.repeats, 0.5)
+    ok &= compare_command("TER", ref, [hyp], ["-m", "ter"], args.repeats, 0.5)
+    several = sorted(args.data.glob("hyp.*.txt"))[: args.systems]
+    what = f"chrF, {len(several)} systems x {n} segments"
+    ok &= compare_command(what, ref, several, ["-m", "chrf"], args.repeats, 0.2)
     ok &= in_process(read(str(ref)), read(str(hyp)), args.repeats)
     with tempfile.TemporaryDirectory() as tmp:
         big_ref, big_hyp = Path(tmp) / "ref.txt", Path(tmp) / "hyp.txt"
         for source, target in ((ref, big_ref), (hyp, big_hyp)):
             target.write_text(source.read_text(encoding="utf-8") * args.repeat_chrf, "utf-8")
         what = f"chrF, {n * args.repeat_chrf} segments (x{args.repeat_chrf})"
-        ok &= compare_command(what, big_ref, big_hyp, ["-m", "chrf"], args.repeats, 0.2)
+        ok &= compare_command(what, big_ref, [big_hyp], ["-m", "chrf"], args.repeats, 0.2)
     return ok
 
 

@@ -30,12 +30,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bleuviz.arrays import FloatArray
-from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
-from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.metrics import MetricScores
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from bleuviz.bleu.config import BleuConfig
+    from bleuviz.bleu.corpus import CorpusStats
+    from bleuviz.metrics.spec import MetricScores
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,10 @@ class Correlation:
 
 def bleu_view(corpus: CorpusStats, config: BleuConfig) -> MetricView:
     """BLEU as a correlation input: corpus BLEU and sentence BLEU (sentence-level semantics)."""
+    # Imported here: BLEU's modules need pyarrow, and the command line imports this
+    # module to build its parser (``correlate``), whatever the command.
+    from bleuviz.bleu.score import corpus_score, sentence_scores
+
     return MetricView(
         "BLEU",
         {

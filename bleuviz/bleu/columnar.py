@@ -35,6 +35,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
+from bleuviz.bleu.arrow import bool_column, int_values
+from bleuviz.bleu.whitespace import python_whitespace
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -48,20 +50,6 @@ class TokenColumn:
 
     tokens: pa.Array
     offsets: IntArray
-
-
-# Every character ``str.isspace()`` accepts in Python 3.11 (what ``str.split()``
-# splits on), written out: scanning all of Unicode for them takes 0.3 s, paid
-# by every command. tests/bleu/test_columnar_tokenize.py scans and compares.
-_PYTHON_WHITESPACE = (
-    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004"
-    "\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
-)
-
-
-def python_whitespace() -> str:
-    """Return every character ``str.isspace()`` accepts (what ``str.split()`` splits on)."""
-    return _PYTHON_WHITESPACE
 
 
 @cache
@@ -85,11 +73,11 @@ def _split(text: pa.Array) -> TokenColumn:
     """
     spaced = pc.utf8_trim(pc.replace_substring_regex(text, _other_whitespace(), " "), " ")
     lists = pc.ascii_split_whitespace(spaced)
-    empty = pc.equal(pc.binary_length(spaced), 0).to_numpy(zero_copy_only=False)
+    empty = int_values(pc.binary_length(spaced)) == 0
     tokens = pc.list_flatten(lists)
     if empty.any():  # an empty line splits into ['']; str.split() gives []
-        tokens = tokens.filter(pc.greater(pc.binary_length(tokens), 0))
-    lengths = pc.list_value_length(lists).to_numpy(zero_copy_only=False) - empty
+        tokens = tokens.filter(bool_column(int_values(pc.binary_length(tokens)) > 0))
+    lengths = int_values(pc.list_value_length(lists)) - empty
     offsets = np.zeros(len(text) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     return TokenColumn(tokens, offsets)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleuviz.cli.options import (
     STDIN,
@@ -25,7 +25,9 @@ from bleuviz.io.assemble import build_testset
 from bleuviz.io.decode import decode_lines, plural, read_path
 from bleuviz.io.plain import system_name_from_filename
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace.store import SavedSet, Workspace
+
+if TYPE_CHECKING:
+    from bleuviz.workspace.store import SavedSet, Workspace
 
 
 def add_add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -44,6 +46,8 @@ def add_add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_add(args: argparse.Namespace) -> int:
     """Save the files; print the test set's id and link path."""
+    from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
+
     workspace = Workspace.open(args.workspace)
     if args.set is None:
         testset = with_seg_scores(read_testset(args), args)

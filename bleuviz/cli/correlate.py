@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleuviz.analysis.correlation import (
     Correlation,
@@ -13,12 +13,14 @@ from bleuviz.analysis.correlation import (
     correlate,
     scores_view,
 )
-from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
 from bleuviz.errors import ConfigError
 from bleuviz.metrics import SIGNIFICANCE_METRICS, score_metric
 from bleuviz.metrics.imported import imported_scores
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
+    from bleuviz.bleu.corpus import CorpusStats
 
 #: ``-m`` names, as sacrebleu spells them, and the metric each computes.
 COMPUTED_METRICS = {"bleu": "BLEU", **{label.lower(): label for label in SIGNIFICANCE_METRICS}}

@@ -8,7 +8,6 @@ from typing import Any
 
 from bleuviz.cli.add import saved_dict
 from bleuviz.cli.options import add_workspace_option
-from bleuviz.workspace.store import Workspace
 
 #: The text table's columns.
 COLUMNS = ("id", "name", "segments", "systems", "refs", "added")
@@ -27,6 +26,8 @@ def add_list_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_list(args: argparse.Namespace) -> int:
     """Print id, name, segments, systems, refs and time added of every saved test set."""
+    from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
+
     workspace = Workspace.open(args.workspace)
     saved = [saved_dict(s) for s in workspace.testsets()]
     if args.format == "json":

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
-from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
@@ -17,7 +17,9 @@ from bleuviz.metrics.chrf_score import BETA, CHAR_ORDER, WORD_ORDER, ChrfConfig
 from bleuviz.metrics.imported import imported_specs
 from bleuviz.metrics.ter_score import TerConfig
 from bleuviz.workspace.location import WORKSPACE_ENV
-from bleuviz.workspace.store import Workspace
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.corpus import CorpusStats
 
 #: ``--metrics`` names, as sacrebleu's ``-m`` spells them.
 SCORE_METRICS = ("bleu", "chrf", "ter")
@@ -186,6 +188,9 @@ def load_testset(args: argparse.Namespace) -> tuple[TestSet, list[str]]:
 
 def bleu_statistics(testset: TestSet, args: argparse.Namespace, config: BleuConfig) -> CorpusStats:
     """Tokenize with --tokenize/--lowercase and count every system's BLEU statistics."""
+    # Imported here: BLEU's tokenizers need pyarrow, which chrF alone does not.
+    from bleuviz.bleu.corpus import compute_corpus_stats
+
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers())
 
@@ -229,6 +234,8 @@ def read_saved(args: argparse.Namespace) -> TestSet:
         InputError: --ref/--hyp/--src/--docids given with --set.
         WorkspaceError: the workspace cannot be read, or has no such test set.
     """
+    from bleuviz.workspace.store import Workspace  # sqlite3 only for --set
+
     given = [opt for opt in ("ref", "hyp", "src", "docids") if getattr(args, opt)]
     if given:
         raise InputError(f"--set: --{given[0]} cannot be given with a saved test set")

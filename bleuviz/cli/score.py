@@ -6,12 +6,8 @@ import argparse
 import sys
 from collections.abc import Iterator
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bleuviz.arrays import FloatArray
-from bleuviz.bleu import BleuConfig, corpus_score, sentence_scores
-from bleuviz.bleu.result import BleuScore
-from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import default_workers
 from bleuviz.cli.options import (
     add_bleu_options,
@@ -31,8 +27,14 @@ from bleuviz.metrics.replica_scorers import chrf_systems, ter_scores
 from bleuviz.metrics.spec import MetricScores
 from bleuviz.render.json_stream import LazyArray, write_json
 from bleuviz.render.latex import booktabs_table, escape_latex
-from bleuviz.significance import DEFAULT_SEED, bootstrap_ci
-from bleuviz.significance.resampling import paired_signature
+from bleuviz.significance.resampling import DEFAULT_SEED, paired_signature
+
+if TYPE_CHECKING:
+    from bleuviz.arrays import FloatArray
+    from bleuviz.bleu.config import BleuConfig
+    from bleuviz.bleu.corpus import CorpusStats
+    from bleuviz.bleu.result import BleuScore
+    from bleuviz.bleu.stats import SegmentStats
 
 #: Segments turned into Python objects at a time when sentence scores are written.
 _CHUNK = 1 << 16
@@ -64,7 +66,8 @@ def _chrf(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, Me
     """chrF (chrF++ with --chrf-word-order 2) of every system, and sacrebleu's name for it."""
     config = chrf_config(args)
     spec = get_spec("chrF++" if config.word_order else "chrF")
-    return config.name, chrf_systems(spec, testset.systems, testset.references, config)
+    systems = chrf_systems(spec, testset.systems, testset.references, config, default_workers())
+    return config.name, systems
 
 
 def _ter(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, MetricScores]]:
@@ -96,13 +99,7 @@ def run_score(args: argparse.Namespace) -> int:
         report: dict[str, Any] = {"name": name, "path": path}
         score = None
         if corpus is not None:
-            stats = corpus.systems[name]
-            score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
-            report |= score_dict(score)
-            if args.confidence:
-                report |= _confidence(stats, config, score, args)
-            if args.sentence_level:
-                report["sentences"] = _sentences(stats, config)
+            score = _bleu_report(report, corpus.systems[name], config, corpus, args)
         if testset.seg_scores:
             report["seg_scores"] = seg_score_means(testset, name)
         if extras:
@@ -119,6 +116,25 @@ def run_score(args: argparse.Namespace) -> int:
     else:
         _print_text(reports)
     return 0
+
+
+def _bleu_report(
+    report: dict[str, Any],
+    stats: SegmentStats,
+    config: BleuConfig,
+    corpus: CorpusStats,
+    args: argparse.Namespace,
+) -> BleuScore:
+    """Add one system's BLEU fields to ``report`` (CI and sentences if asked); return its score."""
+    from bleuviz.bleu.score import corpus_score  # BLEU's modules, for BLEU only
+
+    score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
+    report |= score_dict(score)
+    if args.confidence:
+        report |= _confidence(stats, config, score, args)
+    if args.sentence_level:
+        report["sentences"] = _sentences(stats, config)
+    return score
 
 
 def metric_dict(name: str, scores: MetricScores, sentence_level: bool) -> dict[str, Any]:
@@ -173,6 +189,8 @@ def _confidence(
     stats: SegmentStats, config: BleuConfig, score: BleuScore, args: argparse.Namespace
 ) -> dict[str, Any]:
     """The bootstrap mean and CI, and the signature with sacrebleu's bs/seed fields."""
+    from bleuviz.significance.bleu import bootstrap_ci
+
     ci = bootstrap_ci(stats, config, args.confidence_n, args.seed)
     signature = paired_signature(score.signature, args.confidence_n, 0, args.seed)
     return {"mean": ci.mean, "ci": ci.ci, "signature": signature}
@@ -249,6 +267,8 @@ def _sentences(stats: SegmentStats, config: BleuConfig) -> LazyArray:
     ``_CHUNK`` segments at a time (``tolist``), so a million segments never sit
     in memory as Python objects.
     """
+    from bleuviz.bleu.score import sentence_scores
+
     arrays = sentence_scores(stats, config)
     k = config.max_order
     ref_len = config.flavor_spec.ref_lengths(stats)

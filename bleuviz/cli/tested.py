@@ -5,15 +5,18 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from bleuviz.bleu import BleuConfig, corpus_score
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import SIGNIFICANCE_METRICS, get_spec, paired_test_metric, score_metric
 from bleuviz.metrics.imported import imported_scores
-from bleuviz.significance import PairedResult, compare_systems
-from bleuviz.significance.all_pairs import Tester
 from bleuviz.significance.mean import both_scored, compare_means
 from bleuviz.significance.sacrebleu_metrics import compare_systems_metric
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
+    from bleuviz.bleu.corpus import CorpusStats
+    from bleuviz.significance.all_pairs import Tester
+    from bleuviz.significance.resampling import PairedResult
 
 #: The metric compare tests unless --metric names another.
 BLEU = "BLEU"
@@ -55,6 +58,11 @@ def tested_metric(
         return testset.n_segments
 
     if args.metric == BLEU:
+        # Imported here: BLEU's modules need pyarrow, and the command line imports this
+        # module to build its parser.
+        from bleuviz.bleu.score import corpus_score
+        from bleuviz.significance.bleu import compare_systems
+
         stats = corpus.systems
 
         def bleu(baseline: str, others: Sequence[str]) -> list[PairedResult]:

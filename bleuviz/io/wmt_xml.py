@@ -21,8 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lxml import etree
-
 from bleuviz.errors import InputError
 
 Key = tuple[str, str]
@@ -162,6 +160,9 @@ def _decode_entities(text: str) -> str:
 
 def _parse_xml(name: str, data: bytes) -> Any:
     """Parse XML without network access, DTDs or entity expansion; return the root."""
+    # Imported here: only WMT XML needs lxml, and every command that reads files imports this.
+    from lxml import etree
+
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False)
     try:
         root = etree.fromstring(data, parser)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from bleuviz.metrics.chrf_columnar import chrf_statistics
+from bleuviz.metrics.chrf_columnar import chrf_statistics, prepare_references
 from bleuviz.metrics.chrf_score import ChrfConfig, corpus_f_score, f_scores
 from bleuviz.metrics.sacrebleu_adapter import (
     chrf_metric,
@@ -36,15 +36,7 @@ def chrf_scores(
     Raises:
         InputError: no segments, or a stream's length differs from ``hyps``.
     """
-    check_streams(hyps, references)
-    stats = chrf_statistics(hyps, references, config)
-    return MetricScores(
-        spec,
-        readonly(f_scores(stats, config.beta)),
-        corpus_f_score(stats, config.beta),
-        signature_of(chrf_metric(config), len(references)),
-        readonly(stats.astype(np.float64)),
-    )
+    return chrf_systems(spec, {"": hyps}, references, config)[""]
 
 
 def chrf_scorer(word_order: int) -> Scorer:
@@ -110,6 +102,27 @@ def chrf_systems(
     systems: Mapping[str, Sequence[str]],
     references: Sequence[Sequence[str]],
     config: ChrfConfig,
+    workers: int = 1,
 ) -> dict[str, MetricScores]:
-    """Score every system with chrF (``config``), as :func:`chrf_scores` does one."""
-    return {name: chrf_scores(spec, hyps, references, config) for name, hyps in systems.items()}
+    """Score every system with chrF (``config``); the references are prepared once for all.
+
+    ``workers`` threads count each system's n-grams.
+
+    Raises:
+        InputError: no segments, or a stream's length differs from a system's.
+    """
+    for hyps in systems.values():
+        check_streams(hyps, references)
+    prepared = prepare_references(references, config)
+    signature = signature_of(chrf_metric(config), len(references))
+    scores = {}
+    for name, hyps in systems.items():
+        stats = chrf_statistics(hyps, prepared, config, workers)
+        scores[name] = MetricScores(
+            spec,
+            readonly(f_scores(stats, config.beta)),
+            corpus_f_score(stats, config.beta),
+            signature,
+            readonly(stats.astype(np.float64)),
+        )
+    return scores

@@ -24,12 +24,13 @@ from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 import bleuviz.bleu.encode as encode_module
-from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS, python_whitespace, zh_class
+from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS, zh_class
 from bleuviz.bleu.encode import EncodedLines, encode_lines, ids_in
 from bleuviz.bleu.ngrams import UNSEEN, split_tokens
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, tokenize_lines
+from bleuviz.bleu.whitespace import python_whitespace
 from tests.data import SAMPLE, SAMPLE_HYPS, SAMPLE_REFS
 
 COLUMNAR = sorted(COLUMNAR_TOKENIZERS)

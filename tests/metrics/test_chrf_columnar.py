@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics.chrf import CHRF
 
 from bleuviz.errors import ConfigError
-from bleuviz.metrics.chrf_columnar import chrf_statistics
+from bleuviz.metrics.chrf_columnar import chrf_statistics, prepare_references
 from bleuviz.metrics.chrf_score import ChrfConfig, corpus_f_score, f_scores
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 
@@ -69,6 +69,20 @@ def chrf_configs(draw: st.DrawFn) -> ChrfConfig:
 def test_statistics_equal_sacrebleu_on_arbitrary_unicode(data: st.DataObject) -> None:
     hyps, refs = data.draw(corpora())
     check(hyps, refs, data.draw(chrf_configs()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_references_prepared_once_serve_every_system(data: st.DataObject) -> None:
+    """Several systems against one preparation of the references: each equals sacrebleu."""
+    first, refs = data.draw(corpora())
+    second = data.draw(st.lists(line_text, min_size=len(first), max_size=len(first)))
+    config = data.draw(chrf_configs())
+    prepared = prepare_references(refs, config)
+    for hyps in (first, second, first):
+        oracle = CHRF(config.char_order, config.word_order, config.beta, config.lowercase)
+        want = oracle._extract_corpus_statistics(hyps, refs)
+        assert chrf_statistics(hyps, prepared, config).tolist() == want
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.result import BleuArrays
-from bleuviz.bleu.stats import SegmentStats
+
+if TYPE_CHECKING:
+    # Annotations only: the statistics module pulls in the tokenizers and pyarrow,
+    # which a command scoring chrF alone does not need.
+    from bleuviz.bleu.stats import SegmentStats
 
 
 class ScoringSettings(Protocol):
@@ -34,7 +38,7 @@ class ScoringSettings(Protocol):
 
 #: Score rows of statistics: ``(rows, last, weights, settings)``. ``last`` holds,
 #: per row, the statistics of its corpus's last segment (nltk's smoothing reads it).
-RowScorer = Callable[[SegmentStats, SegmentStats, FloatArray, ScoringSettings], BleuArrays]
+RowScorer = Callable[["SegmentStats", "SegmentStats", FloatArray, ScoringSettings], BleuArrays]
 
 
 @dataclass(frozen=True, slots=True)

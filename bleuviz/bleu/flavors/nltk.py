@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,7 +27,9 @@ from numpy.typing import NDArray
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.flavors.base import Flavor, ScoringSettings
 from bleuviz.bleu.result import BleuArrays
-from bleuviz.bleu.stats import SegmentStats
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.stats import SegmentStats
 
 NLTK_METHODS: tuple[str, ...] = tuple(f"method{i}" for i in range(8))
 #: The version whose behaviour is replicated (and tested against).

@@ -11,12 +11,16 @@ include the smoothing, exactly as sacrebleu's).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.flavors.base import Flavor, ScoringSettings
 from bleuviz.bleu.result import BleuArrays
-from bleuviz.bleu.stats import SegmentStats
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.stats import SegmentStats
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 _MY_LOG_ZERO = -9999999999.0  # sacrebleu.utils.my_log

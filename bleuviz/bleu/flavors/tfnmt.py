@@ -13,12 +13,16 @@ hypothesis side and BP = 1 for an empty reference side with a non-empty hypothes
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.flavors.base import Flavor, ScoringSettings
 from bleuviz.bleu.result import BleuArrays
-from bleuviz.bleu.stats import SegmentStats
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.stats import SegmentStats
 
 TF_NMT_SMOOTHING: tuple[str, ...] = ("none", "add-one")
 #: The tensorflow/nmt commit whose nmt/scripts/bleu.py is replicated.

@@ -1,0 +1,112 @@
+"""The vectorized n-gram match statistics against a plain ``Counter`` count.
+
+Oracles: ``numpy.unique(..., return_inverse=True)`` for :func:`factorize` (the
+rank of each key among the distinct keys), and for :func:`match_statistics`
+sacrebleu's definition written out per segment with ``collections.Counter``
+(``CHRF._get_match_statistics``: n-gram totals of both sides, a hypothesis total
+of 0 where the reference has no n-gram of the order, and ``sum(min(hyp, ref))``
+matches). ``tests/metrics/test_chrf_columnar.py`` checks the whole chrF against
+sacrebleu itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleuviz.metrics import ngram_counts
+from bleuviz.metrics.ngram_counts import IdStream, factorize, match_statistics
+
+
+def reference_statistics(
+    hyps: list[list[int]], refs: list[list[int]], max_order: int
+) -> list[list[list[int]]]:
+    """``[hyp n-grams, ref n-grams, matches]`` per segment and order, one Counter at a time."""
+    rows = []
+    for hyp, ref in zip(hyps, refs, strict=True):
+        row = []
+        for n in range(1, max_order + 1):
+            h = Counter(tuple(hyp[i : i + n]) for i in range(len(hyp) - n + 1))
+            r = Counter(tuple(ref[i : i + n]) for i in range(len(ref) - n + 1))
+            n_hyp, n_ref = h.total(), r.total()
+            matches = sum(min(count, r[gram]) for gram, count in h.items())
+            row.append([n_hyp if n_ref else 0, n_ref, matches])
+        rows.append(row)
+    return rows
+
+
+def stream(lines: list[list[int]]) -> IdStream:
+    ids = np.array([i for line in lines for i in line], dtype=np.int64)
+    return IdStream(ids, np.array([len(line) for line in lines], dtype=np.int64))
+
+
+@st.composite
+def id_streams(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]], int]:
+    """Hypothesis and reference lines over a small alphabet (so n-grams repeat), and a radix."""
+    radix = draw(st.sampled_from([1, 2, 3, 7, 0x110000]))
+    alphabet = st.integers(0, min(radix, 4) - 1) | st.integers(0, radix - 1)
+    n = draw(st.integers(1, 8))
+    lines = st.lists(st.lists(alphabet, max_size=20), min_size=n, max_size=n)
+    return draw(lines), draw(lines), radix
+
+
+#: factorize's two sorts, by the bits it may pack into (0 forces the argsort).
+SORTS = {"packed sort": 63, "argsort": 0}
+
+
+@contextmanager
+def sort_path(name: str) -> Iterator[None]:
+    """Make :func:`factorize` take the sort ``name`` (the packed one only where keys fit)."""
+    saved = ngram_counts._INT64_BITS
+    ngram_counts._INT64_BITS = SORTS[name]
+    try:
+        yield
+    finally:
+        ngram_counts._INT64_BITS = saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.integers(0, 2**62), max_size=60) | st.lists(st.integers(0, 5)))
+def test_factorize_ranks_keys_as_numpy_unique(keys: list[int]) -> None:
+    array = np.array(keys, dtype=np.int64)
+    bound = max(keys, default=0) + 1
+    want_uniques, want_codes = np.unique(array, return_inverse=True)
+    for name in SORTS:
+        with sort_path(name):
+            codes, uniques = factorize(array, bound)
+        assert codes.tolist() == want_codes.tolist()
+        assert uniques.tolist() == want_uniques.tolist()
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=id_streams(), max_order=st.integers(1, 5))
+def test_match_statistics_equal_counters(
+    data: tuple[list[list[int]], list[list[int]], int], max_order: int
+) -> None:
+    hyps, refs, radix = data
+    want = reference_statistics(hyps, refs, max_order)
+    for name in SORTS:
+        with sort_path(name):
+            got = match_statistics(stream(hyps), stream(refs), radix, max_order)
+        assert got.tolist() == want, name
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+@pytest.mark.parametrize("sort", SORTS)
+def test_many_chunks_equal_one(sort: str, workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Segments are cut into chunks of CHUNK_POSITIONS (counted by threads); counts stay."""
+    rng = np.random.default_rng(11)
+    hyps = [rng.integers(0, 5, rng.integers(0, 40)).tolist() for _ in range(60)]
+    refs = [rng.integers(0, 5, rng.integers(0, 40)).tolist() for _ in range(60)]
+    want = reference_statistics(hyps, refs, 6)
+    for positions in (1, 50, 1 << 15):
+        monkeypatch.setattr(ngram_counts, "CHUNK_POSITIONS", positions)
+        with sort_path(sort):
+            got = match_statistics(stream(hyps), stream(refs), 5, 6, workers)
+        assert got.tolist() == want
