@@ -4,8 +4,8 @@ pyarrow imports pandas, when it is installed, the first time it converts Python
 objects (``pa.array``, ``pa.scalar``, so a compute call given a Python number)
 or converts a column to numpy (``to_numpy``, ``np.asarray``): 0.2 s of a
 command's start-up. Building a column from buffers and reading its buffers
-back do not; these helpers do that for what the tokenizers need (UTF-8 lines,
-integer and boolean columns without nulls).
+back do not; these helpers do that for what the tokenizers need (UTF-8 lines
+and string scalars, integer and boolean columns, nulls only where they are filled).
 """
 
 from __future__ import annotations
@@ -27,6 +27,12 @@ def string_column(encoded: Sequence[bytes]) -> pa.Array:
     return pa.LargeStringArray.from_buffers(len(encoded), pa.py_buffer(offsets), data)
 
 
+def string_scalar(text: str, kind: pa.DataType) -> pa.Scalar:
+    """Return ``text`` as a string scalar of type ``kind`` (``pa.scalar(text, kind)``)."""
+    scalar: pa.Scalar = string_column([text.encode()]).cast(kind)[0]
+    return scalar
+
+
 def int_column(values: IntArray) -> pa.Array:
     """Return an ``int64`` column of ``values``."""
     data = pa.py_buffer(np.ascontiguousarray(values, dtype=np.int64))
@@ -39,20 +45,31 @@ def bool_column(values: NDArray[np.bool_]) -> pa.Array:
     return pa.Array.from_buffers(pa.bool_(), len(values), [None, bits])
 
 
-def int_values(column: pa.Array) -> IntArray:
-    """Return an integer column without nulls as ``int64`` numpy values (``to_numpy``).
+def int_values(column: pa.Array, fill: int | None = None) -> IntArray:
+    """Return an integer column as ``int64`` numpy values (``to_numpy``).
+
+    A null becomes ``fill`` (``fill_null(fill).to_numpy()``); without ``fill``,
+    the column must hold no nulls.
 
     Raises:
-        ValueError: the column holds nulls or is not of an integer type.
+        ValueError: the column holds nulls and no ``fill`` is given, or is not of
+            an integer type.
     """
     kind = column.type
-    if column.null_count or not pa.types.is_integer(kind):
+    if not pa.types.is_integer(kind):
         raise ValueError(f"int_values: a null-free integer column is needed, got {kind}")
     if not len(column):
         return np.zeros(0, dtype=np.int64)
     dtype = np.dtype(("i" if pa.types.is_signed_integer(kind) else "u") + str(kind.bit_width // 8))
     data = np.frombuffer(column.buffers()[1], dtype, column.offset + len(column))
-    return data[column.offset :].astype(np.int64)
+    values = data[column.offset :].astype(np.int64)
+    if column.null_count:
+        if fill is None:
+            raise ValueError(
+                f"int_values: a null-free integer column is needed, got nulls in {kind}"
+            )
+        values[~_bits(column.buffers()[0], column.offset, len(column))] = fill
+    return values
 
 
 def bool_values(column: pa.Array) -> NDArray[np.bool_]:
@@ -63,8 +80,13 @@ def bool_values(column: pa.Array) -> NDArray[np.bool_]:
     """
     if column.null_count or not pa.types.is_boolean(column.type):
         raise ValueError(f"bool_values: a null-free boolean column is needed, got {column.type}")
-    if not len(column):
+    return _bits(column.buffers()[1], column.offset, len(column))
+
+
+def _bits(buffer: pa.Buffer, offset: int, length: int) -> NDArray[np.bool_]:
+    """Return ``length`` bits of an Arrow bitmap (least significant bit first) from ``offset``."""
+    if not length:
         return np.zeros(0, dtype=bool)
-    end = column.offset + len(column)
-    bits = np.frombuffer(column.buffers()[1], np.uint8, (end + 7) // 8)
-    return np.unpackbits(bits, count=end, bitorder="little")[column.offset :].astype(bool)
+    end = offset + length
+    bits = np.frombuffer(buffer, np.uint8, (end + 7) // 8)
+    return np.unpackbits(bits, count=end, bitorder="little")[offset:].astype(bool)

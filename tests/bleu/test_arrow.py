@@ -1,8 +1,9 @@
 """The buffer-built pyarrow columns against pyarrow's own conversions (the oracle).
 
-``pa.array`` and ``to_numpy`` are what bleuviz.bleu.arrow avoids (they import
-pandas); here they check that the columns and values are the same, including
-sliced columns (a non-zero offset) and empty ones.
+``pa.array``, ``pa.scalar``, ``fill_null`` and ``to_numpy`` are what
+bleuviz.bleu.arrow avoids (they import pandas); here they check that the
+columns, scalars and values are the same, including sliced columns (a non-zero
+offset), empty ones and filled nulls.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuviz.bleu.arrow import bool_column, bool_values, int_column, int_values, string_column
+from bleuviz.bleu.arrow import (
+    bool_column,
+    bool_values,
+    int_column,
+    int_values,
+    string_column,
+    string_scalar,
+)
 
 
 @settings(max_examples=100, deadline=None)
@@ -22,6 +30,14 @@ def test_string_column_equals_pa_array(lines: list[str]) -> None:
     column = string_column([line.encode() for line in lines])
     column.validate(full=True)
     assert column.equals(pa.array(lines, pa.large_string()))
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(), kind=st.sampled_from([pa.string(), pa.large_string()]))
+def test_string_scalar_equals_pa_scalar(text: str, kind: pa.DataType) -> None:
+    scalar = string_scalar(text, kind)
+    assert scalar.type == kind
+    assert scalar.equals(pa.scalar(text, kind))
 
 
 @settings(max_examples=100, deadline=None)
@@ -36,6 +52,21 @@ def test_int_columns_round_trip(values: list[int], cut: int, kind: pa.DataType) 
     assert column.equals(pa.array(array))
     narrow = pa.array(array).cast(kind, safe=False)[cut:]
     assert int_values(narrow).tolist() == narrow.to_numpy().astype(np.int64).tolist()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    values=st.lists(st.one_of(st.none(), st.integers(-(2**31), 2**31 - 1))),
+    cut=st.integers(0, 9),
+    fill=st.integers(-(2**31), 2**31 - 1),
+    kind=st.sampled_from([pa.int64(), pa.int32()]),
+)
+def test_int_values_fill_nulls_as_fill_null(
+    values: list[int | None], cut: int, fill: int, kind: pa.DataType
+) -> None:
+    column = pa.array(values, kind)[cut:]
+    expected = column.fill_null(fill).to_numpy().astype(np.int64)
+    assert int_values(column, fill=fill).tolist() == expected.tolist()
 
 
 @settings(max_examples=100, deadline=None)
