@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.arrow import bool_column, int_values
+from bleuviz.bleu.arrow import bool_column, int_values, string_scalar
 from bleuviz.bleu.whitespace import python_whitespace
 
 
@@ -121,7 +121,7 @@ def tokenize_13a(text: pa.Array) -> TokenColumn:
             some = pc.replace_substring(some, pattern, replacement)
         text = pc.replace_with_mask(text, needs, some)
     # Tokenizer13a pads the line with one space each side before the regexes.
-    space, empty = pa.scalar(" ", text.type), pa.scalar("", text.type)
+    space, empty = string_scalar(" ", text.type), string_scalar("", text.type)
     text = pc.binary_join_element_wise(space, text, space, empty)
     for pattern, replacement in _REGEXP_13A:
         text = pc.replace_substring_regex(text, pattern, replacement)

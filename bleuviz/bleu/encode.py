@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
+from bleuviz.bleu.arrow import int_values, string_column
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.ngrams import UNSEEN, split_tokens
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
@@ -52,6 +53,8 @@ def encode_lines(lines: Sequence[str], config: TokenizeConfig, workers: int = 1)
     columnar = COLUMNAR_TOKENIZERS.get(config.name)
     if columnar is None:
         words, offsets = split_tokens(tokenize_lines(lines, config, workers))
+        # pa.array imports pandas but converts a word list three times as fast as
+        # string_column: a per-line tokenizer is no quick command anyway.
         tokens = pa.array(words, pa.large_string())
         del words
     else:
@@ -59,7 +62,7 @@ def encode_lines(lines: Sequence[str], config: TokenizeConfig, workers: int = 1)
         tokens, offsets = column.tokens, column.offsets
         del column
     encoded = tokens.dictionary_encode()
-    ids = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+    ids = int_values(encoded.indices)
     vocab = encoded.dictionary
     del tokens, encoded
     # pyarrow's allocator (mimalloc or jemalloc) keeps freed pages for reuse; the
@@ -75,13 +78,13 @@ def _arrow_text(lines: Sequence[str], lowercase: bool) -> pa.Array:
     becomes ``'i̇'`` in Python, ``'i'`` in utf8proc). Each line is encoded to
     UTF-8 here, not by pyarrow: converting a ``str`` itself would leave CPython's
     cached UTF-8 copy attached to every non-ASCII line for as long as the test
-    set lives (about its size again); these bytes objects are freed at once.
+    set lives (about its size again); these bytes objects are freed at once. The
+    column is built from their bytes (``string_column``), not by ``pa.array``,
+    which would import pandas.
     """
     if lowercase:
-        encoded = [line.lower().encode() for line in lines]
-    else:
-        encoded = [line.encode() for line in lines]
-    return pa.array(encoded, pa.large_binary()).view(pa.large_string())
+        return string_column([line.lower().encode() for line in lines])
+    return string_column([line.encode() for line in lines])
 
 
 def ids_in(encoded: EncodedLines, vocabulary: pa.Array) -> IntArray:
@@ -90,6 +93,5 @@ def ids_in(encoded: EncodedLines, vocabulary: pa.Array) -> IntArray:
     Only distinct tokens are hashed (``index_in``); the ids are then a lookup per token.
     """
     found = pc.index_in(encoded.vocabulary, value_set=vocabulary.cast(encoded.vocabulary.type))
-    mapping = found.fill_null(UNSEEN).to_numpy(zero_copy_only=False).astype(np.int64)
-    ids: IntArray = mapping[encoded.ids]
+    ids: IntArray = int_values(found, fill=UNSEEN)[encoded.ids]
     return ids

@@ -1,8 +1,9 @@
 """What a command imports: start-up is most of a small command's time.
 
 ``score -m chrf`` needs numpy and sacrebleu (its signature), not pandas (0.2 s to
-import) nor pyarrow (0.1 s, BLEU's and chrF++'s tokenizers); each command's
-heavy modules are imported where that command runs. Each case runs the command
+import) nor pyarrow (0.1 s, BLEU's and chrF++'s tokenizers); BLEU with its
+columnar tokenizers needs pyarrow but not pandas; each command's heavy modules
+are imported where that command runs. Each case runs the command
 in a fresh interpreter and lists the modules it left in ``sys.modules``.
 """
 
@@ -44,6 +45,10 @@ FILES = ["-r", str(SAMPLE_REFS[0]), "-i", str(SAMPLE_HYPS[0]), str(SAMPLE_HYPS[1
     [
         (["score", *FILES, "-m", "chrf"], set()),
         (["score", *FILES, "-m", "chrf", "--chrf-word-order", "2"], {"pyarrow"}),
+        (["score", *FILES], {"pyarrow"}),
+        (["score", *FILES, "--sentence-level"], {"pyarrow"}),
+        (["score", *FILES, "-m", "bleu", "chrf"], {"pyarrow"}),
+        (["score", *FILES, "-tok", "char", "-lc"], {"pyarrow"}),
     ],
 )
 def test_score_imports_only_what_its_metrics_need(argv: list[str], heavy: set[str]) -> None:
