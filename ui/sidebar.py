@@ -5,9 +5,6 @@ Every page reads the settings from ``st.session_state`` under the keys set here.
 
 from __future__ import annotations
 
-import argparse
-import functools
-import sys
 from pathlib import Path
 
 import streamlit as st
@@ -21,6 +18,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.workspace import SavedSet
+from ui.app_args import AppArgs, app_args
 from ui.data import LOWER_KEY, PathSet, load_uploads, read_testset, scored_testset
 from ui.links import LinkParam, arriving, report_problem, text
 from ui.settings import FLAVOR_SENTENCES, NO_HUMAN, SENTENCE_SEMANTICS, smoothing_defaults
@@ -37,45 +35,19 @@ from ui.workspace import (
 )
 
 
-def cli_paths(argv: list[str]) -> PathSet | None:
-    """Parse the files given after ``--`` on the streamlit command line."""
-    return _cli_paths(tuple(argv))
-
-
-@functools.cache
-def _cli_paths(argv: tuple[str, ...]) -> PathSet | None:
-    """Parsed once per server: argparse costs milliseconds on every script run otherwise."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--ref", nargs="+")
-    parser.add_argument("--hyp", nargs="+")
-    parser.add_argument("--src")
-    parser.add_argument("--docids")
-    args, _ = parser.parse_known_args(argv)
+def cli_paths(args: AppArgs) -> PathSet | None:
+    """The test set given after ``--`` on the streamlit command line, if any."""
     if not args.ref or not args.hyp:
         return None
-    return PathSet(tuple(args.hyp), tuple(args.ref), args.src, args.docids)
-
-
-def cli_seg_scores(argv: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Parse ``--seg-scores FILE ...`` and ``--lower-is-better NAME ...`` after ``--``."""
-    return _cli_seg_scores(tuple(argv))
-
-
-@functools.cache
-def _cli_seg_scores(argv: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Parsed once per server, like ``cli_paths``."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--seg-scores", nargs="+", default=[])
-    parser.add_argument("--lower-is-better", nargs="+", default=[])
-    args, _ = parser.parse_known_args(argv)
-    return tuple(args.seg_scores), tuple(args.lower_is_better)
+    return PathSet(args.hyp, args.ref, args.src, args.docids)
 
 
 def init_state() -> None:
     """Shared defaults, set once per session."""
-    paths = cli_paths(sys.argv[1:])
+    args = app_args()
+    paths = cli_paths(args)
     st.session_state.setdefault("cli_paths", paths)
-    seg_scores, lower = cli_seg_scores(sys.argv[1:])
+    seg_scores, lower = args.seg_scores, args.lower_is_better
     st.session_state.setdefault("cli_seg_scores", seg_scores)
     st.session_state.setdefault("cli_lower_is_better", lower)
     if "data_source" not in st.session_state:

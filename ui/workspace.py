@@ -9,9 +9,6 @@ sample and command-line files, with the reason shown in the sidebar.
 
 from __future__ import annotations
 
-import argparse
-import functools
-import sys
 from datetime import UTC, datetime
 
 import streamlit as st
@@ -19,23 +16,10 @@ import streamlit as st
 from bleuviz.errors import BleuvizError
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import SavedSet, Workspace
+from ui.app_args import app_args
 
 #: Session-state keys: the data source's value for a saved set, and which set it is.
 SAVED, SAVED_SET_KEY = "saved", "saved_set"
-
-
-def workspace_folder(argv: list[str]) -> str | None:
-    """``--workspace DIR`` after ``--`` on the streamlit command line, if given."""
-    return _workspace_folder(tuple(argv))
-
-
-@functools.cache
-def _workspace_folder(argv: tuple[str, ...]) -> str | None:
-    """Parsed once per server: argparse costs milliseconds on every script run otherwise."""
-    parser = argparse.ArgumentParser(add_help=False)
-    parser.add_argument("--workspace")
-    args, _ = parser.parse_known_args(argv)
-    return str(args.workspace) if args.workspace else None
 
 
 @st.cache_resource(show_spinner=False)
@@ -49,13 +33,13 @@ def _open(folder: str | None) -> Workspace | BleuvizError:
 
 def open_workspace() -> Workspace | None:
     """The server's workspace, or None (the sidebar then says why, see ``workspace_problem``)."""
-    opened = _open(workspace_folder(sys.argv[1:]))
+    opened = _open(app_args().workspace)
     return opened if isinstance(opened, Workspace) else None
 
 
 def workspace_problem() -> str | None:
     """Why the workspace cannot be used, in one line, or None."""
-    opened = _open(workspace_folder(sys.argv[1:]))
+    opened = _open(app_args().workspace)
     if isinstance(opened, Workspace):
         return (
             f"workspace {opened.folder} is read-only: nothing can be saved"
