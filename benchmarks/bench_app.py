@@ -281,17 +281,31 @@ RUN_ENDED = """([n]) => window.bvRuns.length > n && document.querySelector(
 
 SETTLE_MS = 250  # a rerun a callback or a widget's own update starts right after the first
 
+SHOWN_WATCH = """([expression, arg, pollMs]) => {
+  const shown = eval(expression);
+  window.bvShown = null;
+  clearInterval(window.bvShownTimer);
+  window.bvShownTimer = setInterval(() => {
+    const at = shown(arg);
+    if (at !== false) { window.bvShown = at; clearInterval(window.bvShownTimer); }
+  }, pollMs);
+}"""
+
 
 def interaction(page: Page, action: Callable[[], None], shown: tuple[str, object] | None) -> float:
     """Seconds from ``action`` until its reruns have ended (and ``shown`` holds, if given).
 
     The end of a run is taken from the app's own script-state attribute, watched by a
     MutationObserver in the page; a rerun that starts within ``SETTLE_MS`` of the end
-    of the last one (a callback's) is waited for too.
+    of the last one (a callback's) is waited for too. ``shown`` (an in-page predicate
+    returning ``performance.now()`` or false, and its argument) is polled in the page
+    from before the action, so its time is when it first held, not when it was asked.
     """
     page.bring_to_front()
     page.wait_for_selector(IDLE)
     page.evaluate(RUN_WATCH)
+    if shown is not None:
+        page.evaluate(SHOWN_WATCH, [shown[0], shown[1], POLL_MS])
     runs = int(page.evaluate("window.bvRuns.length"))
     start = float(page.evaluate("performance.now()"))
     action()
@@ -303,8 +317,8 @@ def interaction(page: Page, action: Callable[[], None], shown: tuple[str, object
             break
         end = float(page.wait_for_function(RUN_ENDED, arg=[runs], polling=POLL_MS).json_value())
     if shown is not None:
-        expression, arg = shown
-        end = max(end, float(page.wait_for_function(expression, arg=arg).json_value()))
+        held = page.wait_for_function("() => window.bvShown", polling=POLL_MS).json_value()
+        end = max(end, float(held))
     return (end - start) / 1000
 
 
