@@ -1,9 +1,12 @@
 """Compare: a baseline A and a system B, from corpus significance down to single segments.
 
+Below the pair's corpus verdict, one lazy tab per analysis (``ui/compare/views.py``):
+only the open tab runs, so changing A or B redraws what is on screen and no more.
+
 Deep link: ``/compare?a=BASELINE&b=SYSTEM&seg=N`` opens that pair (and segment N,
-counted from 1); ``metric``, ``seg_metric``, ``bs``, ``ar``, ``seed``, ``bucket_by``,
-``edges``, ``bucket``, ``ngram_order`` and ``ngram`` carry the rest. The URL follows the
-selection, so it can be shared.
+counted from 1, in the Segments tab); ``view``, ``metric``, ``seg_metric``, ``bs``, ``ar``,
+``seed``, ``bucket_by``, ``edges``, ``bucket``, ``ngram_order`` and ``ngram`` carry the
+rest. The URL follows the selection, so it can be shared.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import streamlit as st
 
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.all_pairs import all_pairs_section
-from ui.compare.buckets import bucket_section
+from ui.compare.buckets import bucket_choice, bucket_section
 from ui.compare.corpus import (
     choose_metrics,
     choose_pair,
     corpus_level,
-    lazy_salient_ngrams,
+    salient_choice,
+    salient_ngram_tables,
     significance_settings,
 )
 from ui.compare.data import (
@@ -33,6 +37,7 @@ from ui.compare.data import (
 )
 from ui.compare.disagreement import disagreement_finder
 from ui.compare.segments import drill_down, plots, segment_table
+from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS, SENTENCES, SIGNIFICANCE, compare_views
 from ui.data import current_corpus, score_every_system
 from ui.export import export_buttons
 from ui.filters import ActiveFilter, forget
@@ -68,52 +73,67 @@ results = significance(identity, names[0], corpus_metric, config, settings, lowe
 pair = next(r for r in results if r.name == names[1])
 corpus_level(names, results[0], pair, corpus_metric, corpus_spec)
 
-st.subheader(f"Every system against {md(names[0])}")
-st.table(all_systems_frame(results, corpus_metric, corpus_spec))
-st.caption(
-    f"\\* p < 0.05. Paired bootstrap ({settings[0]:,} samples) and approximate randomization "
-    f"({settings[1]:,} trials), seed {settings[2]}, as sacrebleu's `--paired-bs` and "
-    f"`--paired-ar`. {md(corpus_metric)} is the corpus score; μ ± CI is its bootstrap mean and "
-    "95% interval."
-)
+views = compare_views()
+buckets = bucket_choice(corpus, config, names, sentence_metric, imported_metrics())
+ngrams = salient_choice(identity, corpus, names, drawn=views[NGRAMS] is not None)
 
-signature = tested_signature(corpus, config, corpus_metric, settings)
-st.code(signature, language=None)
-export_buttons(results_frame(results), f"significance-{corpus_metric}", "cmp_sig_export", signature)
+if (tab := views[SIGNIFICANCE]) is not None:
+    with tab:
+        st.subheader(f"Every system against {md(names[0])}")
+        st.table(all_systems_frame(results, corpus_metric, corpus_spec))
+        st.caption(
+            f"\\* p < 0.05. Paired bootstrap ({settings[0]:,} samples) and approximate "
+            f"randomization ({settings[1]:,} trials), seed {settings[2]}, as sacrebleu's "
+            f"`--paired-bs` and `--paired-ar`. {md(corpus_metric)} is the corpus score; "
+            "μ ± CI is its bootstrap mean and 95% interval."
+        )
+        signature = tested_signature(corpus, config, corpus_metric, settings)
+        st.code(signature, language=None)
+        export_buttons(
+            results_frame(results), f"significance-{corpus_metric}", "cmp_sig_export", signature
+        )
+        st.subheader("Every pair of systems")
+        all_pairs_section(corpus, config, identity, corpus_metric, settings, signature)
 
-st.subheader("Every pair of systems")
-all_pairs_section(corpus, config, identity, corpus_metric, settings, signature)
+if (tab := views[SENTENCES]) is not None:
+    with tab:
+        comparison = sentence_comparison(corpus, config, names, sentence_metric)
+        plots(corpus, comparison, names, sentence_metric)
+        st.subheader("Where BLEU and another metric disagree")
+        disagreement_finder(corpus, config, names)
 
-st.subheader("Sentence by sentence")
-comparison = sentence_comparison(corpus, config, names, sentence_metric)
-plots(corpus, comparison, names, sentence_metric)
+if (tab := views[BUCKETS]) is not None:
+    with tab:
+        bucket_section(corpus, config, names, sentence_metric, buckets, settings)
 
-st.subheader("Where BLEU and another metric disagree")
-disagreement_finder(corpus, config, names)
+if (tab := views[NGRAMS]) is not None:
+    with tab:
+        st.caption(
+            "compare-mt's n-gram difference analysis: over the whole corpus, the n-grams one "
+            "system matches in the references more often than the other, ranked by the "
+            "smoothed ratio (A + 1) / (A + B + 2)."
+        )
+        salient_ngram_tables(ngrams, names)
 
-st.subheader("Buckets")
+# The Segments tab's filters hold while the tabs that set them are closed.
 filters: dict[str, ActiveFilter] = {}
-in_bucket = bucket_section(corpus, config, names, sentence_metric, imported_metrics(), settings)
-if in_bucket is not None:
+if (in_bucket := buckets.chosen()) is not None:
     filters[f"bucket {st.session_state['cmp_bucket']}"] = ActiveFilter(in_bucket, ("cmp_bucket",))
-
-st.subheader("Salient n-grams")
-st.caption(
-    "compare-mt's n-gram difference analysis: over the whole corpus, the n-grams one system "
-    "matches in the references more often than the other, ranked by the smoothed ratio "
-    "(A + 1) / (A + B + 2)."
-)
-with_ngram = lazy_salient_ngrams(identity, corpus, names)
-if with_ngram is not None:
+if (with_ngram := ngrams.segments()) is not None:
     filters[f"matching “{st.session_state['cmp_salient']}”"] = ActiveFilter(
         with_ngram, ("cmp_salient",)
     )
-
-st.subheader("Segments")
-shown = segment_table(corpus, config, comparison, names, filters, sentence_metric)
-st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
-seg = int(st.columns([1, 4])[0].number_input("Segment", 1, testset.n_segments, key="cmp_seg"))
-every_filter = [key for f in filters.values() for key in f.keys]
-row_stepper("cmp_seg", shown["seg"].tolist(), partial(forget, every_filter), key="cmp_step")
+if (tab := views[SEGMENTS]) is not None:
+    with tab:
+        comparison = sentence_comparison(corpus, config, names, sentence_metric)
+        shown = segment_table(corpus, config, comparison, names, filters, sentence_metric)
+        st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
+        seg = int(
+            st.columns([1, 4])[0].number_input(
+                "Segment", 1, testset.n_segments, key="cmp_seg", persist_state="page"
+            )
+        )
+        every_filter = [key for f in filters.values() for key in f.keys]
+        row_stepper("cmp_seg", shown["seg"].tolist(), partial(forget, every_filter), key="cmp_step")
+        drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)
 write_links(links)
-drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)

@@ -118,11 +118,13 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
             key=key + "::text",
             height=80,
             placeholder="What does this segment show?",
+            persist_state="page",  # a draft outlives a look at another Compare tab
         )
         category_col.selectbox(
             "Category",
             NOTE_CATEGORIES,
             key=key + "::category",
+            persist_state="page",
             help="MQM's top-level error types (Lommel et al., 2014), plus style and other.",
         )
         save_col, when_col = st.columns([1, 3], vertical_alignment="center")

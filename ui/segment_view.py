@@ -134,6 +134,7 @@ def source_and_order(corpus: CorpusStats, config: BleuConfig, index: int, key: s
             list(range(1, config.max_order + 1)),
             horizontal=True,
             key=key,
+            persist_state="page",
         )
     )
 

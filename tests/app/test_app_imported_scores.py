@@ -18,6 +18,7 @@ from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.render.labels import escape_markdown
+from tests.app.compare_tabs import open_view
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -29,6 +30,7 @@ from tests.data import (
     file_scores,
 )
 from tests.significance.test_mean_significance import oracle
+from ui.compare.views import BUCKETS, SEGMENTS, SENTENCES
 
 NAMES = ["literal", "terse", "repeat"]
 HYPS = SAMPLE_SYSTEM_LINES
@@ -120,7 +122,7 @@ def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTe
     assert shown["p-value, bootstrap"] == f"{expected['p_bs']:.4f}"
     assert shown["p-value, randomization"] == f"{expected['p_ar']:.4f}"
     assert shown["human of B · terse"] == f"{np.nanmean(human['terse'][both]):.4f}"
-    found = at.dataframe(key="cmp_disagree_table").value
+    found = open_view(at, SENTENCES).dataframe(key="cmp_disagree_table").value
     comet = file_scores(COMET_SCORES)
     bleu = [
         [sacrebleu.sentence_bleu(h, [r[i] for r in REFS]).score for i, h in enumerate(HYPS[n])]
@@ -137,13 +139,13 @@ def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTe
 
 
 def test_compare_buckets_by_an_imported_score(app: Callable[..., AppTest]) -> None:
-    at = app(page="app_pages/compare.py")
+    at = open_view(app(page="app_pages/compare.py"), BUCKETS)
     at.selectbox(key="cmp_bucket_kind").set_value("score:human").run()
     assert not at.exception
     buckets = at.selectbox(key="cmp_bucket").options
     assert buckets[-1] == "(no score)"
     at.selectbox(key="cmp_bucket").set_value("(no score)").run()
-    shown = at.dataframe(key="cmp_table").value
+    shown = open_view(at, SEGMENTS).dataframe(key="cmp_table").value
     assert sorted(shown["seg"]) == list(range(5, 127, 9))
 
 

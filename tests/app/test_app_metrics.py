@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from ui.compare.views import SEGMENTS, VIEW_KEY
 
 HYP = {path.name.split(".")[1]: path.read_text("utf-8").splitlines() for path in SAMPLE_HYPS}
 REFS = [path.read_text("utf-8").splitlines() for path in SAMPLE_REFS]
@@ -96,6 +97,7 @@ def test_compare_runs_chrf_significance_as_paired_test(
     app.session_state["cmp_metric"] = "TER"
     app.session_state["cmp_n_bootstrap"] = 200
     app.session_state["cmp_n_ar"] = 300
+    app.session_state[VIEW_KEY] = SEGMENTS.label
     app.run()
     assert not app.exception
     systems = [("literal", HYP["literal"]), ("terse", HYP["terse"])]

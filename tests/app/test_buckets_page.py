@@ -15,6 +15,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
+from ui.compare.views import BUCKETS, VIEW_KEY
 
 HYPS = SAMPLE_SYSTEM_LINES
 REFS = SAMPLE_REF_LINES
@@ -27,6 +28,7 @@ def app(new_app: Callable[..., AppTest]) -> AppTest:
     at.session_state["cmp_n_bootstrap"] = 200
     at.session_state["cmp_n_ar"] = 100
     at.session_state["metrics"] = ["chrF"]
+    at.session_state[VIEW_KEY] = BUCKETS.label
     at.run()
     assert not at.exception
     return at

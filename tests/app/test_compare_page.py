@@ -29,7 +29,9 @@ from bleuviz.render.compare_charts import (
     win_tie_loss_bar,
 )
 from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
+from tests.app.compare_tabs import open_view
 from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
+from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS, SENTENCES, SIGNIFICANCE, VIEW_KEY, View
 from ui.data import PathSet
 
 REPO = Path(__file__).resolve().parents[2]
@@ -138,17 +140,26 @@ def test_sidebar_settings_reach_the_tests(app: AppTest, corpus: CorpusStats, fla
     ]
 
 
-def test_bucket_and_salient_ngram_filter_the_table(app: AppTest, corpus: CorpusStats) -> None:
+def test_bucket_and_salient_ngram_filter_the_segments_tab(
+    app: AppTest, corpus: CorpusStats
+) -> None:
     app.run()
+    assert not [df for df in app.dataframe if df.key == "cmp_table"]  # Segments closed: not built
+    open_view(app, SEGMENTS)
     assert len(segments_shown(app)) == corpus.testset.n_segments
+    open_view(app, BUCKETS)
     app.selectbox("cmp_bucket_kind").set_value("ratio")
     app.run()
     app.selectbox("cmp_bucket").set_value("0.8–0.9")
     app.run()
     assert not app.exception
+    open_view(app, SEGMENTS)  # the bucket still filters with its own tab closed
     expected = bucket_segments("ratio", corpus.systems["literal"], BleuConfig(), "0.8–0.9") + 1
     assert len(expected) > 0
     assert sorted(segments_shown(app)) == expected.tolist()
+    open_view(app, BUCKETS)  # and the tab shows what was chosen
+    assert app.selectbox("cmp_bucket_kind").value == "ratio"
+    assert app.selectbox("cmp_bucket").value == "0.8–0.9"
 
     app.selectbox("cmp_bucket").set_value("(all)")
     app.run()
@@ -156,15 +167,47 @@ def test_bucket_and_salient_ngram_filter_the_table(app: AppTest, corpus: CorpusS
     counts = [matched_ngrams(corpus.testset.systems[n], clips, TOK) for n in ("literal", "terse")]
     top = salient_ngrams(*counts).b_better[0]
     assert not [box for box in app.selectbox if box.key == "cmp_salient"]  # closed: not built
-    app.session_state["cmp_salient_open"] = True  # the user opens the salient n-grams
-    app.run()
+    open_view(app, NGRAMS)
     app.selectbox("cmp_salient").set_value(top.text)
     app.run()
     assert not app.exception
+    open_view(app, SEGMENTS)
     assert sorted(segments_shown(app)) == [i + 1 for i in top.segments]
+    open_view(app, NGRAMS)
     app.toggle("cmp_salient_only").set_value(False)
     app.run()
+    open_view(app, SEGMENTS)
     assert len(segments_shown(app)) == corpus.testset.n_segments
+
+
+@pytest.mark.parametrize(
+    ("query", "view"),
+    [
+        ({}, SIGNIFICANCE),
+        ({"seg": "7"}, SEGMENTS),
+        ({"bucket_by": "ratio"}, BUCKETS),
+        ({"ngram_order": "2"}, NGRAMS),
+        ({"seg": "7", "view": "sentences"}, SENTENCES),  # named outright: it wins
+    ],
+)
+def test_a_link_opens_the_tab_that_shows_what_it_names(
+    app: AppTest, query: dict[str, str], view: View
+) -> None:
+    app.query_params.update(query)
+    app.run()
+    assert not app.exception
+    assert app.session_state[VIEW_KEY] == view.label
+    assert app.query_params.get("view") == (None if view is SIGNIFICANCE else view.slug)
+
+
+def test_an_unknown_view_is_named_and_the_significance_tab_shown(app: AppTest) -> None:
+    app.query_params["view"] = "klingon"
+    app.run()
+    assert not app.exception
+    (message,) = [w.value for w in app.warning if "view=" in w.value]
+    assert "view=klingon" in message and "no view of that name (one of significance" in message
+    assert app.session_state[VIEW_KEY] == SIGNIFICANCE.label
+    assert "view" not in app.query_params
 
 
 def test_one_system_says_so(app: AppTest) -> None:

@@ -21,7 +21,9 @@ from bleuviz.cli.main import main
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.table import load_table
 from bleuviz.render.highlight import legend
+from tests.app.compare_tabs import open_view
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
+from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS
 
 HYPS = SAMPLE_SYSTEM_LINES
 REFS = SAMPLE_REF_LINES
@@ -210,17 +212,17 @@ def test_compare_filters_are_chips_and_an_empty_result_names_them(app: AppTest) 
     app.switch_page("app_pages/compare.py")
     app.session_state["cmp_n_bootstrap"] = 100
     app.session_state["cmp_n_ar"] = 100
-    app.run()
+    open_view(app, BUCKETS)
     buckets = [b for b in app.selectbox(key="cmp_bucket").options if b != "(all)"]
     app.selectbox(key="cmp_bucket").set_value(buckets[-1]).run()
-    app.session_state["cmp_salient_open"] = True  # the user opens the salient n-grams
-    app.run()
+    shown = len(open_view(app, SEGMENTS).dataframe(key="cmp_table").value)
+    open_view(app, NGRAMS)
     ngrams = app.selectbox(key="cmp_salient").options
-    shown = len(app.dataframe(key="cmp_table").value)
     for gram in ngrams[1:]:  # find an n-gram that empties the bucket's table
         app.selectbox(key="cmp_salient").set_value(gram).run()
-        if len(app.dataframe(key="cmp_table").value) == 0:
+        if len(open_view(app, SEGMENTS).dataframe(key="cmp_table").value) == 0:
             break
+        open_view(app, NGRAMS)
     else:
         pytest.fail("every salient n-gram occurs in the last bucket: pick another sample case")
     captions = [c.value for c in app.caption]

@@ -12,7 +12,9 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from tests.app.compare_tabs import open_view
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
+from ui.compare.views import BUCKETS, NGRAMS
 
 
 @pytest.fixture
@@ -171,28 +173,31 @@ def test_compare_choices_travel_in_the_link(new_app: Callable[..., AppTest]) -> 
     sender.selectbox(key="cmp_b").set_value("repeat").run()
     sender.selectbox(key="cmp_metric").set_value("chrF").run()
     sender.number_input(key="cmp_n_bootstrap").set_value(200).run()
+    open_view(sender, BUCKETS)
     sender.selectbox(key="cmp_bucket_kind").set_value("ratio").run()
     bucket = sender.selectbox(key="cmp_bucket").options[1]
     sender.selectbox(key="cmp_bucket").set_value(bucket).run()
-    sender.session_state["cmp_salient_open"] = True  # the user opens the salient n-grams
-    sender.run()
+    open_view(sender, NGRAMS)
     gram = sender.selectbox(key="cmp_salient").options[1]
     sender.selectbox(key="cmp_salient").set_value(gram).run()
     assert not sender.exception
     sent = flat_params(sender)
     assert sent["b"] == "repeat" and sent["seg_metric"] == "chrF" and sent["bs"] == "200"
     assert sent["bucket_by"] == "ratio" and sent["bucket"] == bucket and sent["ngram"] == gram
+    assert sent["view"] == "ngrams"
     receiver = new_app()
     receiver.switch_page("app_pages/compare.py")
     receiver.query_params.update(sent)
     receiver.run()
     assert not receiver.exception and not link_warnings(receiver)
-    for key in ("cmp_b", "cmp_metric", "cmp_bucket_kind", "cmp_bucket", "cmp_salient"):
+    for key in ("cmp_b", "cmp_metric", "cmp_salient"):  # the link opened the n-grams' tab
         assert receiver.selectbox(key=key).value == sender.selectbox(key=key).value
     assert receiver.number_input(key="cmp_n_bootstrap").value == 200
     assert flat_params(receiver) == sent
-    # The link named an n-gram: its expander opened by itself, the table is filtered by it.
-    assert receiver.session_state["cmp_salient_open"] is True
+    # The bucket chosen in the closed Buckets tab arrived too, and shows when it opens.
+    open_view(receiver, BUCKETS)
+    assert receiver.selectbox(key="cmp_bucket_kind").value == "ratio"
+    assert receiver.selectbox(key="cmp_bucket").value == bucket
 
 
 def test_an_unusable_compare_value_is_named(app: AppTest) -> None:

@@ -14,7 +14,9 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from tests.app.compare_tabs import open_view
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
+from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS, SENTENCES, SIGNIFICANCE, View
 
 HYPS = SAMPLE_SYSTEM_LINES
 REFS = SAMPLE_REF_LINES
@@ -79,8 +81,6 @@ def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None
     [
         # systems, documents, outliers (their expander opened below)
         ("app_pages/overview.py", 3),
-        # significance, buckets, salient A and B, segments
-        ("app_pages/compare.py", 5),
         # the segments shown, every system's segments
         ("app_pages/sentences.py", 2),
     ],
@@ -90,8 +90,26 @@ def test_every_table_offers_csv_json_and_latex(
 ) -> None:
     at = app(page)
     at.session_state["ov_outliers_open"] = True
-    at.session_state["cmp_salient_open"] = True
     at.run()
+    assert not at.exception
+    labels = [b.label for b in at.get("download_button")]
+    assert labels == ["CSV", "JSON", "LaTeX"] * tables
+
+
+@pytest.mark.parametrize(
+    ("view", "tables"),
+    [
+        (SIGNIFICANCE, 1),  # every system against A
+        (SENTENCES, 0),  # the disagreement table needs a second metric
+        (BUCKETS, 1),
+        (NGRAMS, 2),  # A's and B's salient n-grams
+        (SEGMENTS, 1),
+    ],
+)
+def test_every_compare_table_offers_csv_json_and_latex(
+    app: Callable[[str], AppTest], view: View, tables: int
+) -> None:
+    at = open_view(app("app_pages/compare.py"), view)
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["CSV", "JSON", "LaTeX"] * tables

@@ -92,11 +92,25 @@ def test_suspicious_segments_are_built_when_their_expander_opens(page: Page, ser
     expect(page.get_by_label("BLEU below the others' median by")).to_have_value("30.00")
 
 
-def test_salient_ngrams_are_built_when_their_expander_opens(page: Page, server: str) -> None:
-    """Compare's salient n-grams are lazy too; opened, both systems' tables appear."""
-    open_url(page, f"{server}/compare", "Salient n-grams")
+def test_salient_ngrams_are_built_when_their_tab_opens(page: Page, server: str) -> None:
+    """Compare's tabs are lazy; opened, the salient n-grams show both systems' tables."""
+    open_url(page, f"{server}/compare", "Every pair of systems")
     expect(page.get_by_text("(A) matches more often")).to_have_count(0)
-    page.get_by_text("N-grams each system matches more often").click()
+    page.get_by_role("tab", name="Salient n-grams").click()
     wait_idle(page)
     expect(page.get_by_text("(A) matches more often")).to_be_visible()
     expect(page.get_by_text("(B) matches more often")).to_be_visible()
+
+
+def test_a_click_on_the_scatter_opens_the_segment_in_the_segments_tab(
+    page: Page, server: str
+) -> None:
+    """The scatter's points carry their segment; a click opens it in the Segments tab."""
+    open_url(page, f"{server}/compare?view=sentences", "Click a point to open its segment")
+    point = page.locator(".js-plotly-plot .scatterlayer .trace .points path").last
+    segment = point.evaluate("p => p.__data__.data")  # the point's customdata
+    point.click(force=True)
+    wait_idle(page)
+    expect(page.get_by_role("tab", name="Segments", selected=True)).to_be_visible()
+    expect(page.get_by_role("heading", name=f"Segment {segment} ·")).to_be_visible()
+    assert f"seg={segment}" in page.url and "view=segments" in page.url

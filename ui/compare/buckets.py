@@ -9,6 +9,7 @@ scores as means), B's gain and a paired bootstrap p-value on those segments.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -51,15 +52,42 @@ def pick_bucket() -> None:
     st.session_state["cmp_bucket"] = str(points[0]["x"]) if points else ALL
 
 
-def bucket_section(
+@dataclass(frozen=True, slots=True)
+class BucketChoice:
+    """The buckets as the session holds them: kind, edges, each segment's bucket.
+
+    Built on every run of the Compare page, drawn or not, since the chosen bucket
+    filters the Segments tab while the Buckets tab is closed.
+    """
+
+    kind: str
+    titles: dict[str, str]
+    edges_key: str
+    labels: tuple[str, ...]
+    groups: IntArray
+    edges_error: str | None
+    links: tuple[LinkParam, ...]
+
+    @property
+    def options(self) -> list[str]:
+        """The buckets offered: all, then every bucket that holds a segment."""
+        filled = np.bincount(self.groups, minlength=len(self.labels))
+        return [ALL, *(label for g, label in enumerate(self.labels) if filled[g])]
+
+    def chosen(self) -> IntArray | None:
+        """The chosen bucket's segments (0-based), or None for every segment."""
+        bucket = st.session_state.get("cmp_bucket", ALL)
+        return None if bucket == ALL else segments_in(self.labels, self.groups, bucket)
+
+
+def bucket_choice(
     corpus: CorpusStats,
     config: BleuConfig,
     names: tuple[str, str],
     metric: str,
     imported: list[str],
-    settings: tuple[int, int, int],
-) -> IntArray | None:
-    """Kind, edges, chart and table; return the chosen bucket's segments (None: all)."""
+) -> BucketChoice:
+    """Read (and on arrival, take from the link) the bucket kind, edges and bucket."""
     titles = {
         "ref_len": "Reference length (tokens)",
         "ratio": "Length ratio of A (hyp / ref)",
@@ -70,15 +98,7 @@ def bucket_section(
     apply_links([kind_link])
     if st.session_state.get("cmp_bucket_kind") not in titles:
         st.session_state["cmp_bucket_kind"] = "ref_len"
-    left, middle, right = st.columns([2, 2, 2])
-    reset = partial(st.session_state.update, cmp_bucket=ALL)
-    kind = left.selectbox(
-        "Bucket segments by",
-        list(titles),
-        format_func=titles.__getitem__,
-        key="cmp_bucket_kind",
-        on_change=reset,
-    )
+    kind = str(st.session_state["cmp_bucket_kind"])
     values = _bucket_values(corpus, config, names[0], kind, metric)
     default = FIXED_EDGES.get(kind) or _default_score_edges(values, metric, kind)
     default_text = ", ".join(f"{e:g}" for e in default)
@@ -86,27 +106,57 @@ def bucket_section(
     edges_link = LinkParam("edges", edges_key, _edges_param, _show_edges, default_text)
     apply_links([edges_link])
     st.session_state.setdefault(edges_key, default_text)
-    text = middle.text_input(
+    error = None
+    try:
+        labels, groups = edge_buckets(values, parse_edges(st.session_state[edges_key]))
+    except BleuvizError as exc:
+        error = str(exc)
+        labels, groups = edge_buckets(values, default)
+    choice = BucketChoice(kind, titles, edges_key, labels, groups, error, (kind_link, edges_link))
+    bucket_link = choice_param("bucket", "cmp_bucket", choice.options, "bucket with segments")
+    apply_links([bucket_link])
+    if st.session_state.get("cmp_bucket") not in choice.options:
+        st.session_state["cmp_bucket"] = ALL
+    return BucketChoice(
+        kind, titles, edges_key, labels, groups, error, (kind_link, edges_link, bucket_link)
+    )
+
+
+def bucket_section(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    names: tuple[str, str],
+    metric: str,
+    choice: BucketChoice,
+    settings: tuple[int, int, int],
+) -> None:
+    """Kind, edges, chart and table of the buckets ``choice`` holds."""
+    left, middle, right = st.columns([2, 2, 2])
+    reset = partial(st.session_state.update, cmp_bucket=ALL)
+    left.selectbox(
+        "Bucket segments by",
+        list(choice.titles),
+        format_func=choice.titles.__getitem__,
+        key="cmp_bucket_kind",
+        on_change=reset,
+        persist_state="page",
+    )
+    middle.text_input(
         "Bucket edges",
-        key=edges_key,
+        key=choice.edges_key,
         help="Bucket i holds values from edge i-1 (included) to edge i (excluded).",
         on_change=reset,
+        persist_state="page",
     )
-    try:
-        labels, groups = edge_buckets(values, parse_edges(text))
-    except BleuvizError as exc:
-        st.error(str(exc), icon=":material/error:")
-        labels, groups = edge_buckets(values, default)
-    table = bucket_tests(corpus, config, names, metric, labels, groups, settings)
-    options = [ALL, *table.loc[table["segments"] > 0, "bucket"]]
-    bucket_link = choice_param("bucket", "cmp_bucket", options, "bucket with segments")
-    apply_links([bucket_link])
-    if st.session_state.get("cmp_bucket") not in options:
-        st.session_state["cmp_bucket"] = ALL
-    bucket = right.selectbox("Bucket shown in the segment table", options, key="cmp_bucket")
-    write_links([kind_link, edges_link, bucket_link])
-    _show(table, names, metric, titles[kind], score_spec(corpus, metric))
-    if kind == OWN_SCORE or kind.removeprefix(SCORE_KIND) == metric:
+    if choice.edges_error is not None:
+        st.error(choice.edges_error, icon=":material/error:")
+    right.selectbox(
+        "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
+    )
+    write_links(choice.links)
+    table = bucket_tests(corpus, config, names, metric, choice.labels, choice.groups, settings)
+    _show(table, names, metric, choice.titles[choice.kind], score_spec(corpus, metric))
+    if choice.kind == OWN_SCORE or choice.kind.removeprefix(SCORE_KIND) == metric:
         st.warning(
             f"Bucketing by A's own {md(metric)} favours B in the low buckets and A in the high "
             "ones even when the systems are equally good (regression to the mean): A's low "
@@ -114,7 +164,6 @@ def bucket_section(
             "segment (reference length) for conclusions.",
             icon=":material/warning:",
         )
-    return None if bucket == ALL else segments_in(labels, groups, bucket)
 
 
 def _bucket_values(

@@ -4,12 +4,14 @@ significance and salient n-grams (with the callbacks their clicks run).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 import streamlit as st
 
 from bleuviz.analysis.salient import (
+    SalientComparison,
     SalientNgram,
     salient_frame,
 )
@@ -133,48 +135,71 @@ def pick_salient(table_key: str, texts: list[str]) -> None:
         st.session_state["cmp_salient"] = texts[rows[0]]
 
 
-#: Session-state key of the salient n-grams' expander (open: computed and drawn).
-SALIENT_OPEN = "cmp_salient_open"
+@dataclass(frozen=True, slots=True)
+class SalientChoice:
+    """The salient n-grams of the pair, when something needs them, and the chosen one.
 
-
-def lazy_salient_ngrams(
-    identity: tuple[object, ...], corpus: CorpusStats, names: tuple[str, str]
-) -> tuple[int, ...] | None:
-    """``salient_ngram_tables`` in an expander, computed and drawn only while it is open.
-
-    Counting each system's matched n-grams segment by segment is the slowest part
-    of a new pair (about 0.6 s at 3,004 segments), so it waits until asked for. A
-    link naming an n-gram or an order opens it.
+    ``report`` is None while neither the Salient n-grams tab is open nor an n-gram
+    is chosen: counting each system's matched n-grams is the slowest part of a new
+    pair (about 0.6 s at 3,004 segments), so it waits until asked for.
     """
-    if arriving() and {"ngram", "ngram_order"} & set(st.query_params):
-        st.session_state[SALIENT_OPEN] = True
-    box = st.expander("N-grams each system matches more often", key=SALIENT_OPEN, on_change="rerun")
-    if not box.open:
-        return None
-    with box:
-        return salient_ngram_tables(identity, corpus, names)
+
+    report: SalientComparison | None
+    links: tuple[LinkParam, ...]
+
+    def chosen(self) -> SalientNgram | None:
+        """The n-gram chosen in the tab (or the link), if the report lists it."""
+        if self.report is None:
+            return None
+        return self.report.find(str(st.session_state.get("cmp_salient", NONE)))
+
+    def segments(self) -> tuple[int, ...] | None:
+        """The chosen n-gram's segments if it filters the Segments tab, else None."""
+        item = self.chosen()
+        if item is None or not st.session_state.get("cmp_salient_only", True):
+            return None
+        return item.segments
 
 
-def salient_ngram_tables(
-    identity: tuple[object, ...], corpus: CorpusStats, names: tuple[str, str]
-) -> tuple[int, ...] | None:
-    """compare-mt's salient n-grams; return the chosen one's segments if it filters the table."""
-    left, right = st.columns([3, 2])
-    order_choices: list[str | int] = ["all", 1, 2, 3, 4]
+def salient_choice(
+    identity: tuple[object, ...], corpus: CorpusStats, names: tuple[str, str], drawn: bool
+) -> SalientChoice:
+    """Read (and on arrival, take from the link) the salient n-gram order and n-gram."""
     order_link = LinkParam(
         "ngram_order", "cmp_salient_order", _salient_order, show=str, default="all"
     )
     apply_links([order_link])
-    choice = left.radio("N-gram order", order_choices, horizontal=True, key="cmp_salient_order")
-    orders = (1, 2, 3, 4) if choice in ("all", None) else (int(choice),)
+    linked = arriving() and "ngram" in st.query_params
+    if not (drawn or linked or st.session_state.get("cmp_salient", NONE) != NONE):
+        return SalientChoice(None, (order_link,))
+    order = st.session_state.get("cmp_salient_order", "all")
+    orders = (1, 2, 3, 4) if order in ("all", None) else (int(order),)
     report = salient(identity, *names, orders, corpus)
     options = [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
     ngram_link = choice_param("ngram", "cmp_salient", options, "salient n-gram")
     apply_links([ngram_link])
     if st.session_state.get("cmp_salient") not in options:
         st.session_state["cmp_salient"] = NONE
-    chosen = right.selectbox("N-gram (or click a row)", options, key="cmp_salient")
-    write_links([order_link, ngram_link])
+    return SalientChoice(report, (order_link, ngram_link))
+
+
+def salient_ngram_tables(choice: SalientChoice, names: tuple[str, str]) -> None:
+    """compare-mt's salient n-grams of the pair: two tables, the chosen one's segments."""
+    report = choice.report
+    if report is None:
+        raise ValueError("salient_ngram_tables: the choice holds no report (drawn=False)")
+    left, right = st.columns([3, 2])
+    order_choices: list[str | int] = ["all", 1, 2, 3, 4]
+    left.radio(
+        "N-gram order",
+        order_choices,
+        horizontal=True,
+        key="cmp_salient_order",
+        persist_state="page",
+    )
+    options = [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
+    right.selectbox("N-gram (or click a row)", options, key="cmp_salient", persist_state="page")
+    write_links(choice.links)
     for col, role, side in zip(
         st.columns(2), "AB", (report.a_better, report.b_better), strict=True
     ):
@@ -197,8 +222,9 @@ def salient_ngram_tables(
                 f"cmp_salient_{role.lower()}_export",
                 narrow=True,
             )
-    item = report.find(chosen)
-    return None if item is None else salient_segments(item, names)
+    item = choice.chosen()
+    if item is not None:
+        salient_segments(item, names)
 
 
 def _salient_order(raw: str) -> object:
@@ -225,8 +251,8 @@ def salient_columns(names: tuple[str, str]) -> dict[str, Any]:
     }
 
 
-def salient_segments(item: SalientNgram, names: tuple[str, str]) -> tuple[int, ...] | None:
-    """Where the chosen n-gram is matched: links, and a switch to filter the segment table."""
+def salient_segments(item: SalientNgram, names: tuple[str, str]) -> None:
+    """Where the chosen n-gram is matched: links, and a switch to filter the Segments tab."""
     better = names[0] if item.a_matches > item.b_matches else names[1]
     st.markdown(
         f"{md(names[0])} matches it {item.a_matches} times and {md(names[1])} "
@@ -237,6 +263,9 @@ def salient_segments(item: SalientNgram, names: tuple[str, str]) -> tuple[int, .
     for i, seg in enumerate(item.segments[:16]):
         query = {"sys": better, "seg": str(seg + 1)}
         links[i % 8].page_link("app_pages/sentences.py", label=f"{seg + 1}", query_params=query)
-    if st.toggle("Show only these segments in the segment table", True, key="cmp_salient_only"):
-        return item.segments
-    return None
+    st.toggle(
+        "Show only these segments in the Segments tab",
+        True,
+        key="cmp_salient_only",
+        persist_state="page",
+    )

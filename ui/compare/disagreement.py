@@ -11,10 +11,11 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import BLEU, sentence_comparison
+from ui.compare.views import open_clicked_row
 from ui.data import metric_spec
 from ui.export import export_buttons
 from ui.format import number_format
-from ui.selection import clicked_segment, sync_selection
+from ui.selection import sync_selection
 from ui.settings import chosen_metrics, imported_metrics
 
 #: Characters of each hypothesis shown in the table (the drill-down shows all).
@@ -35,7 +36,9 @@ def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[st
     default = imported[0] if imported else metrics[0]
     if st.session_state.get("cmp_disagree_metric") not in metrics:
         st.session_state["cmp_disagree_metric"] = default
-    metric = st.selectbox("Set against BLEU", metrics, key="cmp_disagree_metric")
+    metric = st.selectbox(
+        "Set against BLEU", metrics, key="cmp_disagree_metric", persist_state="page"
+    )
     bleu = sentence_comparison(corpus, config, names, BLEU)
     other = sentence_comparison(corpus, config, names, metric)
     found = disagreements(bleu["diff"].to_numpy(), other["diff"].to_numpy())
@@ -45,7 +48,7 @@ def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[st
     st.caption(
         f"{len(found)} segments where sentence BLEU and {md(metric)} prefer different systems, "
         "strongest first: each gain's size as a percentile among that metric's gains, and a "
-        "row as strong as its weaker side. Click a row to open it below."
+        "row as strong as its weaker side. Click a row to open it in the Segments tab."
     )
     digits = number_format(metric_spec(corpus, metric))
     sync_selection("cmp_disagree_table", found["seg"].tolist(), st.session_state.get("cmp_seg"))
@@ -54,7 +57,7 @@ def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[st
         key="cmp_disagree_table",
         hide_index=True,
         height=280,
-        on_select=partial(clicked_segment, "cmp_disagree_table", "cmp_disagree_visible", "cmp_seg"),
+        on_select=partial(open_clicked_row, "cmp_disagree_table", "cmp_disagree_visible"),
         selection_mode="single-row",
         column_order=["seg", "gain_x", "gain_y", "strength", "hyp_a", "hyp_b"],
         column_config={

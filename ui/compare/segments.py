@@ -31,6 +31,7 @@ from bleuviz.render.compare_charts import (
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, score_spec, sentence_axis
+from ui.compare.views import SEGMENTS, open_view
 from ui.export import export_buttons
 from ui.filters import ActiveFilter, filter_chips
 from ui.notes import note_editor
@@ -46,6 +47,7 @@ def open_point() -> None:
     if points:
         data = points[0].get("customdata")
         st.session_state["cmp_seg"] = int(data[0] if isinstance(data, list) else data)
+        open_view(SEGMENTS)
 
 
 def plots(
@@ -70,7 +72,7 @@ def plots(
         score_a, score_b = scored["score_a"].to_numpy(), scored["score_b"].to_numpy()
         fig = sentence_scatter(score_a, score_b, scored["seg"].tolist(), names, axis)
         st.plotly_chart(fig, key="cmp_scatter", on_select=open_point, selection_mode="points")
-        st.caption("Click a point to open its segment below.")
+        st.caption("Click a point to open its segment in the Segments tab.")
     with right:
         st.plotly_chart(difference_histogram(diff, names, axis), key="cmp_hist")
         st.plotly_chart(win_tie_loss_bar(counts, names), key="cmp_wtl")
@@ -94,7 +96,7 @@ def segment_table(
     mask = np.ones(len(frame), dtype=bool)
     for active in filters.values():
         mask &= np.isin(np.arange(len(frame)), active.segments)
-    how = st.columns([2, 3])[0].selectbox("Sort", list(SORTS), key="cmp_sort")
+    how = st.columns([2, 3])[0].selectbox("Sort", list(SORTS), key="cmp_sort", persist_state="page")
     shown = sort_comparison(frame[mask], SORTS[how])
     rows = (shown["seg"] - 1).tolist()
     filter_chips({label: active.keys for label, active in filters.items()}, "cmp_chip")
