@@ -71,8 +71,7 @@ class BucketChoice:
     @property
     def options(self) -> list[str]:
         """The buckets offered: all, then every bucket that holds a segment."""
-        filled = np.bincount(self.groups, minlength=len(self.labels))
-        return [ALL, *(label for g, label in enumerate(self.labels) if filled[g])]
+        return _offered(self.labels, self.groups)
 
     def chosen(self) -> IntArray | None:
         """The chosen bucket's segments (0-based), or None for every segment."""
@@ -112,14 +111,20 @@ def bucket_choice(
     except BleuvizError as exc:
         error = str(exc)
         labels, groups = edge_buckets(values, default)
-    choice = BucketChoice(kind, titles, edges_key, labels, groups, error, (kind_link, edges_link))
-    bucket_link = choice_param("bucket", "cmp_bucket", choice.options, "bucket with segments")
+    options = _offered(labels, groups)
+    bucket_link = choice_param("bucket", "cmp_bucket", options, "bucket with segments")
     apply_links([bucket_link])
-    if st.session_state.get("cmp_bucket") not in choice.options:
+    if st.session_state.get("cmp_bucket") not in options:
         st.session_state["cmp_bucket"] = ALL
     return BucketChoice(
         kind, titles, edges_key, labels, groups, error, (kind_link, edges_link, bucket_link)
     )
+
+
+def _offered(labels: tuple[str, ...], groups: IntArray) -> list[str]:
+    """All, then every bucket that holds a segment."""
+    filled = np.bincount(groups, minlength=len(labels))
+    return [ALL, *(label for g, label in enumerate(labels) if filled[g])]
 
 
 def bucket_section(
