@@ -6,6 +6,13 @@ the open segment. Before a selectable segment table is drawn, its selection is
 set (through Session State, which Streamlit supports for dataframes) to the
 open segment's row, or to nothing when the table does not show it; one click
 on another row then opens that row.
+
+A selection set from the server comes back from the browser with the next rerun
+in the browser's own spelling (with ``"cells": []``), which Streamlit takes for a
+change and answers with the table's ``on_select`` callback. That echo names the
+row the server ticked, so ``clicked_segment`` ignores a selection of the segment
+last synced: otherwise a segment typed into the Segment box right after a sync
+was replaced by the ticked row's.
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ import streamlit as st
 def sync_selection(key: str, visible: Sequence[int], open_segment: int | None) -> None:
     """Set the table ``key``'s selection to the open segment's row (segment numbers from 1)."""
     shown = list(visible)
-    rows = [shown.index(open_segment)] if open_segment is not None and open_segment in shown else []
+    ticked = open_segment if open_segment is not None and open_segment in shown else None
+    rows = [shown.index(ticked)] if ticked is not None else []
+    st.session_state[_synced(key)] = ticked
     current = st.session_state.get(key)
     if current is None or list(current["selection"]["rows"]) != rows:
         st.session_state[key] = {"selection": {"rows": rows, "columns": []}}
@@ -28,5 +37,13 @@ def clicked_segment(key: str, visible_key: str, seg_key: str) -> None:
     """Open the segment of the row the user clicked in the table ``key``."""
     state = st.session_state
     rows = state[key].selection.rows
-    if rows:
-        state[seg_key] = state[visible_key][rows[0]]
+    if not rows:
+        return
+    segment = state[visible_key][rows[0]]
+    if segment != state.get(_synced(key)):  # the server's own tick coming back is no click
+        state[seg_key] = segment
+
+
+def _synced(key: str) -> str:
+    """Session-state key of the segment the table ``key`` was last ticked at by the server."""
+    return f"{key}::synced"

@@ -307,6 +307,25 @@ def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> Non
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seg"] == [str(target)]
 
 
+@pytest.mark.parametrize("page_path", ["sentences?sys=terse", "compare?a=literal&b=terse"])
+def test_a_segment_typed_after_a_deep_link_opens(page: Page, server: str, page_path: str) -> None:
+    """The table ticks the linked segment; the tick's echo from the browser is no click.
+
+    Before the fix, the rerun the Enter started carried the browser's copy of the
+    server-set selection, Streamlit ran the table's on_select callback for it, and
+    that reopened the ticked segment: the number typed was lost.
+    """
+    open_url(page, f"{server}/{page_path}&seg=40", "Segment 40 ·")
+    wait_idle(page)
+    for typed in (41, 7):
+        box = page.get_by_role("spinbutton", name="Segment")
+        box.fill(str(typed))
+        box.press("Enter")
+        expect(page.get_by_role("heading", name=f"Segment {typed} ·")).to_be_visible()
+        wait_idle(page)
+        expect(box).to_have_value(str(typed))
+
+
 def test_rouge_l_marks_the_lcs_tokens_in_the_drill_down(page: Page, server: str) -> None:
     """Choosing ROUGE-L in the sidebar adds its column and marks rouge-score's LCS tokens."""
     seg = 9
