@@ -33,6 +33,7 @@ import os
 import random
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -445,62 +446,102 @@ def system_name(path: Path) -> str:
     return path.name.removeprefix("hyp.").removesuffix(".txt")
 
 
-def bench_real(browser: Browser, data: Path, systems: int) -> None:
-    """Every interaction after the first load on a real test set with many systems."""
+def report_repeated(what: str, seconds: list[float], target: float | None) -> None:
+    """Print the median of repeated interactions against the target, with the range."""
+    spread = f" [{min(seconds):.2f}–{max(seconds):.2f}, n={len(seconds)}]"
+    report(f"{what} (median)", statistics.median(seconds), target)
+    print(f"{'':<70} {spread}", flush=True)
+
+
+def repeated(
+    page: Page,
+    steps: list[tuple[Callable[[], None], tuple[str, object] | None]],
+    times: int,
+) -> list[float]:
+    """Run ``times`` interactions, cycling through ``steps`` (action, shown); their seconds.
+
+    Each action must change the page (an option other than the one shown), so the
+    steps alternate between options; a click on the title first leaves no widget
+    focused.
+    """
+    took = []
+    for k in range(times):
+        action, shown = steps[k % len(steps)]
+        blur(page)
+        took.append(interaction(page, action, shown))
+    return took
+
+
+def bench_real(browser: Browser, data: Path, systems: int, repeats: int) -> None:
+    """Every interaction after the first load on a real test set with many systems.
+
+    Each interaction is repeated ``repeats`` times (rounded up to even: alternating
+    between two options) and reported as the median, since one browser timing moves
+    by a third between runs on this machine.
+    """
     ref, hyps = real_files(data, systems)
     names = [system_name(h) for h in hyps]
     lines = {system_name(h): h.read_text(encoding="utf-8").splitlines() for h in hyps}
     n_seg = len(lines[names[0]])
     tag = f"[{n_seg:,} x {len(hyps)} real]"
     log = Path(tempfile.mkdtemp(prefix="bleuviz-bench-real-")) / "server.log"
+    # Alternations run an even number of times, so each ends where it started.
+    even = repeats + repeats % 2
     with serve(["--ref", str(ref), "--hyp", *map(str, hyps)], log) as url:
         page = new_page(browser)
         report_render(tag, "first Overview, cold server", first_render(page, url, len(hyps)))
-        took = interaction(page, pick_option(page, "smooth_sacrebleu", "floor"), None)
-        report(f"{tag} Overview: sidebar smoothing -> floor", took, CHANGE_TARGET)
-        took = interaction(page, pick_option(page, "ov_rank_by", "p1"), None)
-        report(f"{tag} Overview: rank by -> p1", took, CHANGE_TARGET)
-        seg, name = 100, names[2]
+        smoothing = [
+            (pick_option(page, "smooth_sacrebleu", option), None) for option in ("floor", "exp")
+        ]
+        took = repeated(page, smoothing, even)
+        report_repeated(f"{tag} Overview: sidebar smoothing floor <-> exp", took, CHANGE_TARGET)
+        rank = [(pick_option(page, "ov_rank_by", option), None) for option in ("p1", "BLEU")]
+        took = repeated(page, rank, even)
+        report_repeated(f"{tag} Overview: rank by p1 <-> BLEU", took, CHANGE_TARGET)
+
+        seg, name, other = 100, names[2], names[4]
         shown = deep_link(page, url, name, seg, lines[name][seg - 1])
         report(f"{tag} Sentences deep link (page load)", shown, None)
-        other = names[4]
-        took = interaction(
-            page,
-            pick_option(page, "sent_system", other),
-            (SEGMENT_SHOWN, [seg, lines[other][seg - 1]]),
-        )
-        report(f"{tag} Sentences: change system", took, CHANGE_TARGET)
-        took = interaction(page, click_row(page, 2), (SEGMENT_SHOWN, [3, lines[other][2]]))
-        report(f"{tag} Sentences: click a row", took, CHANGE_TARGET)
+        systems_steps = [
+            (pick_option(page, "sent_system", n), (SEGMENT_SHOWN, [seg, lines[n][seg - 1]]))
+            for n in (other, name)
+        ]
+        took = repeated(page, systems_steps, even)
+        report_repeated(f"{tag} Sentences: change system", took, CHANGE_TARGET)
+        rows = [
+            (click_row(page, row), (SEGMENT_SHOWN, [row + 1, lines[name][row]])) for row in (2, 3)
+        ]
+        took = repeated(page, rows, even)
+        report_repeated(f"{tag} Sentences: click a row", took, CHANGE_TARGET)
+        start = int(keyed(page, "sent_seg").locator("input").input_value())
         next_button = keyed(page, "sent_step_next").locator("button").first
-        took = interaction(page, next_button.click, (SEGMENT_SHOWN, [4, lines[other][3]]))
-        report(f"{tag} Sentences: step Next", took, CHANGE_TARGET)
-        # The deep link opened a new session: its smoothing is the default again.
-        took = interaction(page, pick_option(page, "smooth_sacrebleu", "floor"), None)
-        report(f"{tag} Sentences: sidebar smoothing -> floor", took, CHANGE_TARGET)
+        took = [
+            interaction(page, next_button.click, (SEGMENT_SHOWN, [s + 1, lines[name][s]]))
+            for s in range(start, start + repeats)
+        ]
+        report_repeated(f"{tag} Sentences: step Next", took, CHANGE_TARGET)
+        took = repeated(page, smoothing, even)
+        report_repeated(f"{tag} Sentences: sidebar smoothing floor <-> exp", took, CHANGE_TARGET)
+
         page.goto(f"{url}/compare", wait_until="commit")
         page.wait_for_selector(IDLE)
-        took = interaction(page, pick_option(page, "cmp_b", names[3]), None)
-        report(f"{tag} Compare: change B (first time)", took, None)
-        took = interaction(page, pick_option(page, "cmp_b", names[5]), None)
-        report(f"{tag} Compare: change B (first time, second pair)", took, None)
-        took = interaction(page, pick_option(page, "cmp_b", names[3]), None)
-        report(f"{tag} Compare: change B back (seen before)", took, CHANGE_TARGET)
+        pair = [(pick_option(page, "cmp_b", n), None) for n in (names[3], names[5])]
+        took = repeated(page, pair, 2)
+        report(f"{tag} Compare: change B, each pair the first time", max(took), None)
         # Each tab redraws only itself: B changes between two pairs seen before, per tab.
-        current, other = names[3], names[5]
-        for tab in ("Sentence by sentence", "Buckets", "Salient n-grams", "Segments"):
-            interaction(page, page.get_by_role("tab", name=tab).click, None)
-            for _ in range(2):  # each pair's first time in this tab
-                blur(page)
-                interaction(page, pick_option(page, "cmp_b", other), None)
-                current, other = other, current
-            blur(page)
-            took = interaction(page, pick_option(page, "cmp_b", other), None)
-            current, other = other, current
-            report(f"{tag} Compare [{tab}]: change B (seen before)", took, CHANGE_TARGET)
+        for tab in ("Significance", "Sentence by sentence", "Buckets", "Salient n-grams"):
+            if tab != "Significance":
+                interaction(page, page.get_by_role("tab", name=tab).click, None)
+                repeated(page, pair, 2)  # each pair's first time in this tab
+            took = repeated(page, pair, even)
+            report_repeated(f"{tag} Compare [{tab}]: change B (seen)", took, CHANGE_TARGET)
+        interaction(page, page.get_by_role("tab", name="Segments").click, None)
+        repeated(page, pair, 2)
+        took = repeated(page, pair, even)
+        report_repeated(f"{tag} Compare [Segments]: change B (seen)", took, CHANGE_TARGET)
         next_button = keyed(page, "cmp_step_next").locator("button").first
-        took = interaction(page, next_button.click, None)
-        report(f"{tag} Compare [Segments]: step Next", took, CHANGE_TARGET)
+        took = [interaction(page, next_button.click, None) for _ in range(repeats)]
+        report_repeated(f"{tag} Compare [Segments]: step Next", took, CHANGE_TARGET)
         page.context.close()
 
 
@@ -516,6 +557,9 @@ def main() -> None:
         "--real", type=Path, default=REAL_DATA, help="a folder of ref.* and hyp.* files"
     )
     parser.add_argument("--real-systems", type=int, default=9)
+    parser.add_argument(
+        "--repeats", type=int, default=5, help="times each real-set interaction is timed"
+    )
     parser.add_argument("--only", choices=["standard", "big", "real"], help="one scenario")
     parser.add_argument("--keep", type=Path, help="write the test sets here and keep them")
     args = parser.parse_args()
@@ -532,7 +576,7 @@ def main() -> None:
             if args.only in (None, "standard"):
                 bench_standard(browser, base / "standard", args.segments, args.systems, args.seed)
             if args.only in (None, "real") and args.real.is_dir():
-                bench_real(browser, args.real, args.real_systems)
+                bench_real(browser, args.real, args.real_systems, args.repeats)
             elif args.only == "real":
                 sys.exit(f"{args.real} is missing: pass --real DIR")
             if args.only in (None, "big") and not args.no_big:
