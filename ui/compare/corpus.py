@@ -175,12 +175,17 @@ def salient_choice(
     order = st.session_state.get("cmp_salient_order", "all")
     orders = (1, 2, 3, 4) if order in ("all", None) else (int(order),)
     report = salient(identity, *names, orders, corpus)
-    options = [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
+    options = _ngram_options(report)
     ngram_link = choice_param("ngram", "cmp_salient", options, "salient n-gram")
     apply_links([ngram_link])
     if st.session_state.get("cmp_salient") not in options:
         st.session_state["cmp_salient"] = NONE
     return SalientChoice(report, (order_link, ngram_link))
+
+
+def _ngram_options(report: SalientComparison) -> list[str]:
+    """The n-grams offered: none, then A's salient n-grams, then B's."""
+    return [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
 
 
 def salient_ngram_tables(choice: SalientChoice, names: tuple[str, str]) -> None:
@@ -197,16 +202,18 @@ def salient_ngram_tables(choice: SalientChoice, names: tuple[str, str]) -> None:
         key="cmp_salient_order",
         persist_state="page",
     )
-    options = [NONE, *(s.text for s in (*report.a_better, *report.b_better))]
-    right.selectbox("N-gram (or click a row)", options, key="cmp_salient", persist_state="page")
+    right.selectbox(
+        "N-gram (or click a row)", _ngram_options(report), key="cmp_salient", persist_state="page"
+    )
     write_links(choice.links)
     for col, role, side in zip(
         st.columns(2), "AB", (report.a_better, report.b_better), strict=True
     ):
         name = names["AB".index(role)]
+        frame = salient_frame(side)
         col.markdown(f"**{md(name)}** ({role}) matches more often")
         col.dataframe(
-            salient_frame(side),
+            frame,
             key=f"cmp_salient_{role.lower()}",
             hide_index=True,
             height=250,
@@ -217,7 +224,7 @@ def salient_ngram_tables(choice: SalientChoice, names: tuple[str, str]) -> None:
         )
         with col:
             export_buttons(
-                salient_frame(side).rename(columns={"a": names[0], "b": names[1]}),
+                frame.rename(columns={"a": names[0], "b": names[1]}),
                 f"salient-{role}",
                 f"cmp_salient_{role.lower()}_export",
                 narrow=True,
