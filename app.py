@@ -12,6 +12,7 @@ import streamlit as st
 from ui.links import arrive, settle, show_link_problems
 from ui.setting_links import apply_setting_links, write_setting_links
 from ui.sidebar import (
+    choose_data_source,
     data_sidebar,
     imported_sidebar,
     init_state,
@@ -48,6 +49,7 @@ pages = [
 page = st.navigation(pages)
 arrive(page.url_path)
 apply_setting_links()
+choose_data_source()  # after the settings: the command line's files are counted with them
 data_sidebar()
 if page.url_path == LEARN:
     # Learn has one set of settings, its own: the sidebar's would have no effect there.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypedDict
@@ -112,15 +113,51 @@ def load_uploads(
     return load_files(list(_hyp), list(_ref), _src, _docids)
 
 
+def _stats_workers(tokenize: TokenizeConfig) -> int:
+    """Threads for the columnar tokenizers; the others stay in this process (the
+    command line forks tokenizer processes, which a threaded server must not)."""
+    return default_workers() if tokenize.name in COLUMNAR_TOKENIZERS else 1
+
+
+def stats_settings() -> tuple[TokenizeConfig, int]:
+    """The tokenization and the n-gram order the session's settings count with.
+
+    Raises:
+        BleuvizError: a setting is invalid (the page shows it).
+    """
+    state = st.session_state
+    tokenize = TokenizeConfig(state["tokenize"], state["lowercase"])
+    return tokenize, bleu_config_from_state().stats_order
+
+
+#: Statistics counted ahead of their page (``start_corpus_stats``), at most one test set's:
+#: (id of the test set, tokenization, order) -> (the test set, its statistics to come).
+_EARLY: dict[tuple[int, TokenizeConfig, int], tuple[TestSet, Future[CorpusStats]]] = {}
+_EARLY_POOL = ThreadPoolExecutor(1, thread_name_prefix="bleuviz-early-stats")
+
+
+def start_corpus_stats(testset: TestSet, tokenize: TokenizeConfig, order: int) -> None:
+    """Start counting ``testset``'s n-grams on a background thread; ``corpus_stats`` takes them.
+
+    The command line's files are counted while they are saved in the workspace and
+    the sidebar is drawn, work that leaves a core idle, instead of after it.
+    """
+    _EARLY.clear()  # one test set's at most: statistics nobody took are let go
+    work = _EARLY_POOL.submit(
+        compute_corpus_stats, testset, tokenize, order, _stats_workers(tokenize)
+    )
+    _EARLY[(id(testset), tokenize, order)] = (testset, work)
+
+
 @st.cache_resource(max_entries=8, show_spinner="Counting n-grams…")
 def corpus_stats(
     key: tuple[object, ...], _testset: TestSet, tokenize: TokenizeConfig, order: int
 ) -> CorpusStats:
     """Tokenize and count the test set once per (data, tokenizer, lowercase, order)."""
-    # Threads for the columnar tokenizers; the others stay in this process (the
-    # command line forks tokenizer processes, which a threaded server must not).
-    workers = default_workers() if tokenize.name in COLUMNAR_TOKENIZERS else 1
-    return compute_corpus_stats(_testset, tokenize, order, workers)
+    early = _EARLY.pop((id(_testset), tokenize, order), None)
+    if early is not None and early[0] is _testset:  # the very object, not one at its address
+        return early[1].result()
+    return compute_corpus_stats(_testset, tokenize, order, _stats_workers(tokenize))
 
 
 #: Keys of the metric scores this process has computed (``system_metric`` misses): a loop
@@ -261,15 +298,13 @@ def current_corpus() -> tuple[CorpusStats, BleuConfig]:
     """Return the loaded corpus and settings; on a core error, show it and stop the page."""
     try:
         testset, key = _current_testset()
-        tokenize = TokenizeConfig(st.session_state["tokenize"], st.session_state["lowercase"])
+        tokenize, order = stats_settings()
         config = bleu_config_from_state()
-        corpus = corpus_stats(key, testset, tokenize, config.stats_order)
+        corpus = corpus_stats(key, testset, tokenize, order)
         scored, scores_key = scored_testset()
         if scored.seg_scores:
             directions = imported_directions(scored)
-            corpus = with_scores(
-                (key, scores_key, tokenize, config.stats_order), directions, corpus, scored
-            )
+            corpus = with_scores((key, scores_key, tokenize, order), directions, corpus, scored)
     except UploadPending as exc:  # not an error: nothing is chosen yet
         st.info(str(exc).removeprefix("upload: ").capitalize() + ".", icon=":material/upload:")
         st.stop()

@@ -10,16 +10,24 @@ from pathlib import Path
 import streamlit as st
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
-from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.io.decode import NamedBytes, read_path
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.workspace import SavedSet
+from bleuviz.workspace import SavedSet, testset_id
 from ui.app_args import AppArgs, app_args
-from ui.data import LOWER_KEY, PathSet, load_uploads, read_testset, scored_testset
+from ui.data import (
+    LOWER_KEY,
+    PathSet,
+    load_uploads,
+    read_testset,
+    scored_testset,
+    start_corpus_stats,
+    stats_settings,
+)
 from ui.links import LinkParam, arriving, report_problem, text
 from ui.settings import FLAVOR_SENTENCES, NO_HUMAN, SENTENCE_SEMANTICS, smoothing_defaults
 from ui.workspace import (
@@ -50,10 +58,6 @@ def init_state() -> None:
     seg_scores, lower = args.seg_scores, args.lower_is_better
     st.session_state.setdefault("cli_seg_scores", seg_scores)
     st.session_state.setdefault("cli_lower_is_better", lower)
-    if "data_source" not in st.session_state:
-        registered = register_command_line(paths, seg_scores, lower)
-        st.session_state[SAVED_SET_KEY] = registered
-        st.session_state["data_source"] = SAVED if registered else "cli" if paths else "sample"
     st.session_state.setdefault("seg_score_uploads", ())
     st.session_state.setdefault("imported_names", [])
     st.session_state.setdefault("human_metric", NO_HUMAN)
@@ -92,6 +96,21 @@ def keep_settings() -> None:
             state[key] = state[key]
 
 
+def choose_data_source() -> None:
+    """Once per session: the command line's files (saved in the workspace), or the sample.
+
+    Called once the link's settings are applied: the command line's statistics are
+    started with the settings this session counts with.
+    """
+    state = st.session_state
+    if "data_source" in state:
+        return
+    paths = state["cli_paths"]
+    registered = register_command_line(paths, state["cli_seg_scores"], state["cli_lower_is_better"])
+    state[SAVED_SET_KEY] = registered
+    state["data_source"] = SAVED if registered else "cli" if paths else "sample"
+
+
 def register_command_line(
     paths: PathSet | None, seg_scores: tuple[str, ...], lower: tuple[str, ...]
 ) -> str | None:
@@ -103,22 +122,37 @@ def register_command_line(
     if paths is None:
         return None
     try:
-        return registered_files(paths.key(), paths, seg_scores, lower)
+        settings: tuple[TokenizeConfig, int] | None = stats_settings()
+    except BleuvizError:  # the page shows it; nothing to count ahead with
+        settings = None
+    try:
+        return registered_files(paths.key(), paths, seg_scores, lower, settings)
     except BleuvizError:
         return None
 
 
 @st.cache_resource(show_spinner="Saving the command line's files in the workspace…")
 def registered_files(
-    key: tuple[object, ...], _paths: PathSet, seg_scores: tuple[str, ...], lower: tuple[str, ...]
+    key: tuple[object, ...],
+    _paths: PathSet,
+    seg_scores: tuple[str, ...],
+    lower: tuple[str, ...],
+    _count_with: tuple[TokenizeConfig, int] | None,
 ) -> str | None:
-    """Read and save the command line's test set once per server (cached on the files)."""
+    """Read and save the command line's test set once per server (cached on the files).
+
+    A set new to the workspace is loaded back as this very object (``load_saved``),
+    so its n-grams are counted (``_count_with``: tokenization and order) while it is
+    saved; a set saved before may have more systems, and is counted once loaded.
+    """
     if open_workspace() is None or workspace_readonly():
         return None
     testset = read_testset(("paths", *key), _paths)
     if seg_scores:
         files = tuple(read_path(path) for path in seg_scores)
         testset = set_directions(attach_seg_scores(testset, files), lower)
+    if _count_with is not None and testset_id(testset) not in {s.id for s in saved_sets()}:
+        start_corpus_stats(testset, *_count_with)
     names = [Path(p).name for p in _paths.hyp]
     return save_testset(testset, f"command line: {upload_name(names)}").id
 

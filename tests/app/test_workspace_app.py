@@ -7,6 +7,7 @@ Oracles: the workspace read back through ``Workspace`` (SQLite), and the ids
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,9 +15,12 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.bleu.corpus import compute_corpus_stats
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_paths
 from bleuviz.io.seg_scores import attach_seg_scores
+from bleuviz.io.testset import TestSet
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
@@ -267,3 +271,50 @@ def test_notes_on_the_saved_sample_show_when_the_sample_is_opened_again(
     assert app.text_area(key=f"sent_note::{saved.id}::terse::4::text").value == "too short"
     table = next(d.value for d in app.dataframe if "note" in d.value.columns)
     assert table.loc[table["seg"] == 5, "note"].item() == "omission: too short"
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[str, ...], str, str]]:
+    """Record each count of a test set's n-grams: (its systems, tokenizer, thread name)."""
+    calls: list[tuple[tuple[str, ...], str, str]] = []
+
+    def counting(testset: TestSet, tokenize: TokenizeConfig, order: int, workers: int) -> object:
+        calls.append((tuple(testset.systems), tokenize.name, threading.current_thread().name))
+        return compute_corpus_stats(testset, tokenize, order, workers)
+
+    monkeypatch.setattr("ui.data.compute_corpus_stats", counting)
+    return calls
+
+
+def test_command_line_files_are_counted_once_while_they_are_saved(
+    new_app: Callable[..., AppTest],
+    tmp_path: Path,
+    isolated_workspace: Path,
+    counted: list[tuple[tuple[str, ...], str, str]],
+) -> None:
+    app = new_app(*files(tmp_path))
+    app.query_params["tok"] = "char"  # the link's tokenizer is the one counted ahead
+    run(app)
+    assert counted == [(("alpha",), "char", "bleuviz-early-stats_0")]
+    expected = sacrebleu.corpus_bleu(HYP, [REF], tokenize="char").score
+    assert next(m.value for m in app.metric) == f"{expected:.2f}"
+    run(app.switch_page("app_pages/sentences.py"))
+    assert len(counted) == 1
+
+
+def test_files_saved_before_are_counted_as_loaded_not_ahead(
+    new_app: Callable[..., AppTest],
+    tmp_path: Path,
+    isolated_workspace: Path,
+    counted: list[tuple[tuple[str, ...], str, str]],
+) -> None:
+    """A set already in the workspace may hold more systems than the files: count what loads."""
+    argv = files(tmp_path)
+    (tmp_path / "hyp.beta.en").write_text("\n".join(REF) + "\n")
+    earlier = load_paths([str(tmp_path / "hyp.beta.en")], [argv[1]])
+    Workspace.open(isolated_workspace).save_testset(earlier, "earlier session")
+    app = run(new_app(*argv))
+    ((systems, tokenizer, thread),) = counted
+    assert (systems, tokenizer) == (("beta", "alpha"), "13a")
+    assert not thread.startswith("bleuviz-early-stats")
+    assert app.sidebar.radio(key="data_source").value == "saved"
