@@ -17,6 +17,7 @@ from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
 from ui.data import current_testset, metric_scores, metric_spec, sentence_bleu
 from ui.export import export_buttons
 from ui.format import fmt_bleu, fmt_metric
+from ui.markup import show_html
 from ui.segment_view import explanation
 from ui.settings import chosen_metrics
 
@@ -49,7 +50,7 @@ def segment_in_every_system(
             else None
         )
         rows.append(SystemLine(name, name == baseline, scores, line, diff))
-    st.html(STYLE + DIFF_STYLE + legend() + every_system_html(rows))
+    show_html(STYLE + DIFF_STYLE + legend() + every_system_html(rows))
     st.caption(
         f"Systems by sentence BLEU on this segment; n-grams of order {order} coloured as in the "
         "drill-down. Differences: blue words only this system has, red words only the "

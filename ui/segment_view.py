@@ -27,6 +27,7 @@ from bleuviz.rouge.score import RougeConfig
 from ui.data import metric_scores, metric_spec
 from ui.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from ui.links import apply_links, write_links
+from ui.markup import show_html
 from ui.notes import note_editor
 from ui.page_links import imported_range_param
 from ui.settings import chosen_metrics
@@ -94,16 +95,16 @@ def show_segment(
     _other_metrics(corpus, system, index)
     learn_link(hyp, refs)
     order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
-    st.html(STYLE + legend())
+    show_html(STYLE + legend())
     st.markdown("**Hypothesis**")
     if expl.hyp_spans is None:
         st.caption(
             "The tokenizer changed this text, so its tokens are shown instead of the original."
         )
-    st.html(hypothesis_html(expl, order))
+    show_html(hypothesis_html(expl, order))
     for r in range(len(refs)):
         st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
-        st.html(reference_html(expl, order, r))
+        show_html(reference_html(expl, order, r))
     note_editor(testset, system, index, key_prefix)
     _precision_lines(expl, config)
     st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
@@ -166,9 +167,9 @@ def _rouge_section(
         + (", Porter-stemmed." if stemmer else ".")
     )
     st.markdown("Hypothesis")
-    st.html(STYLE + rouge_hypothesis_html(expl))
+    show_html(STYLE + rouge_hypothesis_html(expl))
     st.markdown(f"Reference {expl.ref_index + 1}")
-    st.html(STYLE + rouge_reference_html(expl))
+    show_html(STYLE + rouge_reference_html(expl))
 
 
 def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:
@@ -258,4 +259,4 @@ def search_hits(testset: TestSet, system: str, index: int, text: str) -> None:
         f"{mark_hits(line, text)}</div>"
         for label, line in named
     )
-    st.html(f'<div class="bv-hits">{rows}</div>')
+    show_html(f'<div class="bv-hits">{rows}</div>')

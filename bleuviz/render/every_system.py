@@ -4,15 +4,16 @@ A page with nine systems drew each system's heading, highlighted line and word
 diff as separate elements (27 of them); the browser's cost per element, not the
 server, made every interaction on the Sentences page slow. One block holds the
 same content. Names and metric labels from the data enter only through
-``html.escape``; the lines come already escaped from ``highlight`` and
+``inert_text``; the lines come already escaped from ``highlight`` and
 ``word_diff``.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from bleuviz.render.inert import inert_text
 
 SYSTEM_STYLE = (
     "<style>.bv-system{margin:0.75rem 0 1rem 0}"
@@ -46,11 +47,11 @@ def every_system_html(rows: Sequence[SystemLine]) -> str:
     for row in rows:
         role = " (baseline)" if row.baseline else ""
         scores = " · ".join(
-            f"{html.escape(label)} {html.escape(value)}" for label, value in row.scores
+            f"{inert_text(label)} {inert_text(value)}" for label, value in row.scores
         )
         # A styled span, not <strong>: emphasis tags inside data blocks would look like
         # Markdown from the data that got rendered.
-        name = f'<span class="bv-system-name">{html.escape(row.name)}</span>{role}'
+        name = f'<span class="bv-system-name">{inert_text(row.name)}</span>{role}'
         head = f'<div class="bv-system-head">{name} · {scores}</div>'
         diff = row.diff_html or ""
         parts.append(f'<div class="bv-system">{head}{row.line_html}{diff}</div>')

@@ -2,17 +2,17 @@
 
 Markup contract (tests and styling rely on it): each highlighted token is a
 ``<span class="bv-tok" data-status="match|clip|miss" title="...">``. Text from
-the data only ever enters the HTML through ``html.escape``, so markup, Markdown
+the data only ever enters the HTML through ``inert_text``, so markup, Markdown
 and LaTeX in a segment display literally and no script runs.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from bleuviz.bleu.explain import NgramRow, SegmentExplanation
 from bleuviz.bleu.spans import Span
+from bleuviz.render.inert import inert_text
 
 STATUS_LABELS = {
     "match": "matched",
@@ -39,8 +39,8 @@ STYLE = """
 
 def token_span(text: str, status: str, title: str = "") -> str:
     """Return one escaped token element with its status."""
-    tip = html.escape(title or STATUS_LABELS[status], quote=True)
-    return f'<span class="bv-tok" data-status="{status}" title="{tip}">{html.escape(text)}</span>'
+    tip = inert_text(title or STATUS_LABELS[status])
+    return f'<span class="bv-tok" data-status="{status}" title="{tip}">{inert_text(text)}</span>'
 
 
 def highlight(
@@ -63,11 +63,11 @@ def highlight(
             parts.append(("" if i == 0 else " ") + token_span(token, status, tips[i]))
             continue
         start, end = spans[i]
-        parts.append(html.escape(text[cursor:start]))
+        parts.append(inert_text(text[cursor:start]))
         parts.append(token_span(text[start:end], status, tips[i]))
         cursor = end
     if spans is not None:
-        parts.append(html.escape(text[cursor:]))
+        parts.append(inert_text(text[cursor:]))
     return f'<div class="bv-line">{"".join(parts)}</div>'
 
 

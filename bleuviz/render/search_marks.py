@@ -6,7 +6,7 @@ only the ``<mark>`` tags are HTML.
 
 from __future__ import annotations
 
-import html
+from bleuviz.render.inert import inert_text
 
 
 def mark_hits(text: str, needle: str) -> str:
@@ -19,11 +19,11 @@ def mark_hits(text: str, needle: str) -> str:
     query = needle.strip().lower()
     lowered = text.lower()
     if not query or len(lowered) != len(text):
-        return html.escape(text)
+        return inert_text(text)
     parts, start = [], 0
     while (hit := lowered.find(query, start)) >= 0:
         end = hit + len(query)
-        parts += [html.escape(text[start:hit]), f"<mark>{html.escape(text[hit:end])}</mark>"]
+        parts += [inert_text(text[start:hit]), f"<mark>{inert_text(text[hit:end])}</mark>"]
         start = end
-    parts.append(html.escape(text[start:]))
+    parts.append(inert_text(text[start:]))
     return "".join(parts)

@@ -2,14 +2,15 @@
 
 Words are whitespace-separated and aligned by ``difflib.SequenceMatcher`` (Ratcliff
 and Obershelp's matching, Python's standard library): words only the other output
-has are ``<ins>``, words only the baseline has are ``<del>``. Every word is escaped,
-so markup in the data shows literally.
+has are ``<ins>``, words only the baseline has are ``<del>``. Every word is escaped
+(``inert_text``), so markup in the data shows literally.
 """
 
 from __future__ import annotations
 
-import html
 from difflib import SequenceMatcher
+
+from bleuviz.render.inert import inert_text
 
 #: How inserted and deleted words look (inline, so the HTML is self-contained).
 DIFF_STYLE = (
@@ -24,8 +25,8 @@ def word_diff_html(baseline: str, other: str) -> str:
     parts: list[str] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
         if tag == "equal":
-            parts += [html.escape(w) for w in b[j1:j2]]
+            parts += [inert_text(w) for w in b[j1:j2]]
             continue
-        parts += [f"<del>{html.escape(w)}</del>" for w in a[i1:i2]]
-        parts += [f"<ins>{html.escape(w)}</ins>" for w in b[j1:j2]]
+        parts += [f"<del>{inert_text(w)}</del>" for w in a[i1:i2]]
+        parts += [f"<ins>{inert_text(w)}</ins>" for w in b[j1:j2]]
     return f'<div class="bv-diff">{" ".join(parts)}</div>'

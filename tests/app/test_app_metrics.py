@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
+from tests.app.markup import html_bodies
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from ui.compare.views import SEGMENTS, VIEW_KEY
 
@@ -74,7 +75,7 @@ def test_sentences_table_and_drill_down_show_the_chosen_metrics(app: AppTest) ->
     # The drill-down marks exactly rouge-score's LCS tokens of the chosen reference.
     hyp, refs = HYP["terse"][4], [r[4] for r in REFS]
     best = rouge_scorer.RougeScorer(["rougeL"]).score_multi(refs, hyp)["rougeL"]
-    html = "".join(block.proto.body for block in app.get("html"))
+    html = "".join(html_bodies(app))
     shown_ref = int(re.search(r"against reference (\d)", " ".join(c.value for c in app.caption))[1])
     ref_tokens = tokenize(refs[shown_ref - 1]).tokens
     hyp_tokens = tokenize(hyp).tokens

@@ -22,6 +22,7 @@ from bleuviz.io.decode import NamedBytes
 from bleuviz.io.table import load_table
 from bleuviz.render.highlight import legend
 from tests.app.compare_tabs import open_view
+from tests.app.markup import html_bodies
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS
 
@@ -200,11 +201,11 @@ def test_search_marks_hits_says_where_and_travels_in_the_link(app: AppTest) -> N
         places += [f"reference {r}" for r, ref in enumerate(REFS, 1) if "euros" in ref[i].lower()]
         assert where.startswith(", ".join(places)) and where
     app.number_input(key="sent_seg").set_value(int(table["seg"].iloc[0])).run()
-    hits = next(h.value for h in app.html if "bv-hit" in h.value)
+    hits = next(b for b in html_bodies(app) if "bv-hit" in b)
     assert "<mark>" in hits
     assert app.query_params["q"] in ("Euros", ["Euros"])  # AppTest may keep a list
     assert mark_hits("<b>Euros</b> and euros", "EUROS") == (
-        "&lt;b&gt;<mark>Euros</mark>&lt;/b&gt; and <mark>euros</mark>"
+        "&#60;b&#62;<mark>Euros</mark>&#60;&#47;b&#62; and <mark>euros</mark>"
     )
 
 

@@ -15,6 +15,7 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from tests.app.compare_tabs import open_view
+from tests.app.markup import html_bodies
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS, SENTENCES, SIGNIFICANCE, View
 
@@ -53,7 +54,7 @@ def test_one_segment_in_every_system(app: Callable[[str], AppTest]) -> None:
 
 def every_system_heads(at: AppTest) -> list[str]:
     """The heading of each system in the "This segment in every system" block, as text."""
-    block = next(h.proto.body for h in at.html if "bv-system-head" in h.proto.body)
+    block = next(b for b in html_bodies(at) if "bv-system-head" in b)
     heads = re.findall(r'<div class="bv-system-head">(.*?)</div>', block)
     return [html.unescape(re.sub(r"<[^>]+>", "", head)) for head in heads]
 

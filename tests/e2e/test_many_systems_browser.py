@@ -77,7 +77,7 @@ def test_text_in_the_diff_and_search_hits_stays_inert(page: Page, server: str) -
     expect(page.locator(".bv-hits mark").first).to_have_text("script")
     diffs = page.locator(".bv-diff")
     assert any(literal in text for text in diffs.all_inner_texts())
-    assert page.locator('[data-testid="stHtml"] script').count() == 0
+    assert page.locator('[data-testid="stMain"] script').count() == 0
     page.wait_for_timeout(1000)  # give a script that did get in the time to run
     assert dialogs == []
 

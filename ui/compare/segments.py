@@ -34,6 +34,7 @@ from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.compare.views import SEGMENTS, open_view
 from ui.export import export_buttons
 from ui.filters import ActiveFilter, filter_chips
+from ui.markup import show_html
 from ui.notes import note_editor
 from ui.segment_view import explanation, learn_link, source_and_order
 from ui.selection import clicked_segment, sync_selection
@@ -176,7 +177,7 @@ def drill_down(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
     order = source_and_order(corpus, config, index, key="cmp_order")
-    st.html(STYLE + legend())
+    show_html(STYLE + legend())
     for i, col in enumerate(st.columns(2)):
         with col:
             system_side(expl[i], expl[1 - i], names[i], names[1 - i], "AB"[i], order, index)
@@ -197,10 +198,10 @@ def system_side(
 ) -> None:
     """One column of the drill-down: a hypothesis, its reference coverage and its gains."""
     st.markdown(f"**{role} · {md(name)}**")
-    st.html(hypothesis_html(mine, order))
+    show_html(hypothesis_html(mine, order))
     for r in range(len(mine.ref_texts)):
         st.caption(f"Reference {r + 1}: tokens {md(name)} matched at order {order}")
-        st.html(reference_html(mine, order, r))
+        show_html(reference_html(mine, order, r))
     gaps = match_gaps(mine, other, order)
     st.markdown(f"{order}-grams {md(name)} matches more often than {md(other_name)}")
     if gaps:

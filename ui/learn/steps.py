@@ -21,6 +21,7 @@ from bleuviz.teach.tables import (
 )
 from bleuviz.teach.walkthrough import Walkthrough
 from ui.format import fmt_bleu, fmt_bp
+from ui.markup import show_html
 
 CLIP_FORMULA = (
     r"\text{Count}_{\text{clip}}(g) = "
@@ -50,15 +51,15 @@ def step_ngrams(walk: Walkthrough) -> None:
         "reference, the one that holds it most often. Extra copies are *clipped*."
     )
     st.latex(CLIP_FORMULA)
-    st.html(STYLE + legend())
+    show_html(STYLE + legend())
     expl = walk.explanation
     for n, tab in enumerate(st.tabs([f"{s.order}-grams" for s in walk.orders]), start=1):
         step = walk.orders[n - 1]
         tab.caption("Candidate")
-        tab.html(hypothesis_html(expl, n))
+        show_html(hypothesis_html(expl, n), tab)
         for r in range(len(expl.ref_tokens)):
             tab.caption(f"Reference {r + 1}: tokens the candidate matched")
-            tab.html(reference_html(expl, n, r))
+            show_html(reference_html(expl, n, r), tab)
         tab.dataframe(ngram_frame(step), hide_index=True, key=f"learn_ngrams_{n}")
         tab.markdown(
             f"Sum of clipped counts m{_sub(n)} = **{step.matches}** of t{_sub(n)} = "

@@ -1,0 +1,36 @@
+"""Our highlight HTML on the page, through Streamlit's Markdown element.
+
+``st.html`` is a component the browser fetches on demand; Markdown is in
+Streamlit's first bundle. On a 100,000-segment set, a link to one segment showed
+it about 0.4 s sooner this way (``benchmarks/bench_app.py``, same run). The HTML
+comes from :mod:`bleuviz.render`, whose text from the data is ``inert_text``:
+no markup, no Markdown and no line break from the data (see
+:mod:`bleuviz.render.inert`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+
+def one_block(markup: str) -> str:
+    """``markup`` on one line: a single raw-HTML block to Markdown, whatever our CSS holds.
+
+    CommonMark's line endings (LF, CR) in our own markup (the style sheets) are
+    whitespace to HTML and CSS; on one line, Markdown cannot end the block early.
+    Text from the data holds none (``inert_text`` writes them as references), and
+    its other separators (U+2028, form feed...) are left as they are.
+    """
+    return markup.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+
+
+#: Below each block, the space Streamlit leaves below an ``st.html`` element (Markdown
+#: elements pull the next element up by that much).
+_BLOCK = '<div class="bv-block" style="margin-bottom:1rem">{}</div>'
+
+
+def show_html(markup: str, where: Any = st) -> None:
+    """Draw bleuviz's escaped HTML (``where``: ``st``, a column or a container)."""
+    where.markdown(_BLOCK.format(one_block(markup)), unsafe_allow_html=True)
