@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.links import arrive, settle, show_link_problems
+from ui.markup import highlight_style_sheet
 from ui.setting_links import apply_setting_links, write_setting_links
 from ui.sidebar import (
     choose_data_source,
@@ -59,6 +60,7 @@ else:
     metrics_sidebar()
     write_setting_links()
 imported_sidebar()
+highlight_style_sheet()
 link_problems = st.container()  # filled after the page, which applies its own parameters
 try:
     page.run()

@@ -357,3 +357,12 @@ def test_drill_down_shows_the_reference_length_the_flavour_scores_against(
     shown = {m.label: m.value for m in at.metric}
     assert shown["Lengths (hyp / ref)"] == f"5 / {ref_len}"
     assert float(shown["Sentence BLEU"]) == pytest.approx(100.0)
+
+
+@pytest.mark.parametrize("page", ["app_pages/sentences.py", "app_pages/learn.py"])
+def test_the_frame_draws_the_highlight_style_sheet_in_the_sidebar(app: AppTest, page: str) -> None:
+    app.switch_page(page).run()
+    assert not app.exception
+    sheets = [m.value for m in app.sidebar.markdown if m.proto.allow_html]
+    assert len(sheets) == 1
+    assert '.bv-tok[data-status="clip"]' in sheets[0] and "\n" not in sheets[0]
