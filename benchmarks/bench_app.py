@@ -293,6 +293,16 @@ SHOWN_WATCH = """([expression, arg, pollMs]) => {
 }"""
 
 
+#: No element is still a placeholder: the browser has loaded and drawn every element.
+DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')"""
+
+
+def loaded(page: Page) -> None:
+    """Wait until the script has run and the browser has drawn every element of the page."""
+    page.wait_for_selector(IDLE)
+    page.wait_for_function(DRAWN, polling=POLL_MS)
+
+
 def interaction(page: Page, action: Callable[[], None], shown: tuple[str, object] | None) -> float:
     """Seconds from ``action`` until its reruns have ended (and ``shown`` holds, if given).
 
@@ -409,8 +419,13 @@ def bench_standard(browser: Browser, folder: Path, segments: int, systems: int, 
             report(f"{tag} segment -> {target_seg}: whole page done", done, None)
 
 
-def bench_big(browser: Browser, folder: Path, segments: int, seed: int) -> None:
-    """First render of a large single-system set, a deep link in a new session, stepping."""
+def bench_big(browser: Browser, folder: Path, segments: int, seed: int, repeats: int) -> None:
+    """First render of a large single-system set, a deep link in a new session, stepping.
+
+    The steps are timed once the linked page has drawn everything ("after the first
+    load"): a segment shows before the page's last widgets, and a click in between
+    would time the rest of the page load with the step.
+    """
     lines = write_testset(folder, segments, 1, seed)
     tag = f"[{segments:,} segments x 1 system]"
     with streamlit(folder, 1) as url:
@@ -418,18 +433,23 @@ def bench_big(browser: Browser, folder: Path, segments: int, seed: int) -> None:
         first = first_render(page, url, 1)
         report_render(tag, "first Overview, cold server", first)
         report(f"{tag} first Overview, cold server (target)", first[1], BIG_RENDER_TARGET)
-        seg = segments // 2
-        text = lines["hyp.sys1"][seg - 1]
-        fresh = new_page(browser)
-        shown = deep_link(fresh, url, "sys1", seg, text)
-        report(f"{tag} sentences deep link, new session", shown, DEEP_LINK_TARGET)
+        # Each link opens another segment in a new browser context (no cache, no session).
+        links = []
+        for seg in range(segments // 2, segments // 2 + repeats):
+            page.context.close()
+            page = new_page(browser)
+            links.append(deep_link(page, url, "sys1", seg, lines["hyp.sys1"][seg - 1]))
+        report_repeated(f"{tag} sentences deep link, new session", links, DEEP_LINK_TARGET)
+        fresh = page
         fresh.set_default_timeout(120_000)
+        loaded(fresh)
         next_button = keyed(fresh, "sent_step_next").locator("button").first
-        shown_next = (SEGMENT_SHOWN, [seg + 1, lines["hyp.sys1"][seg]])
-        took = interaction(fresh, next_button.click, shown_next)
-        report(f"{tag} step Next -> {seg + 1}: runs done, highlight shown", took, CHANGE_TARGET)
+        took = [
+            interaction(fresh, next_button.click, (SEGMENT_SHOWN, [s + 1, lines["hyp.sys1"][s]]))
+            for s in range(seg, seg + repeats)
+        ]
+        report_repeated(f"{tag} step Next: runs done, highlight shown", took, CHANGE_TARGET)
         fresh.context.close()
-        page.context.close()
 
 
 def real_files(data: Path, systems: int) -> tuple[Path, list[Path]]:
@@ -505,6 +525,7 @@ def bench_real(browser: Browser, data: Path, systems: int, repeats: int) -> None
         seg, name, other = 100, names[2], names[4]
         shown = deep_link(page, url, name, seg, lines[name][seg - 1])
         report(f"{tag} Sentences deep link (page load)", shown, None)
+        loaded(page)
         systems_steps = [
             (pick_option(page, "sent_system", n), (SEGMENT_SHOWN, [seg, lines[n][seg - 1]]))
             for n in (other, name)
@@ -561,7 +582,10 @@ def main() -> None:
     )
     parser.add_argument("--real-systems", type=int, default=9)
     parser.add_argument(
-        "--repeats", type=int, default=5, help="times each real-set interaction is timed"
+        "--repeats",
+        type=int,
+        default=5,
+        help="times each repeated interaction is timed (real set; Next at 100k)",
     )
     parser.add_argument("--only", choices=["standard", "big", "real"], help="one scenario")
     parser.add_argument("--keep", type=Path, help="write the test sets here and keep them")
@@ -583,7 +607,7 @@ def main() -> None:
             elif args.only == "real":
                 sys.exit(f"{args.real} is missing: pass --real DIR")
             if args.only in (None, "big") and not args.no_big:
-                bench_big(browser, base / "big", args.big, args.seed)
+                bench_big(browser, base / "big", args.big, args.seed, args.repeats)
             browser.close()
 
 
