@@ -12,7 +12,7 @@ from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.render.every_system import SystemLine, every_system_html
-from bleuviz.render.highlight import STYLE, hypothesis_html, legend
+from bleuviz.render.highlight import hypothesis_html, legend
 from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
 from ui.data import current_testset, metric_scores, metric_spec, sentence_bleu
 from ui.export import export_buttons
@@ -50,7 +50,7 @@ def segment_in_every_system(
             else None
         )
         rows.append(SystemLine(name, name == baseline, scores, line, diff))
-    show_html(STYLE + DIFF_STYLE + legend() + every_system_html(rows))
+    show_html(DIFF_STYLE + legend() + every_system_html(rows))
     st.caption(
         f"Systems by sentence BLEU on this segment; n-grams of order {order} coloured as in the "
         "drill-down. Differences: blue words only this system has, red words only the "

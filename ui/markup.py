@@ -41,6 +41,7 @@ def show_html(markup: str, where: Any = st) -> None:
 def highlight_style_sheet() -> None:
     """The highlight style sheet, drawn once by the frame at the foot of the sidebar.
 
+    Every page's blocks (``show_html``) take their classes from it and carry no copy.
     It is also the page's first raw-HTML Markdown element: the browser fetches the
     renderer of raw HTML (a plugin Markdown loads on first use) while the page is
     still arriving, rather than when the highlighted segment does (about 0.1 s

@@ -17,7 +17,7 @@ from bleuviz.bleu.signature import signature
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import rouge_text
-from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.render.highlight import hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 from bleuviz.render.search_marks import mark_hits
@@ -95,7 +95,7 @@ def show_segment(
     _other_metrics(corpus, system, index)
     learn_link(hyp, refs)
     order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
-    show_html(STYLE + legend())
+    show_html(legend())
     st.markdown("**Hypothesis**")
     if expl.hyp_spans is None:
         st.caption(
@@ -167,9 +167,9 @@ def _rouge_section(
         + (", Porter-stemmed." if stemmer else ".")
     )
     st.markdown("Hypothesis")
-    show_html(STYLE + rouge_hypothesis_html(expl))
+    show_html(rouge_hypothesis_html(expl))
     st.markdown(f"Reference {expl.ref_index + 1}")
-    show_html(STYLE + rouge_reference_html(expl))
+    show_html(rouge_reference_html(expl))
 
 
 def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:

@@ -28,7 +28,7 @@ from bleuviz.render.compare_charts import (
     sentence_scatter,
     win_tie_loss_bar,
 )
-from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.render.highlight import hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 from ui.compare.data import fmt_score, score_spec, sentence_axis
 from ui.compare.views import SEGMENTS, open_view
@@ -177,7 +177,7 @@ def drill_down(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
     order = source_and_order(corpus, config, index, key="cmp_order")
-    show_html(STYLE + legend())
+    show_html(legend())
     for i, col in enumerate(st.columns(2)):
         with col:
             system_side(expl[i], expl[1 - i], names[i], names[1 - i], "AB"[i], order, index)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
+from bleuviz.render.highlight import hypothesis_html, legend, reference_html
 from bleuviz.teach.rules import mean_note
 from bleuviz.teach.smoothing import SMOOTHINGS
 from bleuviz.teach.tables import (
@@ -51,7 +51,7 @@ def step_ngrams(walk: Walkthrough) -> None:
         "reference, the one that holds it most often. Extra copies are *clipped*."
     )
     st.latex(CLIP_FORMULA)
-    show_html(STYLE + legend())
+    show_html(legend())
     expl = walk.explanation
     for n, tab in enumerate(st.tabs([f"{s.order}-grams" for s in walk.orders]), start=1):
         step = walk.orders[n - 1]
