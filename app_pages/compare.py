@@ -42,6 +42,7 @@ from ui.data import current_corpus, score_every_system
 from ui.export import export_buttons
 from ui.filters import ActiveFilter, forget
 from ui.links import apply_links, write_links
+from ui.markup import show_signature
 from ui.page_links import compare_links
 from ui.settings import chosen_metrics, imported_metrics
 from ui.stepper import row_stepper
@@ -88,7 +89,7 @@ if (tab := views[SIGNIFICANCE]) is not None:
             "μ ± CI is its bootstrap mean and 95% interval."
         )
         signature = tested_signature(corpus, config, corpus_metric, settings)
-        st.code(signature, language=None)
+        show_signature(signature)
         export_buttons(
             results_frame(results), f"significance-{corpus_metric}", "cmp_sig_export", signature
         )

@@ -12,6 +12,7 @@ from ui.data import current_corpus, every_system_scores, sentence_bleu
 from ui.export import export_buttons
 from ui.format import fmt_bleu
 from ui.humans import imported_cards, metrics_vs_humans
+from ui.markup import show_signature
 from ui.overview_table import (
     export_frame,
     focus_picker,
@@ -51,10 +52,10 @@ export_buttons(
 )
 imported_cards(corpus, {label: others[label] for label in others})
 st.markdown("**Signature**")
-st.code(next(iter(scores.values())).signature, language=None)
+show_signature(next(iter(scores.values())).signature)
 for label, by_system in others.items():
     st.markdown(f"**{label} signature**")
-    st.code(next(iter(by_system.values())).signature, language=None)
+    show_signature(next(iter(by_system.values())).signature)
 if others:
     st.caption(
         "chrF, chrF++ and TER are sacrebleu's corpus scores (TER: lower is better). "

@@ -200,7 +200,7 @@ TITLE_SHOWN = """() => [...document.querySelectorAll("h1")]
 METRICS_FRESH = """([n, want]) => {
   const boxes = [...document.querySelectorAll('[data-testid="stElementContainer"]')]
     .filter(e => e.querySelector('[data-testid="stMetricValue"]'));
-  const code = [...document.querySelectorAll('[data-testid="stCode"]')]
+  const code = [...document.querySelectorAll("code.bv-signature")]
     .map(e => e.textContent).join(" ");
   const fresh = boxes.length >= n && boxes.every(e => e.dataset.stale !== "true");
   return fresh && (want === "" || code.includes(want)) ? performance.now() : false;

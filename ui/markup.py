@@ -15,6 +15,7 @@ from typing import Any
 import streamlit as st
 
 from bleuviz.render.highlight import STYLE
+from bleuviz.render.inert import inert_text
 
 
 def one_block(markup: str) -> str:
@@ -33,9 +34,32 @@ def one_block(markup: str) -> str:
 _BLOCK = '<div class="bv-block" style="margin-bottom:1rem">{}</div>'
 
 
+def html_block(markup: str) -> str:
+    """``markup`` as the Markdown source ``show_html`` draws: one raw-HTML block."""
+    return _BLOCK.format(one_block(markup))
+
+
 def show_html(markup: str, where: Any = st) -> None:
     """Draw bleuviz's escaped HTML (``where``: ``st``, a column or a container)."""
-    where.markdown(_BLOCK.format(one_block(markup)), unsafe_allow_html=True)
+    where.markdown(html_block(markup), unsafe_allow_html=True)
+
+
+def show_signature(signature: str, where: Any = st) -> None:
+    """Draw a score's signature as code, through Markdown like the highlights.
+
+    ``st.code`` is drawn by a syntax highlighter of 1.5 MB the browser loads on
+    first use. On a page opened cold, Streamlit revealed everything that arrived
+    with it (the Overview's BLEU cards among it) only once that was loaded: on the
+    100,000-segment set the cards showed about 1.4 s after the server sent them,
+    against 0.65 s with this (``benchmarks/bench_app.py``). A signature can hold
+    names from the data (imported scores), hence ``inert_text``.
+    """
+    show_html(signature_html(signature), where)
+
+
+def signature_html(signature: str) -> str:
+    """A signature as an HTML code element, its text inert (``show_signature``)."""
+    return f'<code class="bv-signature">{inert_text(signature)}</code>'
 
 
 def highlight_style_sheet() -> None:

@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.render.labels import escape_markdown
 from tests.app.compare_tabs import open_view
+from tests.app.markup import signatures
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -66,7 +67,7 @@ def test_overview_shows_means_with_cis_never_a_system(app: Callable[..., AppTest
     cards = {(m.label, m.value) for m in at.metric}
     comet = file_scores(COMET_SCORES)
     assert ("terse", f"{comet['terse'].mean():.4f}") in cards
-    assert any(c.value.startswith("imported:") and "segments:112" in c.value for c in at.code)
+    assert any(s.startswith("imported:") and "segments:112" in s for s in signatures(at))
 
 
 def test_sidebar_switches_direction_and_marks_a_human(app: Callable[..., AppTest]) -> None:

@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
-from tests.app.markup import html_bodies
+from tests.app.markup import html_bodies, signatures
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from ui.compare.views import SEGMENTS, VIEW_KEY
 
@@ -53,7 +53,7 @@ def test_overview_adds_corpus_columns_and_signatures(app: AppTest) -> None:
         assert row["mean ROUGE-L F"] == f"{sum(f) / len(f):.4f}"
     chrf = CHRF()
     chrf.corpus_score(HYP["literal"], REFS)
-    codes = [code.value for code in app.code]
+    codes = signatures(app)
     assert chrf.get_signature().format() in codes
     assert any(code.startswith("nrefs:2|type:rougeL|stem:no") for code in codes)
 

@@ -30,6 +30,7 @@ from bleuviz.io.decode import read_path
 from bleuviz.io.plain import load_plain
 from bleuviz.io.testset import TestSet
 from bleuviz.render.labels import escape_markdown
+from tests.app.markup import signatures
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_data"
@@ -245,7 +246,7 @@ def test_overview_metrics_equal_the_core(app: AppTest, case: Case) -> None:
     apply(app, case.actions)
     expected = core_scores(case.config, case.tokenize)
     assert metrics(app) == {name: f"{s.score:.2f}" for name, s in expected.items()}
-    assert app.code[0].value == expected["literal"].signature
+    assert signatures(app)[0] == expected["literal"].signature
     assert [m.help for m in app.metric] == [s.signature for s in expected.values()]
 
 
@@ -257,7 +258,7 @@ def test_overview_equals_sacrebleu(app: AppTest, case: Case) -> None:
     apply(app, case.actions)
     oracle = sacrebleu_scores(case.sacrebleu or {})
     assert metrics(app) == {name: f"{s.score:.2f}" for name, (s, _) in oracle.items()}
-    assert app.code[0].value == oracle["literal"][1]
+    assert signatures(app)[0] == oracle["literal"][1]
     table = app.table[0].value
     for name, (s, _) in oracle.items():
         row = table.loc[name]
@@ -293,7 +294,7 @@ def test_default_signature_is_sacrebleus(app: AppTest) -> None:
     run_ok(app)
     bleu = BLEU()
     bleu.corpus_score(HYPS["literal"], REFS)
-    assert app.code[0].value == str(bleu.get_signature())
+    assert signatures(app)[0] == str(bleu.get_signature())
 
 
 def nltk_tokens(text: str) -> list[str]:
@@ -330,7 +331,7 @@ def test_nltk_flavour_equals_nltk(
     }
     assert metrics(app) == {name: f"{v:.2f}" for name, v in expected.items()}
     assert app.caption[0].value.endswith("flavour nltk")
-    assert app.code[0].value.startswith("flavor:nltk|")
+    assert signatures(app)[0].startswith("flavor:nltk|")
 
 
 def test_nonuniform_weights_equal_the_formula_on_sacrebleus_counts(app: AppTest) -> None:
@@ -341,7 +342,7 @@ def test_nonuniform_weights_equal_the_formula_on_sacrebleus_counts(app: AppTest)
         s = BLEU().corpus_score(HYPS[name], REFS)
         logs = sum(w * math.log(c / t) for w, c, t in zip(weights, s.counts, s.totals, strict=True))
         assert metrics(app)[name] == f"{100 * s.bp * math.exp(logs):.2f}"
-    assert "weights:0.1,0.2,0.3,0.4" in app.code[0].value
+    assert "weights:0.1,0.2,0.3,0.4" in signatures(app)[0]
 
 
 @pytest.mark.parametrize(

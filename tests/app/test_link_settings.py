@@ -13,6 +13,7 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from tests.app.compare_tabs import open_view
+from tests.app.markup import signatures
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 from ui.compare.views import BUCKETS, NGRAMS
 
@@ -23,7 +24,7 @@ def app(new_app: Callable[..., AppTest]) -> AppTest:
 
 
 def signature(app: AppTest) -> str:
-    return str(app.code[0].value)
+    return signatures(app)[0]
 
 
 def link_warnings(app: AppTest) -> list[str]:

@@ -22,7 +22,7 @@ from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_h
 from bleuviz.render.inert import inert_text
 from bleuviz.render.search_marks import mark_hits
 from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
-from ui.markup import one_block
+from ui.markup import html_block, one_block, signature_html
 
 #: Text as it comes in files: any character but the line feed that ends a line, and the
 #: marks Markdown, LaTeX, Streamlit's shortcodes and HTML give a meaning to, often.
@@ -116,3 +116,13 @@ def test_every_system_block_hits_and_diff_are_one_block(
     assert passed_on_by_markdown(hits)
     assert read(hits).text == hyp
     assert set(read(hits).tags) <= {"div", "mark"}
+
+
+@given(LINE)
+def test_a_signature_is_one_code_element_read_back_exactly(name: str) -> None:
+    signature = f"imported:{name}|segments:3|version:1"  # an imported score's name is data
+    markup = signature_html(signature)
+    assert passed_on_by_markdown(html_block(markup))
+    reader = read(markup)
+    assert reader.tags == ["code"]
+    assert reader.text == signature
