@@ -6,7 +6,7 @@ repeated up to the size asked for; the segment number is prefixed to every line
 so no two segments are equal), or from seeded synthetic text if the folder is
 missing. Then prints, one line each, in the same run:
 
-* ``save_testset`` into a new workspace (one zlib-compressed JSON BLOB per
+* ``save_testset`` into a new workspace (one compressed BLOB per
   stream, ``bleuviz.workspace.codec``), saving the same set again (a no-op),
   ``load``, ``add_system`` of one more output, and the database's size;
 * the alternative the schema did not take, one row per segment per stream

@@ -17,7 +17,7 @@ from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_direc
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.workspace import SavedSet, testset_id
+from bleuviz.workspace import DefiningStreams, SavedSet
 from ui.app_args import AppArgs, app_args
 from ui.data import (
     LOWER_KEY,
@@ -151,10 +151,11 @@ def registered_files(
     if seg_scores:
         files = tuple(read_path(path) for path in seg_scores)
         testset = set_directions(attach_seg_scores(testset, files), lower)
-    if _count_with is not None and testset_id(testset) not in {s.id for s in saved_sets()}:
+    defining = DefiningStreams.of(testset)  # joined and encoded once, for the id and the save
+    if _count_with is not None and defining.id not in {s.id for s in saved_sets()}:
         start_corpus_stats(testset, *_count_with)
     names = [Path(p).name for p in _paths.hyp]
-    return save_testset(testset, f"command line: {upload_name(names)}").id
+    return save_testset(testset, f"command line: {upload_name(names)}", defining).id
 
 
 def data_sidebar() -> None:

@@ -15,7 +15,7 @@ import streamlit as st
 
 from bleuviz.errors import BleuvizError
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace import SavedSet, Workspace
+from bleuviz.workspace import DefiningStreams, SavedSet, Workspace
 from ui.app_args import app_args
 
 #: Session-state keys: the data source's value for a saved set, and which set it is.
@@ -87,13 +87,16 @@ def load_saved(set_id: str) -> tuple[TestSet, tuple[object, ...]]:
     return _load(str(workspace.folder), saved), ("saved", saved)
 
 
-def save_testset(testset: TestSet, name: str) -> SavedSet:
-    """Save ``testset`` (merging into the set of the same references) and forget stale copies."""
+def save_testset(testset: TestSet, name: str, defining: DefiningStreams | None = None) -> SavedSet:
+    """Save ``testset`` (merging into the set of the same references) and forget stale copies.
+
+    ``defining``: ``DefiningStreams.of(testset)``, if the caller has built it already.
+    """
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
     before = {s.id for s in workspace.testsets()}
-    saved = workspace.save_testset(testset, name)
+    saved = workspace.save_testset(testset, name, defining)
     new = saved.id not in before
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
     _SAVED_HERE.pop(saved.id, None)

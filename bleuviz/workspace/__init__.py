@@ -6,7 +6,7 @@ from bleuviz.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from bleuviz.errors import UnknownTestSet, WorkspaceError
-    from bleuviz.workspace.identity import testset_id
+    from bleuviz.workspace.identity import DefiningStreams, testset_id
     from bleuviz.workspace.location import WORKSPACE_ENV, default_folder, resolve_folder
     from bleuviz.workspace.notes import NOTE_CATEGORIES, NOTE_MAX_CHARS, Note
     from bleuviz.workspace.schema import DB_NAME, SCHEMA_VERSION
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "UnknownTestSet": "bleuviz.errors",
     "WorkspaceError": "bleuviz.errors",
+    "DefiningStreams": "bleuviz.workspace.identity",
     "testset_id": "bleuviz.workspace.identity",
     "WORKSPACE_ENV": "bleuviz.workspace.location",
     "default_folder": "bleuviz.workspace.location",
@@ -34,6 +35,7 @@ __all__ = [
     "NOTE_MAX_CHARS",
     "SCHEMA_VERSION",
     "WORKSPACE_ENV",
+    "DefiningStreams",
     "Note",
     "SavedSet",
     "UnknownTestSet",

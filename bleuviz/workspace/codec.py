@@ -8,9 +8,15 @@ per segment (``benchmarks/bench_workspace.py`` measures both in one run).
 A stream's payload is its lines joined by ``\\n`` (tagged ``L``) when no line
 holds a ``\\n`` (lines read from text files never do), otherwise a JSON array
 (tagged ``J``), so any text round-trips exactly; the payload is what a
-stream's digest is taken of. Payloads are zlib-compressed at level 1 on a
-thread per core when there is enough to share (zlib releases the GIL while it
-works; for a few megabytes, starting threads costs more than it saves).
+stream's digest is taken of. Payloads are compressed with Zstandard at level 1
+(pyarrow's codec) on a thread per core when there is enough to share (for a few
+megabytes, starting threads costs more than it saves). Against zlib at level 1,
+which workspaces before it used and which are still read, Zstandard compresses
+a 17 MB reference stream in 0.07 s instead of 0.19 s, to 5.9 MB instead of 6.7:
+saving a new test set is part of the first page load of the command line's files.
+A BLOB is ``Z``, the payload's size (8 bytes, little-endian: Zstandard through
+pyarrow needs it to decompress) and the Zstandard frame; a zlib stream never
+starts with ``Z`` (its first byte's low four bits are 8, deflate).
 """
 
 from __future__ import annotations
@@ -22,11 +28,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import pyarrow as pa
 
 from bleuviz.arrays import FloatArray
 
-#: zlib's level: 1 compresses these texts about 2:1 at several times the default's speed.
+#: Zstandard's level: 1 compresses these texts about 3:1 at several times the default's speed.
 COMPRESSION_LEVEL = 1
+#: What a Zstandard BLOB starts with (zlib BLOBs, from earlier workspaces, never do).
+_ZSTD_TAG = b"Z"
+_SIZE_BYTES = 8
 #: Scores are stored as little-endian float64, whatever the machine.
 SCORE_DTYPE = np.dtype("<f8")
 #: Below this many bytes in all, streams are (de)compressed on the calling thread.
@@ -54,13 +64,34 @@ def lines_of(data: bytes) -> tuple[str, ...]:
 
 
 def compress_all(payloads: Sequence[bytes]) -> list[bytes]:
-    """Return each payload zlib-compressed (several at once if they are large)."""
-    return _map(lambda p: zlib.compress(p, COMPRESSION_LEVEL), payloads)
+    """Return each payload compressed (several at once if they are large)."""
+    return _map(compress, payloads)
+
+
+def compress(data: bytes) -> bytes:
+    """Return ``data`` as a BLOB: the tag, its size and its Zstandard frame."""
+    frame: bytes = _zstd().compress(data, asbytes=True)
+    return _ZSTD_TAG + len(data).to_bytes(_SIZE_BYTES, "little") + frame
+
+
+def decompress(blob: bytes) -> bytes:
+    """Return the payload of a BLOB ``compress`` wrote, or of a zlib one (earlier workspaces)."""
+    if blob[:1] != _ZSTD_TAG:
+        return zlib.decompress(blob)
+    size = int.from_bytes(blob[1 : 1 + _SIZE_BYTES], "little")
+    frame = memoryview(blob)[1 + _SIZE_BYTES :]
+    data: bytes = _zstd().decompress(frame, decompressed_size=size, asbytes=True)
+    return data
+
+
+def _zstd() -> pa.Codec:
+    """pyarrow's Zstandard codec at ``COMPRESSION_LEVEL``."""
+    return pa.Codec("zstd", compression_level=COMPRESSION_LEVEL)
 
 
 def decode_all(blobs: Sequence[bytes]) -> list[tuple[str, ...]]:
     """Return the lines of each stored BLOB (decompressing several at once if they are large)."""
-    return [lines_of(data) for data in _map(zlib.decompress, blobs)]
+    return [lines_of(data) for data in _map(decompress, blobs)]
 
 
 def encode_scores(values: FloatArray) -> bytes:

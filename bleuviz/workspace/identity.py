@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace.codec import payload
@@ -31,17 +32,45 @@ def stream_digest(lines: Sequence[str]) -> str:
     return digest(payload(lines))
 
 
-def testset_id(testset: TestSet) -> str:
-    """Return the id of ``testset``: a digest of its references, source, document and segment ids.
+@dataclass(frozen=True, slots=True, eq=False)
+class DefiningStreams:
+    """The payloads of what defines a test set, built once for both its id and its save.
 
-    An absent stream digests differently from any present one, so a test set
-    without source never shares an id with one that has it.
+    A 100,000-segment set's streams are tens of megabytes: joining and encoding
+    them once, not once for the id and again to store them, keeps a third of the
+    work of saving a set off the first page load.
+
+    Attributes:
+        references: each reference stream's payload, in order.
+        singles: the source's, document ids' and segment ids' payloads (None: absent).
     """
-    parts = [
-        [stream_digest(r) for r in testset.references],
-        *(
-            ABSENT if lines is None else stream_digest(lines)
+
+    references: tuple[bytes, ...]
+    singles: tuple[bytes | None, bytes | None, bytes | None]
+
+    @classmethod
+    def of(cls, testset: TestSet) -> DefiningStreams:
+        """Return the payloads of ``testset``'s references, source, document and segment ids."""
+        source, doc_ids, seg_ids = (
+            None if lines is None else payload(lines)
             for lines in (testset.source, testset.doc_ids, testset.seg_ids)
-        ),
-    ]
-    return hashlib.sha256(json.dumps(parts).encode("ascii")).hexdigest()[:ID_LENGTH]
+        )
+        return cls(tuple(payload(r) for r in testset.references), (source, doc_ids, seg_ids))
+
+    @property
+    def id(self) -> str:
+        """The test set's id: a digest of its references, source, document and segment ids.
+
+        An absent stream digests differently from any present one, so a test set
+        without source never shares an id with one that has it.
+        """
+        parts = [
+            [digest(r) for r in self.references],
+            *(ABSENT if data is None else digest(data) for data in self.singles),
+        ]
+        return hashlib.sha256(json.dumps(parts).encode("ascii")).hexdigest()[:ID_LENGTH]
+
+
+def testset_id(testset: TestSet) -> str:
+    """Return the id of ``testset`` (``DefiningStreams.id``)."""
+    return DefiningStreams.of(testset).id

@@ -13,11 +13,12 @@ from datetime import datetime
 from bleuviz.io.seg_scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace.codec import compress_all, decode_all, decode_scores, encode_scores, payload
-from bleuviz.workspace.identity import digest
+from bleuviz.workspace.identity import DefiningStreams, digest
 from bleuviz.workspace.notes import Note
 
-#: The kinds of stream a test set has besides its systems, and the ``TestSet`` field of each.
-_SINGLE_STREAMS = (("source", "source"), ("doc_ids", "doc_ids"), ("seg_ids", "seg_ids"))
+#: The kinds of stream a test set has besides its references and systems, in the order of
+#: ``DefiningStreams.singles``.
+_SINGLE_KINDS = ("source", "doc_ids", "seg_ids")
 
 
 def find_testset(conn: sqlite3.Connection, set_id: str) -> tuple[str, str, int, int] | None:
@@ -43,21 +44,27 @@ def system_names(conn: sqlite3.Connection, set_id: str) -> tuple[str, ...]:
 
 
 def insert_testset(
-    conn: sqlite3.Connection, set_id: str, name: str, added: datetime, testset: TestSet
+    conn: sqlite3.Connection,
+    set_id: str,
+    name: str,
+    added: datetime,
+    testset: TestSet,
+    defining: DefiningStreams,
 ) -> None:
-    """Insert a new test set's row and its reference, source and id streams (not its systems)."""
+    """Insert a new test set's row and its reference, source and id streams (not its systems).
+
+    ``defining`` holds those streams' payloads (``DefiningStreams.of(testset)``).
+    """
     conn.execute(
         "INSERT INTO testsets (id, name, added, n_segments, n_refs) VALUES (?, ?, ?, ?, ?)",
         (set_id, name, added.isoformat(), testset.n_segments, len(testset.references)),
     )
-    keys = [("reference", str(k), k) for k in range(len(testset.references))]
-    streams: list[Sequence[str]] = list(testset.references)
-    for kind, field in _SINGLE_STREAMS:
-        lines = getattr(testset, field)
-        if lines is not None:
+    keys = [("reference", str(k), k) for k in range(len(defining.references))]
+    payloads = list(defining.references)
+    for kind, data in zip(_SINGLE_KINDS, defining.singles, strict=True):
+        if data is not None:
             keys.append((kind, "", 0))
-            streams.append(lines)
-    payloads = [payload(lines) for lines in streams]
+            payloads.append(data)
     for (kind, key, position), data, blob in zip(
         keys, payloads, compress_all(payloads), strict=True
     ):

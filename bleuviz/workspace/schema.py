@@ -21,7 +21,7 @@ Tables (version 1):
     ``name`` TEXT: the system's name; a reference's 0-based index; '' otherwise;
     ``position`` INTEGER: the order references and systems were loaded in;
     ``digest`` TEXT: SHA-256 of the lines (a re-upload of the same output is a no-op);
-    ``lines`` BLOB: the N lines, zlib-compressed JSON (``bleuviz.workspace.codec``).
+    ``lines`` BLOB: the N lines, joined (or JSON), compressed (``bleuviz.workspace.codec``).
     Primary key (``set_id``, ``kind``, ``name``).
 
 ``seg_scores``: metrics scored outside (COMET, human judgements), one row per metric.

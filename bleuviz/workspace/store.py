@@ -20,7 +20,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.workspace import rows
 from bleuviz.workspace.connection import connect, database_uri, read_only_uri, transaction
 from bleuviz.workspace.export import notes_tsv
-from bleuviz.workspace.identity import testset_id
+from bleuviz.workspace.identity import DefiningStreams
 from bleuviz.workspace.location import resolve_folder
 from bleuviz.workspace.notes import Note, check_note
 from bleuviz.workspace.schema import DB_NAME, prepare
@@ -94,7 +94,9 @@ class Workspace:
 
     # -- test sets ---------------------------------------------------------------
 
-    def save_testset(self, testset: TestSet, name: str) -> SavedSet:
+    def save_testset(
+        self, testset: TestSet, name: str, defining: DefiningStreams | None = None
+    ) -> SavedSet:
         """Save ``testset`` under its content-derived id; return what is saved there now.
 
         The id derives from the references, source, document and segment ids, not
@@ -104,17 +106,20 @@ class Workspace:
         name and other lines is replaced (and the imported scores it had are
         dropped, since they scored the old lines); a new name is added.
         Imported segment scores are added or replaced per metric and system.
-        Saving the same files twice changes nothing. One transaction.
+        Saving the same files twice changes nothing. One transaction. ``defining``:
+        ``DefiningStreams.of(testset)`` if the caller has it already (it has the id).
 
         Raises:
             InputError: ``name`` is empty.
             WorkspaceError: the workspace is read-only or cannot be written.
         """
         name = _check_name(name)
-        set_id = testset_id(testset)
+        if defining is None:
+            defining = DefiningStreams.of(testset)
+        set_id = defining.id
         with self._write() as conn:
             if rows.find_testset(conn, set_id) is None:
-                rows.insert_testset(conn, set_id, name, _now(), testset)
+                rows.insert_testset(conn, set_id, name, _now(), testset, defining)
             rows.put_systems(conn, set_id, testset.systems)
             for scores in testset.seg_scores:
                 rows.put_seg_scores(conn, set_id, scores)

@@ -11,9 +11,11 @@ from hypothesis import strategies as st
 
 from bleuviz.workspace import codec
 from bleuviz.workspace.codec import (
+    compress,
     compress_all,
     decode_all,
     decode_scores,
+    decompress,
     encode_scores,
     lines_of,
     payload,
@@ -37,8 +39,23 @@ def test_both_layouts_round_trip(lines: tuple[str, ...], tag: bytes) -> None:
     assert data[:1] == tag
     assert lines_of(data) == lines
     (blob,) = compress_all([data])
-    assert zlib.decompress(blob) == data
+    assert decompress(blob) == data
     assert decode_all([blob]) == [lines]
+
+
+@given(st.lists(st.text(max_size=12), max_size=6).map(tuple))
+def test_zlib_blobs_of_earlier_workspaces_are_still_read(lines: tuple[str, ...]) -> None:
+    data = payload(lines)
+    for level in (1, 6, 9):
+        assert decode_all([zlib.compress(data, level)]) == [lines]
+
+
+def test_a_blob_is_tagged_sized_and_zstandard() -> None:
+    data = payload(tuple(f"line {i}" for i in range(1000)))
+    blob = compress(data)
+    assert blob[:1] == b"Z" and int.from_bytes(blob[1:9], "little") == len(data)
+    assert blob[9:13] == bytes.fromhex("28b52ffd")  # the Zstandard frame's magic number
+    assert len(blob) < len(data) / 3
 
 
 @given(st.lists(st.lists(st.text(max_size=12), max_size=6).map(tuple), max_size=5))
