@@ -50,9 +50,10 @@ def show_signature(signature: str, where: Any = st) -> None:
     ``st.code`` is drawn by a syntax highlighter of 1.5 MB the browser loads on
     first use. On a page opened cold, Streamlit revealed everything that arrived
     with it (the Overview's BLEU cards among it) only once that was loaded: on the
-    100,000-segment set the cards showed about 1.4 s after the server sent them,
-    against 0.65 s with this (``benchmarks/bench_app.py``). A signature can hold
-    names from the data (imported scores), hence ``inert_text``.
+    100,000-segment set, cold, the cards showed 1.8-2.6 s after the server sent
+    them in two loads of four (0.35-0.41 s in the others), and 0.36-0.64 s in four
+    of four with this. A signature can hold names from the data (an imported
+    score's file), hence ``inert_text``.
     """
     show_html(signature_html(signature), where)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bleuviz.io.testset import TestSet
@@ -25,11 +24,6 @@ ABSENT = "-"
 def digest(data: bytes) -> str:
     """Return the SHA-256 hex digest of a stream's payload (``bleuviz.workspace.codec``)."""
     return hashlib.sha256(data).hexdigest()
-
-
-def stream_digest(lines: Sequence[str]) -> str:
-    """Return the digest of a stream of lines."""
-    return digest(payload(lines))
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -6,6 +6,7 @@ and sacrebleu 2.6's ``corpus_bleu``; nothing is hard-coded from the app.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -83,3 +84,18 @@ def test_score_columns_of_an_uploaded_table_never_become_systems(
     expect(header).to_have_count(1)
     expect(page.get_by_text(f"{np.mean(comet_a):.4f} ±")).to_be_visible()
     expect(page.get_by_text(f"{np.mean([0.55, 0.93]):.4f} ±")).to_be_visible()
+
+
+def test_a_signature_shows_a_file_name_with_markup_literally(
+    page: Page, server: str, tmp_path: Path
+) -> None:
+    # The imported score's signature names its file: text from the data in our raw HTML.
+    name = "<img src=x onerror=alert(1)>*$x$*`c`.seg.score"
+    scores = tmp_path / name
+    scores.write_bytes(COMET_SCORES.read_bytes())
+    open_url(page, server, "Corpus BLEU")
+    upload(page, "Segment scores", scores)
+    signature = page.locator("code.bv-signature").filter(has_text="imported:")
+    expect(signature).to_have_text(re.compile(r"^imported:" + re.escape(name) + r"\|segments:"))
+    assert not page.locator('[data-testid="stMain"] img').count()
+    assert not signature.locator("*").count()  # no element inside the code: text only
