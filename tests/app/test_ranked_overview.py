@@ -90,3 +90,20 @@ def test_charts_focus_on_the_chosen_systems(app: AppTest) -> None:
     # One box per system (sent as its statistics), and its outliers beside it.
     assert [t["name"] for t in boxes["data"] if t["type"] == "box"] == ["terse"]
     assert {t["name"] for t in boxes["data"]} == {"terse"}
+
+
+def test_a_change_of_ranking_leaves_the_charts_in_bleu_order(app: AppTest) -> None:
+    """The charts keep corpus BLEU's order, so ranking by unigram precision sends the same
+    figures (on the sample, ``terse`` has the best p1 and ``repeat`` the best BLEU)."""
+    before = [c.proto.spec for c in app.get("plotly_chart")]
+    app.selectbox(key="ov_rank_by").set_value("p1").run()
+    assert not app.exception
+    scores = {n: BLEU().corpus_score(h, REFS) for n, h in HYPS.items()}
+    by_bleu = sorted(scores, key=lambda n: scores[n].score, reverse=True)
+    by_p1 = sorted(scores, key=lambda n: scores[n].precisions[0], reverse=True)
+    assert by_p1 != by_bleu  # otherwise this would prove nothing
+    assert list(app.table[0].value.index) == by_p1
+    after = [c.proto.spec for c in app.get("plotly_chart")]
+    assert after == before
+    precision = json.loads(after[0])
+    assert precision["data"][0]["y"] == by_bleu
