@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,13 @@ class Axis:
 
 BLEU_AXIS = Axis()
 
+#: Up to this many segments the scatter draws every one. Above, it draws one point per cell
+#: of a ``SCATTER_GRID`` x ``SCATTER_GRID`` grid over its axes: a cell is about 4 px wide,
+#: under the 8-px marker, so the picture is the same, and chromium drew the tab of 100,000
+#: segments x 2 systems (one SVG node a point) in 22 s.
+EVERY_POINT_MAX = 5_000
+SCATTER_GRID = 100
+
 
 def sentence_scatter(
     score_a: FloatArray,
@@ -50,6 +58,8 @@ def sentence_scatter(
     """Scatter sentence scores of A (x) against B (y), one trace per outcome, y = x drawn.
 
     ``customdata`` of every point is its segment number, so a click can open it.
+    Above ``EVERY_POINT_MAX`` segments, each outcome draws the first segment of each
+    grid cell (``_one_per_cell``) and ``customdata`` is ``[segment, others in the cell]``.
     """
     a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
     seg = np.asarray(segments)
@@ -65,17 +75,27 @@ def sentence_scatter(
     digits = 2 if axis.scale >= 10 else 4
     fig = go.Figure()
     fig.add_trace(_diagonal(low, top))
+    one_per_cell = len(a) > EVERY_POINT_MAX
+    where = f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>"
     for label, mask, color in outcomes:
+        x, y, data = a[mask], b[mask], seg[mask]
+        if one_per_cell:
+            x, y, cells = _one_per_cell(x, y, data, low, top)
+            # Rows as JSON lists: a 2-D array would travel as a typed array, and a click's
+            # selection event would hand back its encoding, not the point's row.
+            data = cells.tolist()
+            head = "segment %{customdata[0]} (and %{customdata[1]} more in this cell)<br>"
+        else:
+            head = "segment %{customdata}<br>"
         fig.add_trace(
             go.Scatter(
-                x=a[mask],
-                y=b[mask],
+                x=x,
+                y=y,
                 mode="markers",
                 name=label,
                 marker={"color": color, "size": 8, "opacity": 0.75},
-                customdata=seg[mask],
-                hovertemplate="segment %{customdata}<br>"
-                + f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>",
+                customdata=data,
+                hovertemplate=head + where,
             )
         )
     edge = [low - 0.03 * (top - low), top + 0.03 * (top - low)]
@@ -86,6 +106,26 @@ def sentence_scatter(
         margin=_MARGIN,
     )
     return fig
+
+
+def _one_per_cell(
+    x: FloatArray, y: FloatArray, segments: np.ndarray, low: float, top: float
+) -> tuple[FloatArray, FloatArray, np.ndarray]:
+    """Keep the first point of each grid cell, at its own scores, and count the others there.
+
+    Returns the kept points' x and y and, per point, ``[segment, others in its cell]``
+    (a click opens that segment; the hover says how many more share the cell).
+    """
+    drawn = np.isfinite(x) & np.isfinite(y)  # Plotly draws no point without both scores
+    x, y, segments = x[drawn], y[drawn], segments[drawn]
+    size = (top - low) / SCATTER_GRID or 1.0
+    column = np.floor((x - low) / size).astype(np.int64)
+    row = np.floor((y - low) / size).astype(np.int64)
+    cell = column * (SCATTER_GRID + 2) + row  # top itself falls in cell SCATTER_GRID
+    _, first, count = np.unique(cell, return_index=True, return_counts=True)
+    in_order = np.argsort(first)  # the first point of each cell, in the given order
+    first, count = first[in_order], count[in_order]
+    return x[first], y[first], np.column_stack([segments[first], count - 1])
 
 
 def _diagonal(low: float, top: float) -> go.Scatter:
@@ -110,13 +150,20 @@ def difference_histogram(
     # TER differences may exceed the nominal scale: widen the bins' range, never drop a value.
     bound = max(axis.scale, float(np.ceil(np.max(np.abs(values), initial=0.0) / size) * size))
     order = "B − A" if axis.higher_is_better else "A − B"
+    # Counted here, not by Plotly: 100,000 values would be megabytes of JSON for the
+    # browser to bin on every redraw. Bins are [start + k*size, start + (k+1)*size).
+    n_bins = round(2 * bound / size) + 1
+    edges = -size / 2 - bound + size * np.arange(n_bins + 1)
+    counts, _ = np.histogram(values, bins=edges)
+    ranges = [f"{low:g} to {high:g}" for low, high in pairwise(edges)]
     fig = go.Figure(
-        go.Histogram(
-            x=values,
-            xbins={"start": -size / 2 - bound, "end": bound + size / 2, "size": size},
+        go.Bar(
+            x=(edges[:-1] + edges[1:]) / 2,
+            y=counts,
+            customdata=ranges,
             marker={"color": COLOR_TIE},
             hovertemplate=f"gain of {names[1]} (B) over {names[0]} (A) in "
-            + "%{x}: %{y} segments<extra></extra>",
+            + "%{customdata}: %{y} segments<extra></extra>",
         )
     )
     fig.add_vline(x=0, line={"color": "black", "width": 1})
