@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from functools import cached_property
 
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace.codec import payload
@@ -26,13 +27,14 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, eq=False)  # no slots: the digests and the id are cached on it
 class DefiningStreams:
     """The payloads of what defines a test set, built once for both its id and its save.
 
     A 100,000-segment set's streams are tens of megabytes: joining and encoding
     them once, not once for the id and again to store them, keeps a third of the
-    work of saving a set off the first page load.
+    work of saving a set off the first page load. Their digests, which the id is
+    made of and which the save stores beside each stream, are taken once too.
 
     Attributes:
         references: each reference stream's payload, in order.
@@ -51,7 +53,17 @@ class DefiningStreams:
         )
         return cls(tuple(payload(r) for r in testset.references), (source, doc_ids, seg_ids))
 
-    @property
+    @cached_property
+    def reference_digests(self) -> tuple[str, ...]:
+        """Each reference payload's digest, in order."""
+        return tuple(digest(r) for r in self.references)
+
+    @cached_property
+    def single_digests(self) -> tuple[str | None, ...]:
+        """The source's, document ids' and segment ids' digests (None: absent)."""
+        return tuple(None if data is None else digest(data) for data in self.singles)
+
+    @cached_property
     def id(self) -> str:
         """The test set's id: a digest of its references, source, document and segment ids.
 
@@ -59,8 +71,8 @@ class DefiningStreams:
         without source never shares an id with one that has it.
         """
         parts = [
-            [digest(r) for r in self.references],
-            *(ABSENT if data is None else digest(data) for data in self.singles),
+            list(self.reference_digests),
+            *(ABSENT if d is None else d for d in self.single_digests),
         ]
         return hashlib.sha256(json.dumps(parts).encode("ascii")).hexdigest()[:ID_LENGTH]
 

@@ -61,17 +61,21 @@ def insert_testset(
     )
     keys = [("reference", str(k), k) for k in range(len(defining.references))]
     payloads = list(defining.references)
-    for kind, data in zip(_SINGLE_KINDS, defining.singles, strict=True):
-        if data is not None:
+    digests = list(defining.reference_digests)
+    for kind, data, data_digest in zip(
+        _SINGLE_KINDS, defining.singles, defining.single_digests, strict=True
+    ):
+        if data is not None and data_digest is not None:
             keys.append((kind, "", 0))
             payloads.append(data)
-    for (kind, key, position), data, blob in zip(
-        keys, payloads, compress_all(payloads), strict=True
+            digests.append(data_digest)
+    for (kind, key, position), stream_digest, blob in zip(
+        keys, digests, compress_all(payloads), strict=True
     ):
         conn.execute(
             "INSERT INTO streams (set_id, kind, name, position, digest, lines) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            (set_id, kind, key, position, digest(data), blob),
+            (set_id, kind, key, position, stream_digest, blob),
         )
 
 

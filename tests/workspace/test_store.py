@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import sqlite3
 import tempfile
 from datetime import UTC
@@ -16,7 +17,8 @@ from hypothesis import strategies as st
 from bleuviz.errors import InputError, UnknownTestSet
 from bleuviz.io.seg_scores import build_scores
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace import DB_NAME, Workspace
+from bleuviz.workspace import DB_NAME, DefiningStreams, Workspace
+from bleuviz.workspace.codec import decompress
 from bleuviz.workspace.identity import testset_id as id_of
 from tests.data import SAMPLE_HYPS
 from tests.workspace.conftest import assert_same_testset, sample_testset
@@ -30,6 +32,21 @@ def test_sample_round_trips_exactly(workspace: Workspace) -> None:
     assert saved.systems == ("literal", "terse", "repeat")
     assert (saved.n_segments, saved.n_refs, saved.name) == (126, 2, "sample")
     assert saved.added.tzinfo == UTC
+
+
+def test_every_stored_stream_carries_the_digest_of_its_own_lines(workspace: Workspace) -> None:
+    """Each row's digest is SHA-256 of its stored payload (references, source, ids, systems),
+    whether the caller handed its ``DefiningStreams`` to the save or not."""
+    testset = sample_testset()
+    for defining in (None, DefiningStreams.of(testset)):
+        folder = Workspace.open(Path(tempfile.mkdtemp()))
+        folder.save_testset(testset, "sample", defining)
+        with sqlite3.connect(folder.folder / DB_NAME) as conn:
+            streams = conn.execute("SELECT kind, digest, lines FROM streams").fetchall()
+        kinds = sorted(kind for kind, _, _ in streams)
+        assert kinds == ["doc_ids", "reference", "reference", "source", *["system"] * 3]
+        for _, stored, blob in streams:
+            assert stored == hashlib.sha256(decompress(blob)).hexdigest()
 
 
 def test_a_reopened_workspace_loads_the_same(tmp_path: Path) -> None:
