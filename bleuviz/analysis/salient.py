@@ -27,39 +27,38 @@ Deliberate deviations:
   n-gram's tokens. compare-mt leaves them in set order.
 * Each n-gram carries the segments in which either system matches it.
 
-Counting uses Counters over sacrebleu-tokenized lines, not ``explain_segment``
-per segment. Both count the same thing (the tests check this), but explaining a
-segment also aligns character spans. Measured on 3,024 distinct segments (the
-sample repeated, each line made unique):
-
-* explaining both systems took 4.5 s;
-* counting took 0.8 s for the references and 0.9 s for both systems, mostly
-  spent in sacrebleu's tokenizer;
-* ranking took 0.2 s.
-
-So the app caches the counts of each system and ranks them per request.
+Counting is columnar: a segment's ``min(hyp count, ref count)`` is the
+clipped match count of its (segment, reference n-gram) pair, which the BLEU
+statistics already count (``bleuviz.bleu.stats.pair_matches``); a corpus count
+is a ``bincount`` of those by n-gram type (``bleuviz.analysis.ngram_types``);
+ranking sorts integer and float columns. Only the listed n-grams become strings.
+The per-segment ``Counter`` replica of compare-mt in the tests is the oracle.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
+from bleuviz.analysis.ngram_types import NgramTypes
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.explain import SegmentExplanation
-from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.errors import ConfigError, InputError
 
 Ngram = tuple[str, ...]
+#: Per order, each (segment, reference n-gram) pair's clipped match count by one
+#: system (``bleuviz.bleu.stats.pair_matches`` against ``NgramTypes.references``).
+PairMatches = tuple[IntArray, ...]
 #: compare-mt's defaults: orders 1-4, Laplace smoothing, 50 n-grams per side.
 MAX_ORDER = 4
 ALPHA = 1.0
 REPORT_LENGTH = 50
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class SalientNgram:
     """One n-gram with both systems' corpus match counts and its smoothed ratio."""
 
@@ -67,7 +66,7 @@ class SalientNgram:
     a_matches: int
     b_matches: int
     score: float  # (a + alpha) / (a + b + 2 alpha): above 0.5 favours A
-    segments: tuple[int, ...]  # 0-based segments where A or B matches it
+    segments: IntArray  # 0-based segments where A or B matches it, ascending
 
     @property
     def order(self) -> int:
@@ -96,65 +95,37 @@ class SalientComparison:
 
 def smoothed_ratio(a: int, b: int, alpha: float = ALPHA) -> float:
     """Return compare-mt's salience score ``(a + alpha) / (a + b + 2 alpha)``."""
-    if alpha < 0:
-        raise ConfigError(f"alpha: must be non-negative, got {alpha}")
+    _check_alpha(alpha)
     if a + b + 2 * alpha == 0:
         raise ConfigError("alpha: 0 is undefined for an n-gram neither system matches")
     return (a + alpha) / (a + b + 2 * alpha)
 
 
-def _ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[Ngram]:
-    """Count every n-gram of orders 1..max_order in one token sequence."""
-    return Counter(
-        tuple(tokens[i : i + n])
-        for n in range(1, max_order + 1)
-        for i in range(len(tokens) - n + 1)
-    )
+def _check_alpha(alpha: float) -> None:
+    if alpha < 0:
+        raise ConfigError(f"alpha: must be non-negative, got {alpha}")
 
 
-def reference_clips(
-    references: Sequence[Sequence[str]], tokenize: TokenizeConfig, max_order: int = MAX_ORDER
-) -> tuple[Counter[Ngram], ...]:
-    """Return, per segment, each reference n-gram's largest count in any single reference."""
-    streams = [tokenize_lines(stream, tokenize) for stream in references]
-    if len({len(stream) for stream in streams}) > 1:
-        raise InputError("references: the reference streams differ in length")
-    return tuple(
-        _largest(_ngram_counts(line.split(), max_order) for line in lines)
-        for lines in zip(*streams, strict=True)
-    )
+@dataclass(frozen=True, slots=True)
+class _Candidates:
+    """Every n-gram of the wanted orders that A or B matches, as columns."""
 
+    orders: IntArray
+    types: IntArray
+    a: IntArray
+    b: IntArray
 
-def _largest(counters: Iterable[Counter[Ngram]]) -> Counter[Ngram]:
-    """Merge counters keeping each n-gram's largest count (``|`` without copying)."""
-    it = iter(counters)
-    merged = next(it)
-    for counts in it:
-        for g, c in counts.items():
-            if c > merged.get(g, 0):
-                merged[g] = c
-    return merged
-
-
-def matched_ngrams(
-    hypotheses: Sequence[str],
-    clips: Sequence[Mapping[Ngram, int]],
-    tokenize: TokenizeConfig,
-    max_order: int = MAX_ORDER,
-) -> tuple[Counter[Ngram], ...]:
-    """Return, per segment, how many occurrences of each n-gram match: min(hyp, clip)."""
-    if len(hypotheses) != len(clips):
-        raise InputError(f"hypotheses: {len(hypotheses)} lines but {len(clips)} segments of clips")
-    out = []
-    for line, clip in zip(tokenize_lines(hypotheses, tokenize), clips, strict=True):
-        counts = _ngram_counts(line.split(), max_order)
-        out.append(Counter({g: min(c, clip[g]) for g, c in counts.items() if clip.get(g, 0) > 0}))
-    return tuple(out)
+    def scores(self, alpha: float) -> FloatArray:
+        """compare-mt's ratio, with the same float operations as ``smoothed_ratio``."""
+        a, b = self.a.astype(np.float64), self.b.astype(np.float64)
+        scores: FloatArray = (a + alpha) / (a + b + 2 * alpha)
+        return scores
 
 
 def salient_ngrams(
-    a: Sequence[Mapping[Ngram, int]],
-    b: Sequence[Mapping[Ngram, int]],
+    types: NgramTypes,
+    a: PairMatches,
+    b: PairMatches,
     alpha: float = ALPHA,
     top: int = REPORT_LENGTH,
     orders: Iterable[int] = range(1, MAX_ORDER + 1),
@@ -162,55 +133,112 @@ def salient_ngrams(
     """Rank the n-grams A and B match by compare-mt's smoothed ratio; keep ``top`` per side.
 
     Args:
-        a: per segment, A's matched count of each n-gram (``matched_ngrams``).
-        b: the same for B, segment for segment.
+        types: the test set's reference n-grams and their types.
+        a: A's clipped match count of every pair (``pair_matches``).
+        b: the same for B.
         alpha: smoothing (compare-mt's default 1: Laplace).
         top: n-grams to keep on each side (compare-mt's ``report_length``).
         orders: n-gram orders to consider.
     """
-    if len(a) != len(b):
-        raise InputError(f"b: {len(b)} segments but a has {len(a)}")
+    _check_alpha(alpha)
+    if top < 0:
+        raise ConfigError(f"top: must be non-negative, got {top}")
     wanted = tuple(sorted(set(orders)))
-    total_a, total_b = _corpus_counts(a, wanted), _corpus_counts(b, wanted)
-    scored = [(g, total_a[g], total_b[g]) for g in set(total_a) | set(total_b)]
+    for name, counts in (("a", a), ("b", b)):
+        if [len(c) for c in counts] != [len(t) for t in types.pair_types]:
+            raise InputError(f"{name}: its pair counts are not of these n-gram types' references")
+    for order in wanted:
+        types.n_types(order)  # refuses an order the types do not hold
+    found = _corpus_counts(types, a, b, wanted)
+    scores = found.scores(alpha)
+    a_side = _rank(types, found, scores, found.a > found.b, -scores, top)
+    b_side = _rank(types, found, scores, found.a < found.b, scores, top)
+    segments = _segments_with(types, a, b, found, np.concatenate([a_side, b_side]))
 
-    def rank(side: list[tuple[Ngram, int, int]], sign: int) -> list[tuple[Ngram, int, int]]:
-        return sorted(
-            side, key=lambda s: (-sign * smoothed_ratio(s[1], s[2], alpha), -s[1] - s[2], s[0])
-        )[:top]
-
-    a_side = rank([s for s in scored if s[1] > s[2]], 1)
-    b_side = rank([s for s in scored if s[1] < s[2]], -1)
-    segments = _segments_with({s[0] for s in (*a_side, *b_side)}, a, b)
-
-    def build(side: list[tuple[Ngram, int, int]]) -> tuple[SalientNgram, ...]:
+    def build(side: IntArray) -> tuple[SalientNgram, ...]:
         return tuple(
-            SalientNgram(g, x, y, smoothed_ratio(x, y, alpha), segments[g]) for g, x, y in side
+            SalientNgram(
+                types.ngram(int(found.orders[i]), int(found.types[i])),
+                int(found.a[i]),
+                int(found.b[i]),
+                float(scores[i]),
+                segments[int(i)],
+            )
+            for i in side
         )
 
     return SalientComparison(build(a_side), build(b_side), alpha, wanted)
 
 
 def _corpus_counts(
-    per_segment: Sequence[Mapping[Ngram, int]], orders: tuple[int, ...]
-) -> Counter[Ngram]:
-    """Sum per-segment counts over the corpus, keeping only n-grams of ``orders``."""
-    total: Counter[Ngram] = Counter()
-    for counts in per_segment:
-        total.update({g: c for g, c in counts.items() if len(g) in orders and c > 0})
-    return total
+    types: NgramTypes, a: PairMatches, b: PairMatches, orders: tuple[int, ...]
+) -> _Candidates:
+    """Sum each side's pair counts by type, keeping the types either side matches."""
+    parts = []
+    for order in orders:
+        pair_types, n = types.pair_types[order - 1], types.n_types(order)
+        sums = [
+            np.bincount(pair_types, weights=side[order - 1], minlength=n).astype(np.int64)
+            for side in (a, b)
+        ]
+        kept = np.flatnonzero((sums[0] > 0) | (sums[1] > 0))
+        parts.append((np.full(len(kept), order, dtype=np.int64), kept, *(s[kept] for s in sums)))
+    columns = [np.concatenate(column) for column in zip(*parts, strict=True)]
+    return _Candidates(*columns)
+
+
+def _rank(
+    types: NgramTypes,
+    found: _Candidates,
+    scores: FloatArray,
+    side: np.ndarray,
+    primary: FloatArray,
+    top: int,
+) -> IntArray:
+    """Return the positions in ``found`` of the ``top`` best n-grams on one side.
+
+    Best is the smallest ``primary`` (minus the score for A, the score for B),
+    then the larger total match count, then the n-gram's tokens in code point
+    order. Only n-grams scoring at least as well as the ``top``-th are sorted.
+    """
+    chosen = np.flatnonzero(side)
+    if top == 0 or len(chosen) == 0:
+        return chosen[:0]
+    if len(chosen) > top:
+        threshold = np.partition(primary[chosen], top - 1)[top - 1]
+        chosen = chosen[primary[chosen] <= threshold]
+    width = max((int(found.orders[i]) for i in chosen), default=1)
+    ranks = np.empty((len(chosen), width), dtype=np.int64)
+    for order in np.unique(found.orders[chosen]).tolist():
+        rows = found.orders[chosen] == order
+        ranks[rows] = types.token_ranks(order, found.types[chosen[rows]], width)
+    total = found.a[chosen] + found.b[chosen]
+    # np.lexsort sorts by its last key first.
+    keys = (*(ranks[:, k] for k in reversed(range(width))), -total, primary[chosen])
+    by_rank: IntArray = chosen[np.lexsort(keys)][:top]
+    return by_rank
 
 
 def _segments_with(
-    grams: set[Ngram], a: Sequence[Mapping[Ngram, int]], b: Sequence[Mapping[Ngram, int]]
-) -> dict[Ngram, tuple[int, ...]]:
-    """Return, for each n-gram in ``grams``, the segments where A or B matches it."""
-    found: dict[Ngram, list[int]] = {g: [] for g in grams}
-    for index, (counts_a, counts_b) in enumerate(zip(a, b, strict=True)):
-        for g in grams.intersection(counts_a).union(grams.intersection(counts_b)):
-            if counts_a.get(g, 0) > 0 or counts_b.get(g, 0) > 0:
-                found[g].append(index)
-    return {g: tuple(sorted(found[g])) for g in grams}
+    types: NgramTypes, a: PairMatches, b: PairMatches, found: _Candidates, listed: IntArray
+) -> dict[int, IntArray]:
+    """Return, for each listed position in ``found``, the segments where A or B matches it."""
+    out: dict[int, IntArray] = {}
+    for order in np.unique(found.orders[listed]).tolist():
+        here = listed[found.orders[listed] == order]
+        pair_types = types.pair_types[order - 1]
+        matched = (a[order - 1] > 0) | (b[order - 1] > 0)
+        pairs = np.flatnonzero(matched & np.isin(pair_types, found.types[here]))
+        # A pair is one (segment, n-gram): each segment appears once per type, in order.
+        segments = types.references.orders[order - 1].segments[pairs]
+        of_type = pair_types[pairs]
+        by = np.lexsort((segments, of_type))
+        segments, of_type = segments[by], of_type[by]
+        for i in here.tolist():
+            t = found.types[i]
+            lo, hi = np.searchsorted(of_type, [t, t + 1])
+            out[i] = segments[lo:hi].copy()
+    return out
 
 
 def salient_frame(items: Sequence[SalientNgram]) -> pd.DataFrame:

@@ -8,7 +8,7 @@ sample) is scored from the sum of its rows, never by re-tokenizing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -144,16 +144,54 @@ def compute_stats(
     hypotheses: Sequence[str], refs: ReferenceIndex, workers: int = 1
 ) -> SegmentStats:
     """Tokenize one system's hypotheses and count them against the reference index."""
+    hyp_len, pairs = _hypothesis_pairs(hypotheses, refs, workers)
+    matches = np.zeros((refs.n_segments, refs.max_order), dtype=np.int64)
+    for order, (index, pair_ids) in enumerate(zip(refs.orders, pairs, strict=True), start=1):
+        matches[:, order - 1] = _clipped_matches(pair_ids, index, refs.n_segments)
+    totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
+    closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
+    return SegmentStats(hyp_len, closest, shortest, matches, totals, np.maximum(totals, 1))
+
+
+def pair_matches(
+    hypotheses: Sequence[str], refs: ReferenceIndex, workers: int = 1
+) -> tuple[IntArray, ...]:
+    """Return, per order, each (segment, reference n-gram) pair's clipped match count.
+
+    ``min(hypothesis count, clip count)`` of every pair in ``refs.orders[n - 1]``:
+    the per-n-gram detail behind ``compute_stats``'s per-segment sums, for
+    analyses that ask which n-grams matched (salient n-grams).
+    """
+    _, pairs = _hypothesis_pairs(hypotheses, refs, workers)
+    return tuple(
+        np.minimum(np.bincount(ids[ids != UNSEEN], minlength=index.n_grams), index.clip_counts)
+        for index, ids in zip(refs.orders, pairs, strict=True)
+    )
+
+
+def _hypothesis_pairs(
+    hypotheses: Sequence[str], refs: ReferenceIndex, workers: int
+) -> tuple[IntArray, Iterator[IntArray]]:
+    """Tokenize the hypotheses; return their lengths and, order by order, each n-gram's pair id.
+
+    A hypothesis n-gram's pair id is its (segment, n-gram) pair's position in
+    that order's index, or UNSEEN when the segment's references lack it. The
+    orders come one at a time, so only one order's ids are held at once.
+    """
     if len(hypotheses) != refs.n_segments:
         raise InputError(
             f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
         )
     encoded = encode_lines(hypotheses, refs.tokenize, workers)
     ids, hyp_len = ids_in(encoded, refs.vocabulary), encoded.lengths
-    space = room(encoded.offsets)
-    del encoded
+    return hyp_len, _pair_ids_by_order(ids, room(encoded.offsets), hyp_len, refs)
+
+
+def _pair_ids_by_order(
+    ids: IntArray, space: IntArray, hyp_len: IntArray, refs: ReferenceIndex
+) -> Iterator[IntArray]:
+    """Yield, for orders 1..max_order, the pair id of the n-gram starting at each token."""
     prefix = np.repeat(np.arange(refs.n_segments, dtype=np.int64), hyp_len)
-    matches = np.zeros((refs.n_segments, refs.max_order), dtype=np.int64)
     width = max(len(refs.vocabulary), 1)
     for order, index in enumerate(refs.orders, start=1):
         # A (segment, n-gram) pair the references lack has no id, so neither has
@@ -161,10 +199,7 @@ def compute_stats(
         keys = gram_keys(prefix, ids, order, width)
         keys[space < order] = UNSEEN  # the n-gram would run into the next segment
         prefix = lookup(keys, index.keys)
-        matches[:, order - 1] = _clipped_matches(prefix, index, refs.n_segments)
-    totals = np.maximum(hyp_len[:, None] - np.arange(refs.max_order)[None, :], 0)
-    closest, shortest = _reference_lengths(hyp_len, refs.ref_lengths)
-    return SegmentStats(hyp_len, closest, shortest, matches, totals, np.maximum(totals, 1))
+        yield prefix
 
 
 def _clipped_matches(pairs: IntArray, index: OrderIndex, n_segments: int) -> IntArray:

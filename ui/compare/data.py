@@ -5,8 +5,6 @@ Nothing here draws a widget; the section modules and app_pages/compare.py do.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -15,15 +13,16 @@ from bleuviz.analysis.buckets import (
     score_comparison,
     segment_comparison,
 )
+from bleuviz.analysis.ngram_types import NgramTypes
 from bleuviz.analysis.salient import (
-    Ngram,
+    MAX_ORDER,
+    PairMatches,
     SalientComparison,
-    matched_ngrams,
-    reference_clips,
     salient_ngrams,
 )
 from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.stats import pair_matches
 from bleuviz.metrics import MetricSpec, paired_test_metric
 from bleuviz.render.compare_charts import (
     Axis,
@@ -79,28 +78,70 @@ def significance(
     return compare_systems_metric(baseline, base, sums, scorer, *settings)
 
 
-@st.cache_resource(max_entries=4, show_spinner="Counting reference n-grams…")
-def clip_counts(identity: tuple[object, ...], _corpus: CorpusStats) -> tuple[Counter[Ngram], ...]:
-    """Per segment, each reference n-gram's clip count (shared by every system; never mutated)."""
-    return reference_clips(_corpus.testset.references, _corpus.tokenize)
+#: (corpus identity, system or None for the references) of the n-gram counts this
+#: process holds: the salient n-grams show a progress bar only while some are missing.
+_COUNTED: set[tuple[object, ...]] = set()
 
 
-@st.cache_resource(max_entries=16, show_spinner="Counting matched n-grams…")
-def system_matches(
-    identity: tuple[object, ...], system: str, _corpus: CorpusStats
-) -> tuple[Counter[Ngram], ...]:
-    """Per segment, the system's matched count of each n-gram (never mutated)."""
-    clips = clip_counts(identity, _corpus)
-    return matched_ngrams(_corpus.testset.systems[system], clips, _corpus.tokenize)
+@st.cache_resource(max_entries=2, show_spinner=False)
+def ngram_types(identity: tuple[object, ...], _corpus: CorpusStats) -> NgramTypes:
+    """The references' n-grams and their corpus-wide types, shared by every system."""
+    types = NgramTypes.build(_corpus.testset.references, _corpus.tokenize, MAX_ORDER)
+    _COUNTED.add((identity, None))
+    return types
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def system_matches(identity: tuple[object, ...], system: str, _corpus: CorpusStats) -> PairMatches:
+    """Per (segment, reference n-gram) pair, the system's clipped match count (never mutated)."""
+    types = ngram_types(identity, _corpus)
+    matches = pair_matches(_corpus.testset.systems[system], types.references)
+    _COUNTED.add((identity, system))
+    return matches
+
+
+def salient(
+    identity: tuple[object, ...], a: str, b: str, orders: tuple[int, ...], corpus: CorpusStats
+) -> SalientComparison:
+    """compare-mt's salient n-grams of the pair, with a progress bar while counting.
+
+    Counting the references and each system takes about a second per 30,000
+    segments; the bar names the step under way. Counts already held are reused.
+    """
+    steps = [
+        (key, label)
+        for key, label in (
+            ((identity, None), "counting the references' n-grams"),
+            ((identity, a), f"matching {md(a)}'s n-grams"),
+            ((identity, b), f"matching {md(b)}'s n-grams"),
+        )
+        if key not in _COUNTED
+    ]
+    bar = st.progress(0.0, text="Salient n-grams") if steps else None
+    for done, (key, label) in enumerate(steps):
+        if bar is not None:
+            bar.progress(done / len(steps), text=f"Salient n-grams: {label}")
+        _, system = key
+        if system is None:
+            ngram_types(identity, corpus)
+        else:
+            system_matches(identity, str(system), corpus)
+    if bar is not None:
+        bar.progress(1.0, text="Salient n-grams: ranking")
+    report = _salient(identity, a, b, orders, corpus)
+    if bar is not None:
+        bar.empty()
+    return report
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def salient(
+def _salient(
     identity: tuple[object, ...], a: str, b: str, orders: tuple[int, ...], _corpus: CorpusStats
 ) -> SalientComparison:
-    """compare-mt's salient n-grams of the pair, from each system's cached counts."""
+    """Rank the pair's n-grams from the cached counts."""
+    types = ngram_types(identity, _corpus)
     counts_a, counts_b = (system_matches(identity, name, _corpus) for name in (a, b))
-    return salient_ngrams(counts_a, counts_b, orders=orders)
+    return salient_ngrams(types, counts_a, counts_b, orders=orders)
 
 
 def sentence_comparison(
