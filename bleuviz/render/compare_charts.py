@@ -3,6 +3,8 @@
 System A (the baseline) and system B keep the same two colours in every figure.
 Figures meant to be clicked carry what a click must open in ``customdata``:
 the segment number (from 1) on the scatter and the bucket label on the bucket bars.
+System names and imported metrics' labels come from the data: they reach
+Plotly escaped (``plotly_text``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import plotly.graph_objects as go
 
 from bleuviz.analysis.buckets import TIE_TOLERANCE, WinTieLoss
 from bleuviz.arrays import FloatArray
+from bleuviz.render.labels import plotly_text
 
 COLOR_A = "#1c7ed6"
 COLOR_B = "#e8590c"
@@ -63,6 +66,8 @@ def sentence_scatter(
     """
     a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
     seg = np.asarray(segments)
+    names = _shown(names)
+    label = plotly_text(axis.label)
     gain = b - a if axis.higher_is_better else a - b
     outcomes = (
         (f"{names[1]} better", gain > TIE_TOLERANCE, COLOR_B),
@@ -77,7 +82,7 @@ def sentence_scatter(
     fig.add_trace(_diagonal(low, top))
     one_per_cell = len(a) > EVERY_POINT_MAX
     where = f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>"
-    for label, mask, color in outcomes:
+    for outcome, mask, color in outcomes:
         x, y, data = a[mask], b[mask], seg[mask]
         if one_per_cell:
             x, y, cells = _one_per_cell(x, y, data, low, top)
@@ -92,7 +97,7 @@ def sentence_scatter(
                 x=x,
                 y=y,
                 mode="markers",
-                name=label,
+                name=outcome,
                 marker={"color": color, "size": 8, "opacity": 0.75},
                 customdata=data,
                 hovertemplate=head + where,
@@ -100,8 +105,8 @@ def sentence_scatter(
         )
     edge = [low - 0.03 * (top - low), top + 0.03 * (top - low)]
     fig.update_layout(
-        xaxis={"title": f"{axis.label} of {names[0]} (A)", "range": edge},
-        yaxis={"title": f"{axis.label} of {names[1]} (B)", "range": edge},
+        xaxis={"title": f"{label} of {names[0]} (A)", "range": edge},
+        yaxis={"title": f"{label} of {names[1]} (B)", "range": edge},
         legend={"orientation": "h", "y": 1.12},
         margin=_MARGIN,
     )
@@ -145,6 +150,7 @@ def difference_histogram(
 ) -> go.Figure:
     """Histogram of per-segment gains of B over A, in bins of 5% of the scale."""
     size = (axis.scale - min(axis.floor, 0.0)) / 20
+    names = _shown(names)
     values = np.asarray(diff, dtype=np.float64)
     values = values[np.isfinite(values)]  # a segment without an imported score has no gain
     # TER differences may exceed the nominal scale: widen the bins' range, never drop a value.
@@ -180,6 +186,7 @@ def difference_histogram(
 
 def win_tie_loss_bar(counts: WinTieLoss, names: tuple[str, str]) -> go.Figure:
     """One horizontal bar per outcome, with its count written on the bar."""
+    names = _shown(names)
     labels = [f"{names[1]} better", "tie", f"{names[0]} better"]
     values = [counts.wins, counts.ties, counts.losses]
     fig = go.Figure(
@@ -214,6 +221,7 @@ def bucket_bars(
     """
     labels = table["bucket"].tolist()
     counts = table["segments"].tolist()
+    names = _shown(names)
     fig = go.Figure()
     for column, name, color in (("bleu_a", names[0], COLOR_A), ("bleu_b", names[1], COLOR_B)):
         fig.add_trace(
@@ -237,3 +245,8 @@ def bucket_bars(
         margin=_MARGIN,
     )
     return fig
+
+
+def _shown(names: tuple[str, str]) -> tuple[str, str]:
+    """A's and B's names escaped for Plotly (they come from file names)."""
+    return plotly_text(names[0]), plotly_text(names[1])

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
+from bleuviz.render.labels import plotly_text
+
 
 def metric_vs_human_scatter(
     systems: Sequence[str],
@@ -17,14 +19,16 @@ def metric_vs_human_scatter(
     """One point per system: the metric's corpus score (x) against the human mean (y).
 
     Points are labelled with the system names; hover shows both values. Names
-    reach plotly as text, never as HTML markup (plotly escapes ``text``).
+    and labels come from the data, and Plotly reads HTML tags in ``text`` and
+    hovers: they are escaped (``plotly_text``).
     """
+    metric_label, human_label = plotly_text(metric_label), plotly_text(human_label)
     fig = go.Figure(
         go.Scatter(
             x=list(metric),
             y=list(human),
             mode="markers+text",
-            text=[str(s) for s in systems],
+            text=[plotly_text(str(s)) for s in systems],
             textposition="top center",
             marker={"size": 11, "color": "#4c78a8"},
             hovertemplate="%{text}<br>"

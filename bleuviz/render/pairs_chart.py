@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from bleuviz.render.labels import plotly_text
 from bleuviz.significance.all_pairs import PairTest
 
 
@@ -21,6 +22,7 @@ def pairs_heatmap(
     row reads as "this system against the others".
     """
     index = {name: i for i, name in enumerate(names)}
+    shown = [plotly_text(name) for name in names]
     n = len(names)
     p = np.full((n, n), np.nan)
     text = np.full((n, n), "", dtype=object)
@@ -35,8 +37,8 @@ def pairs_heatmap(
     fig = go.Figure(
         go.Heatmap(
             z=p,
-            x=list(names),
-            y=list(names),
+            x=shown,
+            y=shown,
             text=text,
             texttemplate="%{text}",
             colorscale=[[0.0, "#1c4e80"], [0.05, "#7aa6c2"], [0.0501, "#f1f3f5"], [1.0, "#ffffff"]],

@@ -247,7 +247,11 @@ def test_names_from_the_files_stay_inert(
     page: Page, tmp_path: Path, serve: Callable[..., AbstractContextManager[str]]
 ) -> None:
     """System names (from file names) and document ids are data too: shown as text."""
-    names = {"*star*": "hyp.*star*.en", "$x^2$": "hyp.$x^2$.en"}
+    names = {
+        "*star*": "hyp.*star*.en",
+        "$x^2$": "hyp.$x^2$.en",
+        "<b>bold": "hyp.<b>bold.en",
+    }
     docs = ["**bold-doc**", "[doc](https://example.invalid/d)"]
     (tmp_path / "ref.en").write_text("the cat sat\na dog ran\n", encoding="utf-8")
     (tmp_path / "docids.txt").write_text("\n".join(docs) + "\n", encoding="utf-8")
@@ -266,6 +270,12 @@ def test_names_from_the_files_stay_inert(
         data_markup = main.locator("em, strong").filter(has_text=re.compile(r"star|bold-doc"))
         assert data_markup.count() == 0
         assert main.locator(".katex, a[href*='example.invalid']").count() == 0
+        # Plotly reads HTML in names (ticks, legends, hovers): they show as written.
+        charts = main.locator(".js-plotly-plot")
+        expect(charts.first).to_be_visible()
+        ticks = charts.locator(".xtick text, .ytick text").all_text_contents()
+        assert "<b>bold" in ticks and "*star*" in ticks, ticks
+        assert charts.locator("tspan[style*='bold'], tspan[style*='italic']").count() == 0
 
         open_segment(page, url, "*star*", 2)
         heading = page.get_by_role("heading", name="Segment 2 ·")
