@@ -205,14 +205,16 @@ def every_system_scores(
             n for n in systems if (key, n, label, options.lowercase, options.stemmer) not in _SCORED
         ]
     )
-    bar = st.progress(0.0, text=f"{label}: scoring {len(todo)} systems") if todo else None
+    bar = st.empty()  # on every run: a bar on one run only would shift what follows
+    if todo:
+        bar.progress(0.0, text=f"{label}: scoring {len(todo)} systems")
     scores: dict[str, MetricScores] = {}
     for name in systems:
-        if bar is not None and name in todo:
+        if todo and name in todo:
             done = todo.index(name)
             bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
         scores[name] = metric_scores(corpus, name, label)
-    if bar is not None:
+    if todo:
         bar.empty()
     return scores
 

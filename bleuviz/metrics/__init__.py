@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from bleuviz.metrics.replica_scorers import chrf_systems, ter_scores
     from bleuviz.metrics.rouge_adapter import rouge_signature, rouge_text
     from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
-    from bleuviz.metrics.ter_parallel import Progress
     from bleuviz.metrics.ter_score import TerConfig
+    from bleuviz.progress import Progress
 
 _EXPORTS = {
     "ChrfConfig": "bleuviz.metrics.chrf_score",
-    "Progress": "bleuviz.metrics.ter_parallel",
+    "Progress": "bleuviz.progress",
     "TerConfig": "bleuviz.metrics.ter_score",
     "chrf_systems": "bleuviz.metrics.replica_scorers",
     "ter_scores": "bleuviz.metrics.replica_scorers",

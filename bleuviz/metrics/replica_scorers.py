@@ -24,8 +24,9 @@ from bleuviz.metrics.sacrebleu_adapter import (
 )
 from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Scorer, readonly
 from bleuviz.metrics.streams import check_streams
-from bleuviz.metrics.ter_parallel import Progress, ter_systems
+from bleuviz.metrics.ter_parallel import ter_systems
 from bleuviz.metrics.ter_score import TerConfig
+from bleuviz.progress import Progress
 
 
 def chrf_scores(

@@ -21,7 +21,7 @@ import hashlib
 import multiprocessing
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -30,9 +30,7 @@ import numpy as np
 from bleuviz.arrays import FloatArray
 from bleuviz.metrics.spec import readonly
 from bleuviz.metrics.ter_score import TerConfig, ter_statistics
-
-#: Called with what is being done ("TER: system 3 of 9") and the fraction done (0-1).
-Progress = Callable[[str, float], None]
+from bleuviz.progress import Progress
 
 #: Segments per task sent to a worker.
 CHUNK_SEGMENTS = 256

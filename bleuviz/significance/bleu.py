@@ -22,6 +22,7 @@ from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, score_rows
 from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.stats import SegmentStats
+from bleuviz.progress import Progress
 from bleuviz.significance.paired import (
     ar_p_values,
     bootstrap_samples,
@@ -131,6 +132,7 @@ def compare_systems(
     n_bootstrap: int = 1000,
     n_ar: int = 10000,
     seed: int | None = DEFAULT_SEED,
+    progress: Progress | None = None,
 ) -> list[PairedResult]:
     """Compare every system with the baseline (baseline first), as ``PairedTest`` does.
 
@@ -142,6 +144,7 @@ def compare_systems(
         n_bootstrap: bootstrap samples for the CIs and the paired bootstrap p-value.
         n_ar: approximate randomization trials; 0 leaves ``p_value_ar`` None.
         seed: seed of both tests (each starts from a fresh generator).
+        progress: told which test is running and how far it is.
 
     Returns:
         One PairedResult per system; the scores, means, CIs and p-values equal
@@ -158,7 +161,7 @@ def compare_systems(
     check_segments([(name, len(stats)) for name, stats in named])
     resampler = BleuResampler(config, baseline.max_order)
     matrices = [(name, stats.to_matrix()) for name, stats in named]
-    return paired_tests(matrices, resampler, n_bootstrap, n_ar, seed)
+    return paired_tests(matrices, resampler, n_bootstrap, n_ar, seed, progress)
 
 
 def _float32_scores(arrays: BleuArrays, weights: FloatArray) -> FloatArray:

@@ -24,6 +24,7 @@ from numpy.typing import NDArray
 
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import InputError
+from bleuviz.progress import Progress
 from bleuviz.significance.paired import check_counts, paired_tests
 from bleuviz.significance.resampling import DEFAULT_SEED, BootstrapCI, PairedResult
 
@@ -70,12 +71,13 @@ def compare_means(
     n_bootstrap: int = 1000,
     n_ar: int = 10000,
     seed: int | None = DEFAULT_SEED,
+    progress: Progress | None = None,
 ) -> list[MeanComparison]:
     """Compare every system's mean segment score with the baseline's (baseline first).
 
     The baseline's row covers its scored segments; each system's row (score,
     mean, CI, p-values) covers the segments where it and the baseline both have
-    a score.
+    a score. ``progress`` hears how far each system's tests are.
 
     Raises:
         InputError: arrays of different lengths, or no segment scored by both.
@@ -83,7 +85,7 @@ def compare_means(
     """
     check_counts(n_bootstrap, "n_bootstrap", seed, n_ar)
     base = np.asarray(baseline, dtype=np.float64)
-    rows = [_tested(baseline_name, base, ~np.isnan(base), {}, n_bootstrap, 0, seed)]
+    rows = [_tested(baseline_name, base, ~np.isnan(base), {}, n_bootstrap, 0, seed, progress)]
     for name, scores in systems.items():
         own = np.asarray(scores, dtype=np.float64)
         if own.shape != base.shape:
@@ -91,7 +93,7 @@ def compare_means(
                 f"{name}: {len(own)} segment scores but {baseline_name} has {len(base)}"
             )
         mask = both_scored(base, own)
-        tested = _tested(baseline_name, base, mask, {name: own}, n_bootstrap, n_ar, seed)
+        tested = _tested(baseline_name, base, mask, {name: own}, n_bootstrap, n_ar, seed, progress)
         rows.append(MeanComparison(tested.result, tested.n_segments))
     return rows
 
@@ -104,6 +106,7 @@ def _tested(
     n_bootstrap: int,
     n_ar: int,
     seed: int | None,
+    progress: Progress | None,
 ) -> MeanComparison:
     """Run the paired tests on the masked segments; return the last row (the system's)."""
     n = int(mask.sum())
@@ -112,7 +115,8 @@ def _tested(
         raise InputError(f"segment scores: no segment has a score for {names}")
     named = [(baseline_name, base[mask][:, None])]
     named += [(name, values[mask][:, None]) for name, values in system.items()]
-    return MeanComparison(paired_tests(named, MeanResampler(n), n_bootstrap, n_ar, seed)[-1], n)
+    tests = paired_tests(named, MeanResampler(n), n_bootstrap, n_ar, seed, progress)
+    return MeanComparison(tests[-1], n)
 
 
 def mean_ci(

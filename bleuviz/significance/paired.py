@@ -38,6 +38,7 @@ from numpy.typing import ArrayLike
 
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.progress import Progress
 from bleuviz.significance.resampling import (
     PairedResult,
     SampleArray,
@@ -100,19 +101,20 @@ def paired_tests(
     n_bootstrap: int,
     n_ar: int,
     seed: int | None,
+    progress: Progress | None = None,
 ) -> list[PairedResult]:
     """Compare every system with the first (the baseline), as ``PairedTest`` does.
 
     Inputs must be checked (``check_counts``, ``check_segments``). Returns one
     row per system, the baseline first with p-values None; ``n_ar`` 0 leaves the
-    AR p-values None.
+    AR p-values None. ``progress`` hears of each chunk of resamples and trials.
     """
     matrices = [matrix for _, matrix in named]
     real = [resampler.corpus_score(matrix) for matrix in matrices]
-    boot = bootstrap_samples(matrices, resampler, n_bootstrap, seed)
+    boot = bootstrap_samples(matrices, resampler, n_bootstrap, seed, progress)
     p_ar: list[float | None] = [None] * (len(named) - 1)
     if n_ar > 0 and len(named) > 1:
-        p_ar = list(ar_p_values(matrices, real, resampler, n_ar, seed))
+        p_ar = list(ar_p_values(matrices, real, resampler, n_ar, seed, progress))
     rows = [paired_result(named[0][0], estimate_ci(real[0], boot[0]), None, None)]
     for j, (name, _) in enumerate(named[1:], start=1):
         p_bs = bootstrap_p_value(boot[0], boot[j], abs(real[0] - real[j]))
@@ -121,7 +123,11 @@ def paired_tests(
 
 
 def bootstrap_samples(
-    matrices: Sequence[FloatArray], resampler: Resampler, n_samples: int, seed: int | None
+    matrices: Sequence[FloatArray],
+    resampler: Resampler,
+    n_samples: int,
+    seed: int | None,
+    progress: Progress | None = None,
 ) -> list[SampleArray]:
     """Score ``n_samples`` resamples of every system from one shared index matrix.
 
@@ -133,6 +139,7 @@ def bootstrap_samples(
     rng = np.random.default_rng(seed)
     scores: list[list[SampleArray]] = [[] for _ in matrices]
     for start, stop in draw_chunks(n_samples, n, multiple=1):
+        _report(progress, "paired bootstrap", "resample", start, n_samples)
         idx = rng.choice(n, size=(stop - start, n), replace=True)
         sums = count_matrix(idx) @ stacked
         for j, matrix in enumerate(matrices):
@@ -147,6 +154,7 @@ def ar_p_values(
     resampler: Resampler,
     n_trials: int,
     seed: int | None,
+    progress: Progress | None = None,
 ) -> list[float]:
     """AR p-value of every system against the first, all from one shared mask matrix."""
     (base, *owns), (n, width) = matrices, matrices[0].shape
@@ -157,6 +165,7 @@ def ar_p_values(
     rng = np.random.default_rng(seed)
     gaps: list[list[SampleArray]] = [[] for _ in owns]
     for start, stop in draw_chunks(n_trials, n, multiple=32):
+        _report(progress, "approximate randomization", "trial", start, n_trials)
         mask = rng.integers(2, size=(stop - start, n), dtype=bool)
         shifts = mask.astype(np.float64) @ diffs
         base_last = mask[:, -1:]  # A ends with the baseline's last segment where True
@@ -171,3 +180,9 @@ def ar_p_values(
         compute_p_value(np.concatenate(gap), abs(real[0] - r))
         for gap, r in zip(gaps, real[1:], strict=True)
     ]
+
+
+def _report(progress: Progress | None, test: str, unit: str, done: int, total: int) -> None:
+    """Tell ``progress`` how far a test is: "paired bootstrap: resample 201 of 1,000"."""
+    if progress is not None:
+        progress(f"{test}: {unit} {done + 1:,} of {total:,}", done / total)

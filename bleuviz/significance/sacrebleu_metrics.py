@@ -46,6 +46,7 @@ from bleuviz.metrics.sacrebleu_adapter import (
     scores_from_stats,
     statistics_width,
 )
+from bleuviz.progress import Progress
 from bleuviz.significance.paired import check_counts, check_segments, paired_tests
 from bleuviz.significance.resampling import DEFAULT_SEED, PairedResult
 
@@ -80,6 +81,7 @@ def compare_systems_metric(
     n_bootstrap: int = 1000,
     n_ar: int = 10000,
     seed: int | None = DEFAULT_SEED,
+    progress: Progress | None = None,
 ) -> list[PairedResult]:
     """Compare every system with the baseline (baseline first) on a sacrebleu metric.
 
@@ -92,6 +94,7 @@ def compare_systems_metric(
         n_bootstrap: bootstrap samples for the CIs and the paired bootstrap p-value.
         n_ar: approximate randomization trials; 0 leaves ``p_value_ar`` None.
         seed: seed of both tests (each starts from a fresh generator).
+        progress: told which test is running and how far it is.
 
     Returns:
         One PairedResult per system; the scores, means, CIs and p-values equal
@@ -108,7 +111,8 @@ def compare_systems_metric(
     named = [(baseline_name, _as_matrix(baseline_name, baseline))]
     named += [(name, _as_matrix(name, stats)) for name, stats in systems.items()]
     _check_shapes(named, metric)
-    return paired_tests(named, SacrebleuResampler(metric), n_bootstrap, n_ar, seed)
+    resampler = SacrebleuResampler(metric)
+    return paired_tests(named, resampler, n_bootstrap, n_ar, seed, progress)
 
 
 def _check_shapes(named: Sequence[tuple[str, FloatArray]], metric: Metric) -> None:

@@ -28,10 +28,12 @@ from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics import MetricSpec, paired_test_metric
+from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import bucket_bars
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
 from bleuviz.significance.mean import compare_means
+from ui.background import with_progress
 from ui.compare.data import ALL, BLEU, corpus_identity, fmt_p, fmt_score, score_spec
 from ui.data import metric_scores, metric_spec
 from ui.export import export_buttons
@@ -221,10 +223,13 @@ def bucket_tests(
     """
     lowercase = bool(st.session_state.get("lowercase"))
     key = (corpus_identity(corpus), config, names, metric, labels)
-    return _bucket_tests(*key, groups, settings, lowercase, corpus)
+    return with_progress(
+        "Testing each bucket",
+        lambda report: _bucket_tests(*key, groups, settings, lowercase, corpus, _progress=report),
+    )
 
 
-@st.cache_data(max_entries=32, show_spinner="Testing each bucket…")
+@st.cache_data(max_entries=32, show_spinner=False)
 def _bucket_tests(
     identity: tuple[object, ...],
     config: BleuConfig,
@@ -235,6 +240,7 @@ def _bucket_tests(
     settings: tuple[int, int, int],
     lowercase: bool,
     _corpus: CorpusStats,
+    _progress: Progress | None = None,
 ) -> pd.DataFrame:
     """The bucket tests (``lowercase`` keys the paired tests of chrF, which read it)."""
     corpus = _corpus
@@ -246,13 +252,26 @@ def _bucket_tests(
         if not len(index):
             rows.append((label, 0, np.nan, np.nan, np.nan, None))
             continue
-        result = _pair_test(corpus, config, names, metric, index, settings)
+        within = _within_bucket(_progress, label, g, len(labels))
+        result = _pair_test(corpus, config, names, metric, index, settings, within)
         a, b = (r.score for r in result) if result else (np.nan, np.nan)
         p = result[1].p_value_bs if result else None
         rows.append((label, len(index), a, b, (b - a) if higher else (a - b), p))
     return pd.DataFrame(
         rows, columns=["bucket", "segments", "score_a", "score_b", "gain_b", "p_value_bs"]
     )
+
+
+def _within_bucket(progress: Progress | None, label: str, g: int, n: int) -> Progress | None:
+    """Report a bucket's test as part of all the buckets' ("bucket 20–30 (3 of 9): ...")."""
+    if progress is None:
+        return None
+    outer = progress
+
+    def report(what: str, fraction: float) -> None:
+        outer(f"bucket {label} ({g + 1} of {n}), {what}", (g + fraction) / n)
+
+    return report
 
 
 def _pair_test(
@@ -262,23 +281,25 @@ def _pair_test(
     metric: str,
     index: IntArray,
     settings: tuple[int, int, int],
+    progress: Progress | None,
 ) -> list[PairedResult] | None:
     """A's and B's scores on the segments at ``index`` and B's bootstrap p-value (no AR)."""
     n_bootstrap, _, seed = settings
     a, b = names
     if metric == BLEU:
         sa, sb = (corpus.systems[n].select(index) for n in names)
-        return compare_systems(a, sa, {b: sb}, config, n_bootstrap, 0, seed)
+        return compare_systems(a, sa, {b: sb}, config, n_bootstrap, 0, seed, progress)
     spec = metric_spec(corpus, metric)
     if spec.paired_tests:
         lowercase = bool(st.session_state.get("lowercase"))
         ma, mb = (metric_scores(corpus, n, metric).statistics()[index] for n in names)
         scorer = paired_test_metric(metric, lowercase)
-        return compare_systems_metric(a, ma, {b: mb}, scorer, n_bootstrap, 0, seed)
+        return compare_systems_metric(a, ma, {b: mb}, scorer, n_bootstrap, 0, seed, progress)
     va, vb = (metric_scores(corpus, n, metric).sentence[index] for n in names)
     if not (~(np.isnan(va) | np.isnan(vb))).any():
         return None
-    return [c.result for c in compare_means(a, va, {b: vb}, n_bootstrap, 0, seed)]
+    compared = compare_means(a, va, {b: vb}, n_bootstrap, 0, seed, progress)
+    return [c.result for c in compared]
 
 
 def _show(

@@ -24,6 +24,7 @@ from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.stats import pair_matches
 from bleuviz.metrics import MetricSpec, paired_test_metric
+from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import (
     Axis,
 )
@@ -31,6 +32,7 @@ from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
 from bleuviz.significance.mean import compare_means
 from bleuviz.significance.resampling import paired_signature
+from ui.background import with_progress
 from ui.data import metric_scores, metric_spec
 from ui.format import fmt_bleu, fmt_metric
 
@@ -48,7 +50,6 @@ def corpus_identity(corpus: CorpusStats) -> tuple[object, ...]:
     return (id(corpus), corpus.tokenize, corpus.testset.n_segments, tuple(corpus.systems), sums)
 
 
-@st.cache_data(max_entries=32, show_spinner="Running the significance tests…")
 def significance(
     identity: tuple[object, ...],
     baseline: str,
@@ -56,26 +57,48 @@ def significance(
     config: BleuConfig,
     settings: tuple[int, int, int],
     lowercase: bool,
-    _corpus: CorpusStats,
+    corpus: CorpusStats,
 ) -> list[PairedResult]:
     """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
 
-    BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
-    sacrebleu's own segment statistics of each system; an imported score on its
-    mean, over the segments both systems of a pair scored.
+    A progress bar names the test and the resample under way when they take a
+    while (about 7 s for two systems at 100,000 segments).
+    """
+    key = (identity, baseline, metric, config, settings, lowercase)
+    return with_progress(
+        "Significance tests", lambda report: _significance(*key, corpus, _progress=report)
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _significance(
+    identity: tuple[object, ...],
+    baseline: str,
+    metric: str,
+    config: BleuConfig,
+    settings: tuple[int, int, int],
+    lowercase: bool,
+    _corpus: CorpusStats,
+    _progress: Progress | None = None,
+) -> list[PairedResult]:
+    """The tests, cached. BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++
+    and TER on sacrebleu's own segment statistics of each system; an imported score on
+    its mean, over the segments both systems of a pair scored.
     """
     others = [name for name in _corpus.systems if name != baseline]
     if metric == BLEU:
         stats = {name: _corpus.systems[name] for name in others}
-        return compare_systems(baseline, _corpus.systems[baseline], stats, config, *settings)
+        base_stats = _corpus.systems[baseline]
+        return compare_systems(baseline, base_stats, stats, config, *settings, _progress)
     if metric_spec(_corpus, metric).imported:
         values = {name: metric_scores(_corpus, name, metric).sentence for name in _corpus.systems}
         rest = {name: values[name] for name in others}
-        return [c.result for c in compare_means(baseline, values[baseline], rest, *settings)]
+        compared = compare_means(baseline, values[baseline], rest, *settings, _progress)
+        return [c.result for c in compared]
     sums = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
     base = metric_scores(_corpus, baseline, metric).statistics()
     scorer = paired_test_metric(metric, lowercase)
-    return compare_systems_metric(baseline, base, sums, scorer, *settings)
+    return compare_systems_metric(baseline, base, sums, scorer, *settings, _progress)
 
 
 #: (corpus identity, system or None for the references) of the n-gram counts this
@@ -117,19 +140,18 @@ def salient(
         )
         if key not in _COUNTED
     ]
-    bar = st.progress(0.0, text="Salient n-grams") if steps else None
+    bar = st.empty()  # on every run, so that a bar on one run shifts nothing on the next
     for done, (key, label) in enumerate(steps):
-        if bar is not None:
-            bar.progress(done / len(steps), text=f"Salient n-grams: {label}")
+        bar.progress(done / len(steps), text=f"Salient n-grams: {label}")
         _, system = key
         if system is None:
             ngram_types(identity, corpus)
         else:
             system_matches(identity, str(system), corpus)
-    if bar is not None:
+    if steps:
         bar.progress(1.0, text="Salient n-grams: ranking")
     report = _salient(identity, a, b, orders, corpus)
-    if bar is not None:
+    if steps:
         bar.empty()
     return report
 

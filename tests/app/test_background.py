@@ -1,0 +1,95 @@
+"""Long computations in a worker thread: their result or error, and a bar only when they take time.
+
+The bar's place is Streamlit's ``st.empty()``, replaced here by a recorder; the
+computations wait on events rather than sleep, so the order of events (not the
+machine's speed) decides what is drawn.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+import streamlit
+
+import ui.background
+from bleuviz.errors import InputError
+from bleuviz.progress import Progress
+from ui.background import LatestReport, with_progress
+
+
+class _Slot:
+    """``st.empty()``: a place that shows a progress bar, then nothing."""
+
+    def __init__(self, drawn: list[str], shown: threading.Event) -> None:
+        self.drawn, self.shown = drawn, shown
+
+    def progress(self, value: float, text: str = "") -> None:
+        self.drawn.append(text)
+        self.shown.set()
+
+    def empty(self) -> None:
+        self.drawn.append("(emptied)")
+
+
+@pytest.fixture
+def shown() -> threading.Event:
+    return threading.Event()
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch, shown: threading.Event) -> Iterator[list[str]]:
+    texts: list[str] = []
+    slots: list[_Slot] = []
+
+    def empty() -> _Slot:
+        slots.append(_Slot(texts, shown))
+        return slots[-1]
+
+    monkeypatch.setattr(streamlit, "empty", empty)
+    monkeypatch.setattr(ui.background, "BAR_AFTER", 0.01)
+    monkeypatch.setattr(ui.background, "REFRESH", 0.01)
+    yield texts
+    assert len(slots) == 1  # one place for the bar, bar or not
+
+
+def test_a_quick_computation_draws_no_bar(
+    monkeypatch: pytest.MonkeyPatch, drawn: list[str]
+) -> None:
+    monkeypatch.setattr(ui.background, "BAR_AFTER", 30.0)
+    assert with_progress("Tests", lambda report: 42) == 42
+    assert drawn == []
+
+
+def test_a_long_computation_shows_what_it_reports(drawn: list[str], shown: threading.Event) -> None:
+    def compute(report: Progress) -> str:
+        report("paired bootstrap: resample 1 of 1,000", 0.0)
+        shown.wait(30)  # the bar is up: it has read the first report
+        return "done"
+
+    assert with_progress("Significance tests", compute) == "done"
+    assert drawn[0] == "Significance tests: paired bootstrap: resample 1 of 1,000"
+    assert drawn[-1] == "(emptied)"
+
+
+def test_an_error_reaches_the_page_and_the_bar_goes(
+    drawn: list[str], shown: threading.Event
+) -> None:
+    def compute(report: Progress) -> str:
+        shown.wait(30)
+        raise InputError("a: 3 lines but b has 4")
+
+    with pytest.raises(InputError, match="a: 3 lines but b has 4"):
+        with_progress("Tests", compute)
+    assert drawn[-1] == "(emptied)"
+    assert set(drawn[:-1]) == {"Tests"}  # nothing reported: the title alone, at every refresh
+
+
+def test_reports_are_kept_whole_and_clamped() -> None:
+    report = LatestReport()
+    assert report.latest == ("", 0.0)
+    report("trial 5 of 4", 1.25)
+    assert report.latest == ("trial 5 of 4", 1.0)
+    report("before", -0.5)
+    assert report.latest == ("before", 0.0)

@@ -1,0 +1,76 @@
+"""Long computations run beside the script, with a progress bar of what they report.
+
+A cached function that takes seconds (the significance tests of 100,000
+segments) cannot draw its own bar: Streamlit records what a cached function
+draws and replays it on every later cache hit. So the function runs in a
+worker thread and reports through a ``bleuviz.progress.Progress`` callback
+into a slot the script thread reads; the script thread draws the bar, and only
+once the work has taken ``BAR_AFTER`` seconds, so a cache hit draws nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as StillRunning
+from typing import TypeVar
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
+
+from bleuviz.progress import Progress
+
+T = TypeVar("T")
+
+#: Seconds of work before a bar appears, then between its updates.
+BAR_AFTER = 0.3
+REFRESH = 0.25
+
+# numpy releases the GIL in the heavy parts; a few sessions may compute at once.
+_WORKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bleuviz-background")
+
+
+class LatestReport:
+    """The last thing a computation reported: what it does and the fraction done."""
+
+    def __init__(self) -> None:
+        self.latest: tuple[str, float] = ("", 0.0)
+
+    def __call__(self, what: str, fraction: float) -> None:
+        # One tuple assignment: the script thread reads a whole report or the one before.
+        self.latest = (what, min(max(fraction, 0.0), 1.0))
+
+
+def with_progress(title: str, compute: Callable[[Progress], T]) -> T:
+    """Run ``compute(report)`` in a worker thread and return its result (or raise its error).
+
+    While it runs past ``BAR_AFTER`` seconds, a bar reads "``title``: what it
+    reports". A rerun requested meanwhile stops this script run at the next
+    update of the bar; the worker finishes on its own, so a cached ``compute``
+    still fills the cache for the run that follows.
+    """
+    report = LatestReport()
+    context = get_script_run_ctx()
+
+    def work() -> T:
+        # Cached functions look up the session's context; nothing here draws.
+        add_script_run_ctx(threading.current_thread(), context)
+        return compute(report)
+
+    future = _WORKERS.submit(work)
+    # The bar's place exists on every run, drawn or not: a bar on one run and none on
+    # the next would shift every element after it, showing the last run's stale ones.
+    slot = st.empty()
+    drawn = False
+    try:
+        while True:
+            try:
+                return future.result(timeout=REFRESH if drawn else BAR_AFTER)
+            except StillRunning:
+                what, fraction = report.latest
+                slot.progress(fraction, text=f"{title}: {what}" if what else title)
+                drawn = True
+    finally:
+        if drawn:
+            slot.empty()
