@@ -16,6 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.analysis.buckets import bucket_segments, bucket_table, segment_comparison, win_tie_loss
+from bleuviz.analysis.segments import PREVIEW_CHARS
 from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
@@ -249,3 +250,20 @@ def test_chart_builders_carry_what_a_click_opens(corpus: CorpusStats) -> None:
     assert list(bars.data[0].customdata) == table["bucket"].tolist()
     assert list(bars.data[1].y) == table["bleu_b"].tolist()
     assert list(bars.data[0].text) == [f"n={n}" for n in table["segments"]]
+
+
+def test_each_row_shows_the_start_of_its_own_hypotheses(app: AppTest, corpus: CorpusStats) -> None:
+    app.query_params["a"] = "literal"
+    app.query_params["b"] = "repeat"
+    app.run()
+    open_view(app, SEGMENTS)
+    assert not app.exception
+    table = app.dataframe("cmp_table").value
+    assert len(table) == corpus.testset.n_segments
+    assert table["seg"].tolist() != sorted(table["seg"])  # sorted by the gain, not in order
+    lines = corpus.testset.systems
+    long = [i for i, line in enumerate(lines["literal"]) if len(line) > PREVIEW_CHARS]
+    assert long  # the sample has lines to cut
+    for seg, hyp_a, hyp_b in zip(table["seg"], table["hyp_a"], table["hyp_b"], strict=True):
+        assert hyp_a == lines["literal"][seg - 1][:PREVIEW_CHARS]
+        assert hyp_b == lines["repeat"][seg - 1][:PREVIEW_CHARS]

@@ -23,6 +23,7 @@ from bleuviz.analysis.segments import PREVIEW_CHARS, segment_export
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation
+from bleuviz.io.testset import TestSet
 from bleuviz.render.compare_charts import (
     difference_histogram,
     sentence_scatter,
@@ -92,8 +93,6 @@ def segment_table(
     frame = comparison.copy()
     if testset.doc_ids is not None:
         frame.insert(1, "doc", testset.doc_ids)
-    for role, name in zip("ab", names, strict=True):
-        frame[f"hyp_{role}"] = [line[:PREVIEW_CHARS] for line in testset.systems[name]]
     mask = np.ones(len(frame), dtype=bool)
     for active in filters.values():
         mask &= np.isin(np.arange(len(frame)), active.segments)
@@ -108,7 +107,9 @@ def segment_table(
     st.caption("Click a row to open it.")
     axis = sentence_axis(corpus, metric)
     digits = "%.4f" if axis.scale <= 1 else "%.2f"
-    page = table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows")
+    page = with_previews(
+        table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows"), testset, names
+    )
     st.session_state["cmp_visible"] = page["seg"].tolist()
     sync_selection("cmp_table", st.session_state["cmp_visible"], st.session_state.get("cmp_seg"))
     st.dataframe(
@@ -140,6 +141,21 @@ def segment_table(
         "cmp_table_export",
     )
     return shown
+
+
+def with_previews(page: pd.DataFrame, testset: TestSet, names: tuple[str, str]) -> pd.DataFrame:
+    """The rows drawn, with the start of A's and B's hypotheses.
+
+    Made for the table's page only (at most ``PAGE_ROWS``), not for every
+    segment: at 100,000 segments, slicing both systems' lines on every rerun
+    took longer than the rest of the table.
+    """
+    lines = (page["seg"] - 1).tolist()
+    out = page.copy()
+    for role, name in zip("ab", names, strict=True):
+        hyps = testset.systems[name]
+        out[f"hyp_{role}"] = [hyps[i][:PREVIEW_CHARS] for i in lines]
+    return out
 
 
 def shown_scores(comparison: pd.DataFrame, role: str) -> np.ndarray:
