@@ -207,7 +207,7 @@ def _rank(
     if len(chosen) > top:
         threshold = np.partition(primary[chosen], top - 1)[top - 1]
         chosen = chosen[primary[chosen] <= threshold]
-    width = max((int(found.orders[i]) for i in chosen), default=1)
+    width = int(found.orders[chosen].max())
     ranks = np.empty((len(chosen), width), dtype=np.int64)
     for order in np.unique(found.orders[chosen]).tolist():
         rows = found.orders[chosen] == order

@@ -81,9 +81,11 @@ def _significance(
     _corpus: CorpusStats,
     _progress: Progress | None = None,
 ) -> list[PairedResult]:
-    """The tests, cached. BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++
-    and TER on sacrebleu's own segment statistics of each system; an imported score on
-    its mean, over the segments both systems of a pair scored.
+    """The tests, cached per data, baseline, metric and settings.
+
+    BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
+    sacrebleu's own segment statistics of each system; an imported score on its
+    mean, over the segments both systems of a pair scored.
     """
     others = [name for name in _corpus.systems if name != baseline]
     if metric == BLEU:
