@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleuviz.render.labels import escape_markdown as md
+from ui.app_args import app_args
 from ui.links import arrive, settle, show_link_problems
 from ui.markup import highlight_style_sheet
 from ui.setting_links import apply_setting_links, write_setting_links
@@ -61,6 +63,8 @@ else:
     write_setting_links()
 imported_sidebar()
 highlight_style_sheet()
+if (argument_problem := app_args().problem) is not None:  # on every page, until fixed
+    st.error(md(argument_problem), icon=":material/error:")
 link_problems = st.container()  # filled after the page, which applies its own parameters
 try:
     page.run()

@@ -4,6 +4,12 @@
 [--seg-scores F ...] [--lower-is-better NAME ...] [--workspace DIR]``. The sidebar
 and the workspace read their parts; the command line does not change while a
 server runs, so it is parsed once per server, not on every script run.
+
+A mistake (``--source`` for ``--src``, ``--ref`` without ``--hyp``, a stray
+file name) is not ignored: every page says what is wrong, and the app opens
+what the rest of the arguments name. Arguments are only checked when the
+script runs as ``app.py`` (``streamlit run`` sets ``sys.argv[0]`` to it);
+embedded in another program (a test runner), ``sys.argv`` is that program's.
 """
 
 from __future__ import annotations
@@ -12,6 +18,16 @@ import argparse
 import functools
 import sys
 from dataclasses import dataclass
+from pathlib import Path
+
+#: The script ``streamlit run`` is given: its arguments are this app's.
+SCRIPT = "app.py"
+
+
+#: The app's options, as the message about an unknown one lists them.
+OPTIONS = (
+    "--ref", "--hyp", "--src", "--docids", "--seg-scores", "--lower-is-better", "--workspace",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,17 +41,18 @@ class AppArgs:
     seg_scores: tuple[str, ...]
     lower_is_better: tuple[str, ...]
     workspace: str | None
+    problem: str | None = None  # what is wrong with the arguments, in one line
 
 
 def app_args() -> AppArgs:
     """This server's arguments after ``--``."""
-    return _parse(tuple(sys.argv[1:]))
+    return parse_argv(tuple(sys.argv))
 
 
 @functools.cache
-def _parse(argv: tuple[str, ...]) -> AppArgs:
-    """Parse ``argv``, ignoring what is not the app's (cached on the arguments)."""
-    parser = argparse.ArgumentParser(add_help=False)
+def parse_argv(argv: tuple[str, ...]) -> AppArgs:
+    """Parse ``argv`` (the script, then its arguments; cached on them)."""
+    parser = argparse.ArgumentParser(prog=SCRIPT, add_help=False, exit_on_error=False)
     parser.add_argument("--ref", nargs="+", default=[])
     parser.add_argument("--hyp", nargs="+", default=[])
     parser.add_argument("--src")
@@ -43,7 +60,13 @@ def _parse(argv: tuple[str, ...]) -> AppArgs:
     parser.add_argument("--seg-scores", nargs="+", default=[])
     parser.add_argument("--lower-is-better", nargs="+", default=[])
     parser.add_argument("--workspace")
-    args, _ = parser.parse_known_args(argv)
+    ours = bool(argv) and Path(argv[0]).name == SCRIPT
+    try:
+        args, unknown = parser.parse_known_args(argv[1:])
+    except argparse.ArgumentError as exc:
+        failed = f"app arguments after --: {exc}; no file on the command line was opened"
+        return _empty(failed if ours else None)
+    problem = _problem(args, unknown) if ours else None
     return AppArgs(
         tuple(args.ref),
         tuple(args.hyp),
@@ -52,4 +75,23 @@ def _parse(argv: tuple[str, ...]) -> AppArgs:
         tuple(args.seg_scores),
         tuple(args.lower_is_better),
         str(args.workspace) if args.workspace else None,
+        problem,
     )
+
+
+def _problem(args: argparse.Namespace, unknown: list[str]) -> str | None:
+    """Say in one line what is wrong with parsed arguments, or None."""
+    if unknown:
+        return (
+            f"app arguments after --: {' '.join(unknown)} not understood "
+            f"(the app reads {', '.join(OPTIONS)}); it opened what the others name"
+        )
+    if bool(args.ref) != bool(args.hyp):
+        given, missing = ("--ref", "--hyp") if args.ref else ("--hyp", "--ref")
+        return f"app arguments after --: {given} without {missing}; both are needed to open files"
+    return None
+
+
+def _empty(problem: str | None) -> AppArgs:
+    """No files, no settings: what the app runs with when the arguments cannot be parsed."""
+    return AppArgs((), (), None, None, (), (), None, problem)

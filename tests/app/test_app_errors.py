@@ -17,6 +17,9 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.render.labels import escape_markdown as md
+from ui.app_args import AppArgs, parse_argv
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA_PAGES = ("app_pages/overview.py", "app_pages/sentences.py")
 REF = ["The cat sat on the mat .", "It rained all day .", "We went home early ."]
@@ -210,3 +213,44 @@ def test_invalid_settings_show_an_error_on_the_sentences_page(
     assert not at.exception
     assert "weights" in only_error(at)
     assert at.sidebar.selectbox(key="flavor").value == "sacrebleu"
+
+
+@pytest.mark.parametrize("page", [*DATA_PAGES, "app_pages/compare.py", "app_pages/learn.py"])
+def test_an_unknown_argument_is_named_on_every_page_and_the_rest_opens(
+    app: Callable[..., AppTest], tmp_path: Path, page: str
+) -> None:
+    ref = write(tmp_path / "ref.en", REF)
+    hyp_a = write(tmp_path / "hyp.alpha.en", HYP)
+    hyp_b = write(tmp_path / "hyp.beta.en", REF)
+    at = app("--ref", ref, "--hyp", hyp_a, hyp_b, "--source", "src.*de*", page=page)
+    [error] = [e.value for e in at.error]
+    assert error.startswith(md("app arguments after --: --source src.*de* not understood"))
+    assert md("--src,") in error  # the option meant, among those the app reads
+    if page == "app_pages/overview.py":  # the files the other arguments name are open
+        assert [m.label for m in at.metric] == ["beta", "alpha"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (("--ref", "R"), "--ref without --hyp; both are needed to open files"),
+        (("--hyp", "H"), "--hyp without --ref; both are needed to open files"),
+        (("--ref",), "argument --ref: expected at least one argument"),
+    ],
+)
+def test_incomplete_arguments_are_named(
+    app: Callable[..., AppTest], argv: tuple[str, ...], expected: str
+) -> None:
+    at = app(*argv)
+    [error] = [e.value for e in at.error]
+    assert md(expected) in error
+    assert at.sidebar.radio(key="data_source").value == "sample"  # nothing else to open
+
+
+def test_arguments_of_another_program_are_not_the_apps() -> None:
+    # Embedded (a test runner's sys.argv), nothing is the app's to complain about.
+    assert parse_argv(("pytest", "-q", "--source", "x")).problem is None
+    assert parse_argv(("pytest", "--hyp")).problem is None
+    assert parse_argv(("/srv/app.py", "--ref", "r", "--hyp", "h", "--src", "s")) == AppArgs(
+        ("r",), ("h",), "s", None, (), (), None, None
+    )
