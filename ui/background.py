@@ -32,14 +32,27 @@ _WORKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bleuviz-backgro
 
 
 class LatestReport:
-    """The last thing a computation reported: what it does and the fraction done."""
+    """The last thing a computation reported: what it does and the fraction done.
+
+    ``forward``, once set, also hears every later report: a computation started
+    before anyone watched it (the command line's statistics) is then shown by
+    whoever waits for it.
+    """
 
     def __init__(self) -> None:
         self.latest: tuple[str, float] = ("", 0.0)
+        self.forward: Progress | None = None
 
     def __call__(self, what: str, fraction: float) -> None:
         # One tuple assignment: the script thread reads a whole report or the one before.
         self.latest = (what, min(max(fraction, 0.0), 1.0))
+        if self.forward is not None:
+            self.forward(*self.latest)
+
+    def follow(self, progress: Progress) -> None:
+        """Pass the last report and every later one to ``progress``."""
+        self.forward = progress
+        progress(*self.latest)
 
 
 def with_progress(title: str, compute: Callable[[Progress], T]) -> T:
@@ -62,15 +75,17 @@ def with_progress(title: str, compute: Callable[[Progress], T]) -> T:
     # The bar's place exists on every run, drawn or not: a bar on one run and none on
     # the next would shift every element after it, showing the last run's stale ones.
     slot = st.empty()
-    drawn = False
+    shown: tuple[str, float] | None = None
     try:
         while True:
             try:
-                return future.result(timeout=REFRESH if drawn else BAR_AFTER)
+                return future.result(timeout=REFRESH if shown else BAR_AFTER)
             except StillRunning:
-                what, fraction = report.latest
-                slot.progress(fraction, text=f"{title}: {what}" if what else title)
-                drawn = True
+                # Each drawing is a message the browser renders, while it shares the cores
+                # with the computation: draw only what changed.
+                if report.latest != shown:
+                    shown = what, fraction = report.latest
+                    slot.progress(fraction, text=f"{title}: {what}" if what else title)
     finally:
-        if drawn:
+        if shown is not None:
             slot.empty()

@@ -31,6 +31,8 @@ from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS, MetricScores, MetricSpec, score_metric
 from bleuviz.metrics.imported import imported_scores, imported_spec, imported_specs
+from bleuviz.progress import Progress
+from ui.background import LatestReport, with_progress
 from ui.settings import bleu_config_from_state
 from ui.workspace import SAVED, SAVED_SET_KEY, load_saved
 
@@ -131,8 +133,11 @@ def stats_settings() -> tuple[TokenizeConfig, int]:
 
 
 #: Statistics counted ahead of their page (``start_corpus_stats``), at most one test set's:
-#: (id of the test set, tokenization, order) -> (the test set, its statistics to come).
-_EARLY: dict[tuple[int, TokenizeConfig, int], tuple[TestSet, Future[CorpusStats]]] = {}
+#: (id of the test set, tokenization, order) -> (the test set, its statistics to come, and
+#: the last report of their progress).
+_EARLY: dict[
+    tuple[int, TokenizeConfig, int], tuple[TestSet, Future[CorpusStats], LatestReport]
+] = {}
 _EARLY_POOL = ThreadPoolExecutor(1, thread_name_prefix="bleuviz-early-stats")
 
 
@@ -143,21 +148,45 @@ def start_corpus_stats(testset: TestSet, tokenize: TokenizeConfig, order: int) -
     the sidebar is drawn, work that leaves a core idle, instead of after it.
     """
     _EARLY.clear()  # one test set's at most: statistics nobody took are let go
+    report = LatestReport()
     work = _EARLY_POOL.submit(
-        compute_corpus_stats, testset, tokenize, order, _stats_workers(tokenize)
+        compute_corpus_stats,
+        testset,
+        tokenize,
+        order,
+        _stats_workers(tokenize),
+        progress=report,
     )
-    _EARLY[(id(testset), tokenize, order)] = (testset, work)
+    _EARLY[(id(testset), tokenize, order)] = (testset, work, report)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Counting n-grams…")
 def corpus_stats(
-    key: tuple[object, ...], _testset: TestSet, tokenize: TokenizeConfig, order: int
+    key: tuple[object, ...], testset: TestSet, tokenize: TokenizeConfig, order: int
+) -> CorpusStats:
+    """The test set's statistics, with a progress bar while they are counted (seconds at 100k)."""
+    return with_progress(
+        "Counting n-grams",
+        lambda report: _corpus_stats(key, testset, tokenize, order, _progress=report),
+    )
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _corpus_stats(
+    key: tuple[object, ...],
+    _testset: TestSet,
+    tokenize: TokenizeConfig,
+    order: int,
+    _progress: Progress | None = None,
 ) -> CorpusStats:
     """Tokenize and count the test set once per (data, tokenizer, lowercase, order)."""
     early = _EARLY.pop((id(_testset), tokenize, order), None)
     if early is not None and early[0] is _testset:  # the very object, not one at its address
-        return early[1].result()
-    return compute_corpus_stats(_testset, tokenize, order, _stats_workers(tokenize))
+        _, work, report = early
+        if _progress is not None:
+            report.follow(_progress)
+        return work.result()
+    workers = _stats_workers(tokenize)
+    return compute_corpus_stats(_testset, tokenize, order, workers, progress=_progress)
 
 
 #: Keys of the metric scores this process has computed (``system_metric`` misses): a loop

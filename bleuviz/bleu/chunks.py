@@ -30,6 +30,7 @@ from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
+from bleuviz.progress import Progress
 
 #: Characters (over every stream) a chunk holds at most, unless one segment alone is longer.
 #: Counting peaks at about 30 bytes per character, so a chunk needs about 120 MiB.
@@ -88,6 +89,7 @@ def chunked_stats(
     max_order: int = DEFAULT_ORDER,
     workers: int = 1,
     budget: int = CHUNK_CHARACTERS,
+    progress: Progress | None = None,
 ) -> dict[str, SegmentStats]:
     """Count a whole test set chunk by chunk and concatenate each system's rows.
 
@@ -95,7 +97,8 @@ def chunked_stats(
     chunks of ``budget`` characters side by side (columnar tokenizers), or
     ``workers`` processes tokenize each chunk, ``PER_LINE_FACTOR`` times
     larger, in turn (per-line tokenizers); memory is then bounded by
-    ``workers`` chunks at a time, not by the test set.
+    ``workers`` chunks at a time, not by the test set. ``progress`` hears how
+    many segments are counted, chunk by chunk, in order.
 
     Raises:
         InputError: the streams do not all have the same number of lines.
@@ -119,9 +122,21 @@ def chunked_stats(
             inner,
         )
 
+    n = bounds[-1]
+    parts: list[dict[str, SegmentStats]] = []
+
+    def counted(part: dict[str, SegmentStats], stop: int) -> None:
+        parts.append(part)
+        if progress is not None:
+            progress(f"{stop:,} of {n:,} segments", stop / n)
+
+    if progress is not None:
+        progress(f"0 of {n:,} segments", 0.0)
     if not columnar or workers < 2:
-        parts = [run(cut, workers) for cut in cuts]
+        for cut in cuts:
+            counted(run(cut, workers), cut[1])
     else:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(run, cuts, [1] * len(cuts)))
+            for cut, part in zip(cuts, pool.map(run, cuts, [1] * len(cuts)), strict=True):
+                counted(part, cut[1])
     return {name: SegmentStats.concat([part[name] for part in parts]) for name in hypotheses}

@@ -9,6 +9,7 @@ from bleuviz.bleu.orders import DEFAULT_ORDER
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.testset import TestSet
+from bleuviz.progress import Progress
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -34,15 +35,17 @@ def compute_corpus_stats(
     max_order: int = DEFAULT_ORDER,
     workers: int = 1,
     budget: int = CHUNK_CHARACTERS,
+    progress: Progress | None = None,
 ) -> CorpusStats:
     """Count every system against the references, chunk by chunk (``bleuviz.bleu.chunks``).
 
     Each chunk's references are tokenized and counted once, then every system
     is counted against them. ``workers`` > 1 counts chunks in that many threads
     (columnar tokenizers) or tokenizes in forked processes (the others: for the
-    command line only). ``budget`` is the characters a chunk holds at most.
+    command line only). ``budget`` is the characters a chunk holds at most;
+    ``progress`` hears how many segments are counted.
     """
     systems = chunked_stats(
-        testset.systems, testset.references, tokenize, max_order, workers, budget
+        testset.systems, testset.references, tokenize, max_order, workers, budget, progress
     )
     return CorpusStats(testset, tokenize, len(testset.references), systems)

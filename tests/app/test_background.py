@@ -93,3 +93,12 @@ def test_reports_are_kept_whole_and_clamped() -> None:
     assert report.latest == ("trial 5 of 4", 1.0)
     report("before", -0.5)
     assert report.latest == ("before", 0.0)
+
+
+def test_a_report_followed_late_passes_on_the_last_one_and_every_later_one() -> None:
+    early = LatestReport()
+    early("1,000 of 100,000 segments", 0.01)  # counted before anyone watched
+    heard: list[tuple[str, float]] = []
+    early.follow(lambda what, fraction: heard.append((what, fraction)))
+    early("2,000 of 100,000 segments", 0.02)
+    assert heard == [("1,000 of 100,000 segments", 0.01), ("2,000 of 100,000 segments", 0.02)]

@@ -21,6 +21,7 @@ from bleuviz.io.decode import read_path
 from bleuviz.io.load import load_paths
 from bleuviz.io.seg_scores import attach_seg_scores
 from bleuviz.io.testset import TestSet
+from bleuviz.progress import Progress
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
@@ -278,9 +279,15 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[str, ...], str,
     """Record each count of a test set's n-grams: (its systems, tokenizer, thread name)."""
     calls: list[tuple[tuple[str, ...], str, str]] = []
 
-    def counting(testset: TestSet, tokenize: TokenizeConfig, order: int, workers: int) -> object:
+    def counting(
+        testset: TestSet,
+        tokenize: TokenizeConfig,
+        order: int,
+        workers: int,
+        progress: Progress | None = None,
+    ) -> object:
         calls.append((tuple(testset.systems), tokenize.name, threading.current_thread().name))
-        return compute_corpus_stats(testset, tokenize, order, workers)
+        return compute_corpus_stats(testset, tokenize, order, workers, progress=progress)
 
     monkeypatch.setattr("ui.data.compute_corpus_stats", counting)
     return calls

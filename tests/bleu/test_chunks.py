@@ -93,6 +93,23 @@ def test_corpus_stats_chunked_in_threads_equal_one_chunk() -> None:
         assert_same_rows(chunked.systems[name], whole.systems[name])
 
 
+@pytest.mark.parametrize(("workers", "tokenize"), [(2, "13a"), (1, "13a"), (1, "intl")])
+def test_progress_counts_the_segments_chunk_by_chunk(workers: int, tokenize: str) -> None:
+    lines = [f"w{i % 7} w{i % 5} , w{i % 3} w{i % 11} ." for i in range(300)]
+    refs = [[f"w{i % 5} w{i % 7} , w{i % 3} ." for i in range(300)]]
+    config = TokenizeConfig(tokenize)
+    seen: list[tuple[str, float]] = []
+    budget = 500 if tokenize == "13a" else 60  # per-line tokenizers get chunks 8 times larger
+    stats = chunked_stats(
+        {"a": lines}, refs, config, 4, workers, budget, progress=lambda *r: seen.append(r)
+    )
+    assert_same_rows(stats["a"], chunked_stats({"a": lines}, refs, config, 4, 1, 10**9)["a"])
+    counted = [int(what.split(" of ")[0].replace(",", "")) for what, _ in seen]
+    assert seen[0] == ("0 of 300 segments", 0.0) and seen[-1] == ("300 of 300 segments", 1.0)
+    assert len(seen) > 3 and counted == sorted(set(counted))  # every chunk, in order
+    assert all(f == c / 300 for c, (_, f) in zip(counted, seen, strict=True))
+
+
 def test_unaligned_streams_are_refused_as_before() -> None:
     with pytest.raises(InputError, match="hypotheses: 1 lines but the references have 2"):
         chunked_stats({"a": ["x"]}, [["x", "y"]], TokenizeConfig(), budget=1)
