@@ -115,7 +115,7 @@ def load_uploads(
     return load_files(list(_hyp), list(_ref), _src, _docids)
 
 
-def _stats_workers(tokenize: TokenizeConfig) -> int:
+def counting_threads(tokenize: TokenizeConfig) -> int:
     """Threads for the columnar tokenizers; the others stay in this process (the
     command line forks tokenizer processes, which a threaded server must not)."""
     return default_workers() if tokenize.name in COLUMNAR_TOKENIZERS else 1
@@ -154,7 +154,7 @@ def start_corpus_stats(testset: TestSet, tokenize: TokenizeConfig, order: int) -
         testset,
         tokenize,
         order,
-        _stats_workers(tokenize),
+        counting_threads(tokenize),
         progress=report,
     )
     _EARLY[(id(testset), tokenize, order)] = (testset, work, report)
@@ -185,7 +185,7 @@ def _corpus_stats(
         if _progress is not None:
             report.follow(_progress)
         return work.result()
-    workers = _stats_workers(tokenize)
+    workers = counting_threads(tokenize)
     return compute_corpus_stats(_testset, tokenize, order, workers, progress=_progress)
 
 

@@ -9,7 +9,9 @@ sample) is scored from the sum of its rows, never by re-tokenizing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from numpy.typing import NDArray
@@ -154,19 +156,50 @@ def compute_stats(
 
 
 def pair_matches(
-    hypotheses: Sequence[str], refs: ReferenceIndex, workers: int = 1
+    hypotheses: Sequence[str], refs: ReferenceIndex, threads: int = 1
 ) -> tuple[IntArray, ...]:
     """Return, per order, each (segment, reference n-gram) pair's clipped match count.
 
     ``min(hypothesis count, clip count)`` of every pair in ``refs.orders[n - 1]``:
     the per-n-gram detail behind ``compute_stats``'s per-segment sums, for
-    analyses that ask which n-grams matched (salient n-grams).
+    analyses that ask which n-grams matched (salient n-grams). ``threads`` > 1
+    counts that many runs of segments side by side: a pair's id holds its
+    segment, so each run looks its n-grams up in the same index, and the
+    counts add up.
     """
-    _, pairs = _hypothesis_pairs(hypotheses, refs, workers)
+    _check_lines(hypotheses, refs)
+    n = len(hypotheses)
+    cuts = sorted({round(k * n / max(threads, 1)) for k in range(max(threads, 1) + 1)})
+
+    def count(first: int, stop: int) -> list[IntArray]:
+        encoded = encode_lines(hypotheses[first:stop], refs.tokenize)
+        ids, hyp_len = ids_in(encoded, refs.vocabulary), encoded.lengths
+        pairs = _pair_ids_by_order(ids, room(encoded.offsets), hyp_len, refs, first)
+        return [
+            np.bincount(p[p != UNSEEN], minlength=index.n_grams)
+            for index, p in zip(refs.orders, pairs, strict=True)
+        ]
+
+    runs = list(pairwise(cuts))
+    if len(runs) < 2:
+        parts = [count(*runs[0])] if runs else []
+    else:
+        with ThreadPoolExecutor(max_workers=len(runs)) as pool:
+            parts = list(pool.map(lambda run: count(*run), runs))
     return tuple(
-        np.minimum(np.bincount(ids[ids != UNSEEN], minlength=index.n_grams), index.clip_counts)
-        for index, ids in zip(refs.orders, pairs, strict=True)
+        np.minimum(sum(part[k] for part in parts), index.clip_counts)
+        if parts
+        else np.zeros(index.n_grams, dtype=np.int64)
+        for k, index in enumerate(refs.orders)
     )
+
+
+def _check_lines(hypotheses: Sequence[str], refs: ReferenceIndex) -> None:
+    """Refuse hypotheses that are not one line per segment of ``refs``."""
+    if len(hypotheses) != refs.n_segments:
+        raise InputError(
+            f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
+        )
 
 
 def _hypothesis_pairs(
@@ -178,20 +211,21 @@ def _hypothesis_pairs(
     that order's index, or UNSEEN when the segment's references lack it. The
     orders come one at a time, so only one order's ids are held at once.
     """
-    if len(hypotheses) != refs.n_segments:
-        raise InputError(
-            f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
-        )
+    _check_lines(hypotheses, refs)
     encoded = encode_lines(hypotheses, refs.tokenize, workers)
     ids, hyp_len = ids_in(encoded, refs.vocabulary), encoded.lengths
     return hyp_len, _pair_ids_by_order(ids, room(encoded.offsets), hyp_len, refs)
 
 
 def _pair_ids_by_order(
-    ids: IntArray, space: IntArray, hyp_len: IntArray, refs: ReferenceIndex
+    ids: IntArray, space: IntArray, hyp_len: IntArray, refs: ReferenceIndex, first: int = 0
 ) -> Iterator[IntArray]:
-    """Yield, for orders 1..max_order, the pair id of the n-gram starting at each token."""
-    prefix = np.repeat(np.arange(refs.n_segments, dtype=np.int64), hyp_len)
+    """Yield, for orders 1..max_order, the pair id of the n-gram starting at each token.
+
+    The lines are segments ``first``, ``first + 1``, ... of ``refs``.
+    """
+    segments = np.arange(first, first + len(hyp_len), dtype=np.int64)
+    prefix = np.repeat(segments, hyp_len)
     width = max(len(refs.vocabulary), 1)
     for order, index in enumerate(refs.orders, start=1):
         # A (segment, n-gram) pair the references lack has no id, so neither has

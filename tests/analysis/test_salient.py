@@ -309,3 +309,14 @@ def test_refusals() -> None:
     explained = explain_segment("x", ["y"], TOK)
     with pytest.raises(InputError, match="other: the explanations are of segments"):
         match_gaps(explain_segment("x", ["z"], TOK), explained)
+
+
+@pytest.mark.parametrize("threads", [2, 3, 200])
+def test_pair_matches_counted_in_runs_of_segments_equal_one_run(threads: int) -> None:
+    refs = [read_path(p) for p in SAMPLE_REFS]
+    testset = load_files([read_path(p) for p in SAMPLE_HYPS], refs)
+    types = NgramTypes.build(testset.references, TOK, 4)
+    for lines in testset.systems.values():
+        one, runs = (pair_matches(lines, types.references, t) for t in (1, threads))
+        assert all((a == b).all() for a, b in zip(one, runs, strict=True))
+        assert [int(c.sum()) for c in one] != [0, 0, 0, 0]

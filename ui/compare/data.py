@@ -33,7 +33,7 @@ from bleuviz.significance import PairedResult, compare_systems, compare_systems_
 from bleuviz.significance.mean import compare_means
 from bleuviz.significance.resampling import paired_signature
 from ui.background import with_progress
-from ui.data import metric_scores, metric_spec
+from ui.data import counting_threads, metric_scores, metric_spec
 from ui.format import fmt_bleu, fmt_metric
 
 ALL, NONE = "(all)", "(none)"
@@ -120,7 +120,8 @@ def ngram_types(identity: tuple[object, ...], _corpus: CorpusStats) -> NgramType
 def system_matches(identity: tuple[object, ...], system: str, _corpus: CorpusStats) -> PairMatches:
     """Per (segment, reference n-gram) pair, the system's clipped match count (never mutated)."""
     types = ngram_types(identity, _corpus)
-    matches = pair_matches(_corpus.testset.systems[system], types.references)
+    threads = counting_threads(_corpus.tokenize)
+    matches = pair_matches(_corpus.testset.systems[system], types.references, threads)
     _COUNTED.add((identity, system))
     return matches
 
