@@ -47,6 +47,14 @@ def write(path: Path, lines: list[str] | bytes) -> str:
     return str(path)
 
 
+def good_files(folder: Path) -> list[str]:
+    """Write a reference and two systems (alpha, beta); return their app arguments."""
+    ref = write(folder / "ref.en", REF)
+    hyp_a = write(folder / "hyp.alpha.en", HYP)
+    hyp_b = write(folder / "hyp.beta.en", REF)
+    return ["--ref", ref, "--hyp", hyp_a, hyp_b]
+
+
 def assert_frame_works(at: AppTest, settings: bool = True, saved: bool = False) -> None:
     """The sidebar still renders and offers the command-line files, the sample and uploads.
 
@@ -89,10 +97,7 @@ def only_error(at: AppTest) -> str:
 def test_good_files_open_and_score_like_sacrebleu(
     app: Callable[..., AppTest], tmp_path: Path, page: str
 ) -> None:
-    ref = write(tmp_path / "ref.en", REF)
-    hyp_a = write(tmp_path / "hyp.alpha.en", HYP)
-    hyp_b = write(tmp_path / "hyp.beta.en", REF)
-    at = app("--ref", ref, "--hyp", hyp_a, hyp_b, page=page)
+    at = app(*good_files(tmp_path), page=page)
     assert not at.error
     assert_frame_works(at, saved=True)
     if page == "app_pages/overview.py":
@@ -219,10 +224,7 @@ def test_invalid_settings_show_an_error_on_the_sentences_page(
 def test_an_unknown_argument_is_named_on_every_page_and_the_rest_opens(
     app: Callable[..., AppTest], tmp_path: Path, page: str
 ) -> None:
-    ref = write(tmp_path / "ref.en", REF)
-    hyp_a = write(tmp_path / "hyp.alpha.en", HYP)
-    hyp_b = write(tmp_path / "hyp.beta.en", REF)
-    at = app("--ref", ref, "--hyp", hyp_a, hyp_b, "--source", "src.*de*", page=page)
+    at = app(*good_files(tmp_path), "--source", "src.*de*", page=page)
     [error] = [e.value for e in at.error]
     assert error.startswith(md("app arguments after --: --source src.*de* not understood"))
     assert md("--src,") in error  # the option meant, among those the app reads
