@@ -59,9 +59,9 @@ def with_progress(title: str, compute: Callable[[Progress], T]) -> T:
     """Run ``compute(report)`` in a worker thread and return its result (or raise its error).
 
     While it runs past ``BAR_AFTER`` seconds, a bar reads "``title``: what it
-    reports". A rerun requested meanwhile stops this script run at the next
-    update of the bar; the worker finishes on its own, so a cached ``compute``
-    still fills the cache for the run that follows.
+    reports". A rerun requested meanwhile stops this script run at the bar's
+    next change (the core reports chunk by chunk); the worker finishes on its
+    own, so a cached ``compute`` still fills the cache for the run that follows.
     """
     report = LatestReport()
     context = get_script_run_ctx()
