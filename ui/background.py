@@ -10,14 +10,12 @@ once the work has taken ``BAR_AFTER`` seconds, so a cache hit draws nothing.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as StillRunning
 from typing import TypeVar
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 from bleuviz.progress import Progress
 
@@ -64,14 +62,9 @@ def with_progress(title: str, compute: Callable[[Progress], T]) -> T:
     own, so a cached ``compute`` still fills the cache for the run that follows.
     """
     report = LatestReport()
-    context = get_script_run_ctx()
-
-    def work() -> T:
-        # Cached functions look up the session's context; nothing here draws.
-        add_script_run_ctx(threading.current_thread(), context)
-        return compute(report)
-
-    future = _WORKERS.submit(work)
+    # The worker draws nothing: Streamlit's caches need no script context to look up
+    # or store a value (only a spinner would, and these cached functions have none).
+    future = _WORKERS.submit(compute, report)
     # The bar's place exists on every run, drawn or not: a bar on one run and none on
     # the next would shift every element after it, showing the last run's stale ones.
     slot = st.empty()

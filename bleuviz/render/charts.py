@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from bleuviz.bleu.result import BleuScore
-from bleuviz.render.labels import plotly_text
+from bleuviz.render.inert import inert_text
 
 #: Plotly's default colour sequence, set explicitly so that a box and its outliers match.
 COLORS = qualitative.Plotly
@@ -24,7 +24,7 @@ def precision_by_order(scores: Mapping[str, BleuScore]) -> go.Figure:
     order (the ranking), top to bottom; hover shows the clipped count / total.
     """
     fig = go.Figure()
-    names = [plotly_text(name) for name in scores]
+    names = [inert_text(name) for name in scores]
     orders = max((len(s.precisions) for s in scores.values()), default=0)
     for k in range(orders):
         fractions = [f"{s.counts[k]}/{s.totals[k]}" for s in scores.values()]
@@ -106,7 +106,7 @@ def sentence_score_boxes(sentence_bleu: Mapping[str, Sequence[float] | np.ndarra
     """
     fig = go.Figure()
     for i, (system, values) in enumerate(sentence_bleu.items()):
-        name = plotly_text(system)
+        name = inert_text(system)
         box = box_summary(values)
         color = COLORS[i % len(COLORS)]
         fig.add_trace(
@@ -145,9 +145,9 @@ def sentence_score_boxes(sentence_bleu: Mapping[str, Sequence[float] | np.ndarra
 def document_bars(documents: Sequence[str], scores: Mapping[str, Sequence[float]]) -> go.Figure:
     """Grouped bars of corpus BLEU per document and system."""
     fig = go.Figure()
-    ids = [plotly_text(document) for document in documents]
+    ids = [inert_text(document) for document in documents]
     for name, values in scores.items():
-        fig.add_trace(go.Bar(name=plotly_text(name), x=ids, y=list(values)))
+        fig.add_trace(go.Bar(name=inert_text(name), x=ids, y=list(values)))
     fig.update_layout(
         barmode="group",
         yaxis_title="document BLEU",

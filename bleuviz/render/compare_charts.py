@@ -4,7 +4,7 @@ System A (the baseline) and system B keep the same two colours in every figure.
 Figures meant to be clicked carry what a click must open in ``customdata``:
 the segment number (from 1) on the scatter and the bucket label on the bucket bars.
 System names and imported metrics' labels come from the data: they reach
-Plotly escaped (``plotly_text``).
+Plotly escaped (``inert_text``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 
 from bleuviz.analysis.buckets import TIE_TOLERANCE, WinTieLoss
 from bleuviz.arrays import FloatArray
-from bleuviz.render.labels import plotly_text
+from bleuviz.render.inert import inert_text
 
 COLOR_A = "#1c7ed6"
 COLOR_B = "#e8590c"
@@ -67,7 +67,7 @@ def sentence_scatter(
     a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
     seg = np.asarray(segments)
     names = _shown(names)
-    label = plotly_text(axis.label)
+    label = inert_text(axis.label)
     gain = b - a if axis.higher_is_better else a - b
     outcomes = (
         (f"{names[1]} better", gain > TIE_TOLERANCE, COLOR_B),
@@ -249,4 +249,4 @@ def bucket_bars(
 
 def _shown(names: tuple[str, str]) -> tuple[str, str]:
     """A's and B's names escaped for Plotly (they come from file names)."""
-    return plotly_text(names[0]), plotly_text(names[1])
+    return inert_text(names[0]), inert_text(names[1])

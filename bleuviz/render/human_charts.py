@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from bleuviz.render.labels import plotly_text
+from bleuviz.render.inert import inert_text
 
 
 def metric_vs_human_scatter(
@@ -20,15 +20,15 @@ def metric_vs_human_scatter(
 
     Points are labelled with the system names; hover shows both values. Names
     and labels come from the data, and Plotly reads HTML tags in ``text`` and
-    hovers: they are escaped (``plotly_text``).
+    hovers: they are escaped (``inert_text``).
     """
-    metric_label, human_label = plotly_text(metric_label), plotly_text(human_label)
+    metric_label, human_label = inert_text(metric_label), inert_text(human_label)
     fig = go.Figure(
         go.Scatter(
             x=list(metric),
             y=list(human),
             mode="markers+text",
-            text=[plotly_text(str(s)) for s in systems],
+            text=[inert_text(str(s)) for s in systems],
             textposition="top center",
             marker={"size": 11, "color": "#4c78a8"},
             hovertemplate="%{text}<br>"

@@ -17,6 +17,14 @@ reference (``<`` -> ``&#60;``, ``*`` -> ``&#42;``, a newline -> ``&#10;``):
 
 The HTML parser turns the references back into the same characters: what shows
 is exactly the text.
+
+Plotly figures take the same text. Plotly.js draws every string (trace names,
+axis titles, category ticks, hovers) through ``svg_text_utils.convertToTspans``,
+which renders ``<b>``, ``<i>``, ``<br>``, ``<a href>`` and decodes character
+references, and a hover template fills in ``%{...}``: with every punctuation
+mark a numeric reference, a name starts no tag and no template field, and
+Plotly decodes it to the name as written. (``$...$`` would be LaTeX only with
+MathJax, which Streamlit does not load.)
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""Names and ids from the data as text that displays literally: in Markdown, and in Plotly.
+"""Names and ids from the data as Markdown that displays literally: escaped, or in a code span.
 
 Streamlit renders labels, captions, messages and table cells as Markdown (and
 ``$...$`` as LaTeX); a system called ``**best**`` or ``$x$`` must show as written.
-Plotly reads a subset of HTML in every string it draws; a system called
-``<b>best</b>`` must not show bold in a legend.
 """
 
 from __future__ import annotations
@@ -41,20 +39,3 @@ def code_span(text: str) -> str:
     runs = [len(run) for run in re.findall(r"`+", text)]
     fence = "`" * (max(runs, default=0) + 1)
     return f"{fence} {text} {fence}"
-
-
-def plotly_text(text: str) -> str:
-    """Escape text from the data for a Plotly figure: names, axis titles, ticks, legends, hovers.
-
-    Plotly.js draws every string through ``svg_text_utils.convertToTspans``,
-    which renders ``<b>``, ``<i>``, ``<br>``, ``<sup>``, ``<a href>`` and
-    ``<span style>`` and decodes entities (``&amp;``, ``&#37;``); a hover
-    template also fills in ``%{...}``. As entities, ``&``, ``<``, ``>`` and
-    ``%`` reach the screen as written and start no tag or template field.
-    ``$...$`` is only read as LaTeX when the page loads MathJax, which
-    Streamlit does not.
-    """
-    return "".join(_PLOTLY_ENTITIES.get(ch, ch) for ch in text)
-
-
-_PLOTLY_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "%": "&#37;"}

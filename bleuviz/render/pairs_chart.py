@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from bleuviz.render.labels import plotly_text
+from bleuviz.render.inert import inert_text
 from bleuviz.significance.all_pairs import PairTest
 
 
@@ -22,7 +22,7 @@ def pairs_heatmap(
     row reads as "this system against the others".
     """
     index = {name: i for i, name in enumerate(names)}
-    shown = [plotly_text(name) for name in names]
+    shown = [inert_text(name) for name in names]
     n = len(names)
     p = np.full((n, n), np.nan)
     text = np.full((n, n), "", dtype=object)

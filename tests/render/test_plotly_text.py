@@ -33,7 +33,7 @@ from bleuviz.render.compare_charts import (
     win_tie_loss_bar,
 )
 from bleuviz.render.human_charts import metric_vs_human_scatter
-from bleuviz.render.labels import plotly_text
+from bleuviz.render.inert import inert_text
 from bleuviz.render.pairs_chart import pairs_heatmap
 from bleuviz.significance.all_pairs import PairTest
 
@@ -50,7 +50,7 @@ def plotly_decode(text: str) -> str:
 
 @given(st.text())
 def test_escaped_text_decodes_to_itself_and_holds_no_tag_or_field(text: str) -> None:
-    escaped = plotly_text(text)
+    escaped = inert_text(text)
     assert plotly_decode(escaped) == text
     assert "<" not in escaped and ">" not in escaped and "%" not in escaped
 
@@ -92,18 +92,18 @@ def figures() -> Iterator[tuple[str, go.Figure]]:
 @pytest.mark.parametrize(("kind", "figure"), list(figures()), ids=[k for k, _ in figures()])
 def test_every_figure_shows_names_as_written(kind: str, figure: go.Figure) -> None:
     shown = list(strings(figure.to_plotly_json()))
-    assert any(plotly_text(NASTY) in text for text in shown), kind
+    assert any(inert_text(NASTY) in text for text in shown), kind
     for text in shown:
         # Neither name's markup, entity or template field survives unescaped...
         assert "<b>" not in text and "<i>" not in text and "&amp; 5" not in text, (kind, text)
         assert "5%{y}" not in text, (kind, text)
         # ...and what Plotly decodes is the name as written, nowhere its markup.
-        if plotly_text(NASTY) in text:
+        if inert_text(NASTY) in text:
             assert NASTY in plotly_decode(text)
 
 
 def test_the_heatmap_shows_names_as_written() -> None:
     figure = pairs_heatmap([NASTY, OTHER], [PairTest(NASTY, OTHER, 0.01, 0.02, 1.5)])
     trace = figure.data[0]
-    assert list(trace.x) == list(trace.y) == [plotly_text(NASTY), plotly_text(OTHER)]
+    assert list(trace.x) == list(trace.y) == [inert_text(NASTY), inert_text(OTHER)]
     assert trace.text[1][0] == "+1.50"  # the pair is still found by its raw name
