@@ -11,7 +11,7 @@ import streamlit as st
 
 from bleuviz.render.labels import escape_markdown as md
 from ui.app_args import app_args
-from ui.links import arrive, settle, show_link_problems
+from ui.links import arrive, drop_unclaimed, settle, show_link_problems
 from ui.markup import highlight_style_sheet
 from ui.setting_links import apply_setting_links, write_setting_links
 from ui.sidebar import (
@@ -68,6 +68,7 @@ if (argument_problem := app_args().problem) is not None:  # on every page, until
 link_problems = st.container()  # filled after the page, which applies its own parameters
 try:
     page.run()
+    drop_unclaimed()
 finally:
     settle()
     with link_problems:

@@ -13,19 +13,31 @@ Only the first run reads the URL: on later runs the widgets are the truth. The
 browser sends its query string with every rerun, and a rerun can start before
 the URL written by the previous run has reached it, so reading it again would
 undo the user's last change with the value the URL held before.
+
+Every parameter a run reads or writes is claimed (``apply_links`` and
+``write_links`` claim theirs; direct readers call ``claim``). When the page's
+run has ended, the URL keeps only claimed parameters (``drop_unclaimed``): a
+parameter of a section no longer drawn leaves the link, so a link the app
+wrote opens the same sections in a new session and claims all of its
+parameters. On a page's first run an unclaimed parameter is a mistake in the
+link (``system=`` for ``sys=``), and is named on the page like an unusable
+value, with the nearest parameter the page reads.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 
 import streamlit as st
 
 from bleuviz.render.labels import code_span
 
-#: Session-state keys: the page of the last run, whether this run reads the URL, the problems.
+#: Session-state keys: the page of the last run, whether this run reads the URL, the problems,
+#: the parameters this run has read or written.
 PAGE_KEY, ARRIVING_KEY, PROBLEMS_KEY = "link_page", "link_arriving", "link_problems"
+CLAIMED_KEY = "link_claimed"
 
 
 class LinkValueError(ValueError):
@@ -54,10 +66,39 @@ class LinkParam:
 
 
 def arrive(page: str) -> None:
-    """Note the page this run shows; the first run of a page reads its link."""
+    """Note the page this run shows (its first run reads the link); nothing is claimed yet."""
     state = st.session_state
     if state.get(PAGE_KEY) != page:
         state[PAGE_KEY], state[ARRIVING_KEY] = page, True
+    state[CLAIMED_KEY] = set()
+
+
+def claim(*names: str) -> None:
+    """Note parameters this run reads or writes: they stay in the URL."""
+    claimed: set[str] = st.session_state.setdefault(CLAIMED_KEY, set())
+    claimed.update(names)
+
+
+def drop_unclaimed() -> None:
+    """Take the parameters no section of the page claimed out of the URL.
+
+    On a page's first run each is reported, with the claimed name nearest to it.
+    Call it only when the page's run has ended normally: a run that stopped early
+    has not reached every section's parameters.
+    """
+    query = st.query_params
+    claimed = sorted(st.session_state.get(CLAIMED_KEY, set()))
+    for name in [name for name in query if name not in claimed]:
+        if arriving():
+            nearest = _nearest(name, claimed)
+            hint = f" (did you mean {code_span(nearest)}?)" if nearest else ""
+            problems = dict(st.session_state.get(PROBLEMS_KEY, {}))
+            problems[name] = (
+                f"{code_span(f'{name}={query.get(name)}')}: this page has no parameter "
+                f"of that name{hint}; it was left out."
+            )
+            st.session_state[PROBLEMS_KEY] = problems
+        del query[name]
 
 
 def settle() -> None:
@@ -70,8 +111,23 @@ def arriving() -> bool:
     return bool(st.session_state.get(ARRIVING_KEY, True))
 
 
+def _nearest(name: str, names: Sequence[str]) -> str | None:
+    """The name in ``names`` a mistyped ``name`` most likely meant.
+
+    A name one starts the other with (``system`` for ``sys``, ``segment`` for
+    ``seg``) comes first, the longest such; then difflib's closest match.
+    """
+    lower = name.lower()
+    prefixes = [n for n in names if lower.startswith(n.lower()) or n.lower().startswith(lower)]
+    if prefixes:
+        return max(prefixes, key=len)
+    close = get_close_matches(name, names, n=1)
+    return close[0] if close else None
+
+
 def apply_links(params: Sequence[LinkParam]) -> None:
     """On a page's first run, put the URL's values into session state; report unusable ones."""
+    claim(*(param.name for param in params))
     if not arriving():
         return
     query, state = st.query_params, st.session_state
@@ -102,6 +158,7 @@ def report_problem(param: LinkParam, raw: str, reason: str) -> None:
 
 def write_links(params: Sequence[LinkParam]) -> None:
     """Write each value that differs from its default into the URL; drop the others."""
+    claim(*(param.name for param in params))
     query, state = st.query_params, st.session_state
     for param in params:
         value = state.get(param.key)

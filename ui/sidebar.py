@@ -28,7 +28,7 @@ from ui.data import (
     start_corpus_stats,
     stats_settings,
 )
-from ui.links import LinkParam, arriving, report_problem, text
+from ui.links import LinkParam, arriving, claim, report_problem, text
 from ui.settings import FLAVOR_SENTENCES, NO_HUMAN, SENTENCE_SEMANTICS, smoothing_defaults
 from ui.workspace import (
     SAVED,
@@ -186,6 +186,7 @@ def data_sidebar() -> None:
 
 def apply_set_link() -> None:
     """Open the saved test set a link names (``set=ID``), once per link."""
+    claim(SET_PARAM.name)
     state, raw = st.session_state, st.query_params.get("set")
     if raw is None or not arriving():
         return

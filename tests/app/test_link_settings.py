@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.compare_tabs import open_view
 from tests.app.markup import signatures
-from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
+from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 from ui.compare.views import BUCKETS, NGRAMS
 
 
@@ -209,3 +209,74 @@ def test_an_unusable_compare_value_is_named(app: AppTest) -> None:
     messages = " ".join(link_warnings(app))
     assert "metric=BLEURT" in messages and "bucket=[99, 100)" in messages and "bs=0" in messages
     assert app.selectbox(key="cmp_sig_metric").value == "BLEU"
+
+
+def test_a_parameter_the_page_does_not_have_is_named_and_left_out(app: AppTest) -> None:
+    app.switch_page("app_pages/sentences.py")
+    app.query_params.update({"sys": "terse", "seg": "3", "system": "literal"})
+    app.run()
+    assert not app.exception
+    (message,) = link_warnings(app)
+    assert "system=literal" in message and "no parameter of that name" in message
+    assert "did you mean ` sys `?" in message
+    assert "system" not in app.query_params
+    assert app.selectbox(key="sent_system").value == "terse"  # the rest of the link holds
+    assert app.number_input(key="sent_seg").value == 3
+
+
+def test_a_parameter_without_a_near_name_is_named_without_a_guess(app: AppTest) -> None:
+    app.query_params.update({"zzz": "1", "tok": "char"})
+    app.run()
+    (message,) = link_warnings(app)
+    assert "zzz=1" in message and "did you mean" not in message
+    assert app.selectbox(key="tokenize").value == "char"
+    assert "zzz" not in app.query_params and app.query_params["tok"] == "char"
+
+
+def test_a_parameter_no_section_reads_leaves_the_link_after_the_first_run(app: AppTest) -> None:
+    app.switch_page("app_pages/sentences.py").run()
+    app.query_params["stale"] = "1"  # as a section drawn no more would leave it
+    app.query_params["sys"] = "repeat"
+    app.run()
+    assert not app.exception and not link_warnings(app)
+    assert "stale" not in app.query_params and "sys" in app.query_params
+
+
+@pytest.mark.parametrize(
+    ("page", "tokenizer"),
+    [
+        ("app_pages/overview.py", "intl"),
+        ("app_pages/sentences.py", "char"),
+        ("app_pages/compare.py", "intl"),
+        ("app_pages/learn.py", None),  # its own settings; the worked example's text is linked
+    ],
+)
+def test_every_page_claims_the_link_it_writes(
+    new_app: Callable[..., AppTest], page: str, tokenizer: str | None
+) -> None:
+    sender = new_app()
+    sender.switch_page(page).run()
+    if tokenizer is not None:
+        sender.selectbox(key="tokenize").set_value(tokenizer).run()
+    sent = flat_params(sender)
+    assert sent
+    receiver = new_app()
+    receiver.switch_page(page)
+    receiver.query_params.update(sent)
+    receiver.run()
+    assert not receiver.exception and not link_warnings(receiver)
+    assert flat_params(receiver) == sent
+
+
+def test_a_saved_test_sets_link_is_claimed(new_app: Callable[..., AppTest]) -> None:
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+    sender = new_app(*argv)
+    sender.switch_page("app_pages/sentences.py").run()
+    sent = flat_params(sender)
+    assert "set" in sent  # the command line's files, saved in the workspace
+    receiver = new_app()
+    receiver.switch_page("app_pages/sentences.py")
+    receiver.query_params.update(sent)
+    receiver.run()
+    assert not receiver.exception and not link_warnings(receiver)
+    assert flat_params(receiver) == sent

@@ -13,6 +13,7 @@ import streamlit as st
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
+from ui.links import claim
 from ui.settings import smoothing_defaults
 
 MAX_REFS = 4
@@ -60,6 +61,7 @@ def restore_state() -> None:
     defaults |= {"learn_weights": "cumulative", "learn_effective_order": True}
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
+    claim("hyp", "ref")  # the text, which save_state writes back
     params = st.query_params
     link = (params.get("hyp"), tuple(params.get_all("ref")))
     if (link[0] is not None or link[1]) and st.session_state.get("learn_applied_link") != link:
