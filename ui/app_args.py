@@ -8,7 +8,7 @@ server runs, so it is parsed once per server, not on every script run.
 A mistake (``--source`` for ``--src``, ``--ref`` without ``--hyp``, a stray
 file name) is not ignored: every page says what is wrong, and the app opens
 what the rest of the arguments name. Arguments are only checked when the
-script runs as ``app.py`` (``streamlit run`` sets ``sys.argv[0]`` to it);
+script runs as ``app.py`` or ``serve.py`` (``streamlit run`` sets ``sys.argv[0]``);
 embedded in another program (a test runner), ``sys.argv`` is that program's.
 """
 
@@ -20,8 +20,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The script ``streamlit run`` is given: its arguments are this app's.
-SCRIPT = "app.py"
+#: The scripts ``streamlit run`` is given (the app, or the server that wraps it): their
+#: arguments are this app's.
+SCRIPTS = ("app.py", "serve.py")
 
 
 #: The app's options, as the message about an unknown one lists them.
@@ -52,7 +53,7 @@ def app_args() -> AppArgs:
 @functools.cache
 def parse_argv(argv: tuple[str, ...]) -> AppArgs:
     """Parse ``argv`` (the script, then its arguments; cached on them)."""
-    parser = argparse.ArgumentParser(prog=SCRIPT, add_help=False, exit_on_error=False)
+    parser = argparse.ArgumentParser(prog=SCRIPTS[0], add_help=False, exit_on_error=False)
     parser.add_argument("--ref", nargs="+", default=[])
     parser.add_argument("--hyp", nargs="+", default=[])
     parser.add_argument("--src")
@@ -60,7 +61,7 @@ def parse_argv(argv: tuple[str, ...]) -> AppArgs:
     parser.add_argument("--seg-scores", nargs="+", default=[])
     parser.add_argument("--lower-is-better", nargs="+", default=[])
     parser.add_argument("--workspace")
-    ours = bool(argv) and Path(argv[0]).name == SCRIPT
+    ours = bool(argv) and Path(argv[0]).name in SCRIPTS
     try:
         args, unknown = parser.parse_known_args(argv[1:])
     except argparse.ArgumentError as exc:

@@ -126,12 +126,14 @@ def register_command_line(
     except BleuvizError:  # the page shows it; nothing to count ahead with
         settings = None
     try:
-        return registered_files(paths.key(), paths, seg_scores, lower, settings)
+        # The spinner is the caller's: ui.start_up makes the same call with no page to draw on.
+        with st.spinner("Saving the command line's files in the workspace…"):
+            return registered_files(paths.key(), paths, seg_scores, lower, settings)
     except BleuvizError:
         return None
 
 
-@st.cache_resource(show_spinner="Saving the command line's files in the workspace…")
+@st.cache_resource(show_spinner=False)
 def registered_files(
     key: tuple[object, ...],
     _paths: PathSet,

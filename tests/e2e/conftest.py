@@ -45,7 +45,7 @@ def free_port() -> int:
 
 @contextmanager
 def streamlit_server(*app_args: str, log: Path, workspace: Path | None = None) -> Iterator[str]:
-    """Run ``streamlit run app.py [-- app_args]`` on a free port; yield its base URL.
+    """Run ``streamlit run serve.py [-- app_args]`` (as the README does); yield its base URL.
 
     The server runs in its own process group, which is killed on exit.
     """
@@ -55,7 +55,7 @@ def streamlit_server(*app_args: str, log: Path, workspace: Path | None = None) -
         "-m",
         "streamlit",
         "run",
-        "app.py",
+        "serve.py",
         "--server.port",
         str(port),
         "--server.headless",
