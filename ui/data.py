@@ -239,7 +239,7 @@ def every_system_scores(
         bar.progress(0.0, text=f"{label}: scoring {len(todo)} systems")
     scores: dict[str, MetricScores] = {}
     for name in systems:
-        if todo and name in todo:
+        if name in todo:
             done = todo.index(name)
             bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
         scores[name] = metric_scores(corpus, name, label)

@@ -92,12 +92,8 @@ def drop_unclaimed() -> None:
         if arriving():
             nearest = _nearest(name, claimed)
             hint = f" (did you mean {code_span(nearest)}?)" if nearest else ""
-            problems = dict(st.session_state.get(PROBLEMS_KEY, {}))
-            problems[name] = (
-                f"{code_span(f'{name}={query.get(name)}')}: this page has no parameter "
-                f"of that name{hint}; it was left out."
-            )
-            st.session_state[PROBLEMS_KEY] = problems
+            reason = f"this page has no parameter of that name{hint}; it was left out"
+            _keep_problem(name, str(query.get(name)), reason)
         del query[name]
 
 
@@ -151,8 +147,13 @@ def report_problem(param: LinkParam, raw: str, reason: str) -> None:
         shown = f"; showing the default, {code_span(param.show(param.default))}"
     else:
         shown = ""
+    _keep_problem(param.name, raw, reason + shown)
+
+
+def _keep_problem(name: str, raw: str, reason: str) -> None:
+    """Keep the one-line message "``name=raw``: reason." until the user dismisses it."""
     problems = dict(st.session_state.get(PROBLEMS_KEY, {}))
-    problems[param.name] = f"{code_span(f'{param.name}={raw}')}: {reason}{shown}."
+    problems[name] = f"{code_span(f'{name}={raw}')}: {reason}."
     st.session_state[PROBLEMS_KEY] = problems
 
 

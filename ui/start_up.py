@@ -11,7 +11,7 @@ first session instead.
 
 from __future__ import annotations
 
-from bleuviz.bleu.config import BleuConfig
+from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, BleuConfig
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TokenizeConfig
 from bleuviz.errors import BleuvizError
 from ui.app_args import app_args
@@ -30,7 +30,9 @@ def count_ahead() -> str | None:
     paths = cli_paths(args)
     if args.problem is not None or paths is None:
         return None
-    defaults = (TokenizeConfig(DEFAULT_TOKENIZER, lowercase=False), BleuConfig().stats_order)
+    # The sidebar's defaults (init_state): a new session counts with these.
+    config = BleuConfig(flavor=DEFAULT_FLAVOR, max_order=DEFAULT_ORDER)
+    defaults = (TokenizeConfig(DEFAULT_TOKENIZER, lowercase=False), config.stats_order)
     try:
         return registered_files(paths.key(), paths, args.seg_scores, args.lower_is_better, defaults)
     except BleuvizError:
