@@ -9,10 +9,8 @@ columns of lines; tests hold those replicas token for token to these.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
@@ -111,6 +109,10 @@ def tokenize_lines(lines: Sequence[str], config: TokenizeConfig, workers: int = 
     """
     if workers < 2 or len(lines) < PARALLEL_MIN_LINES:
         return _tokenize_chunk(list(lines), config)
+    # Imported here: multiprocessing takes 20 ms to import, a tenth of a small command.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     size = -(-len(lines) // workers)
     chunks = [list(lines[i : i + size]) for i in range(0, len(lines), size)]
     context = multiprocessing.get_context("fork")

@@ -21,9 +21,9 @@ from bleuviz.cli.options import (
 )
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
+from bleuviz.metrics.chrf_scorers import chrf_systems
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import get_spec
-from bleuviz.metrics.replica_scorers import chrf_systems, ter_scores
 from bleuviz.metrics.spec import MetricScores
 from bleuviz.render.json_stream import LazyArray, write_json
 from bleuviz.render.latex import booktabs_table, escape_latex
@@ -72,6 +72,8 @@ def _chrf(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, Me
 
 def _ter(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, MetricScores]]:
     """TER of every system (in worker processes), and sacrebleu's name for it."""
+    from bleuviz.metrics.ter_scorers import ter_scores  # sacrebleu's tercom, for TER only
+
     config = ter_config(args)
     scores = ter_scores(
         get_spec("TER"), testset.systems, testset.references, config, default_workers()

@@ -6,6 +6,7 @@ from bleuviz.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from bleuviz.metrics.chrf_score import ChrfConfig
+    from bleuviz.metrics.chrf_scorers import chrf_systems
     from bleuviz.metrics.registry import (
         EXTRA_METRICS,
         SIGNIFICANCE_METRICS,
@@ -16,18 +17,18 @@ if TYPE_CHECKING:
         score_sacrebleu,
         subset_score,
     )
-    from bleuviz.metrics.replica_scorers import chrf_systems, ter_scores
     from bleuviz.metrics.rouge_adapter import rouge_signature, rouge_text
     from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
     from bleuviz.metrics.ter_score import TerConfig
+    from bleuviz.metrics.ter_scorers import ter_scores
     from bleuviz.progress import Progress
 
 _EXPORTS = {
     "ChrfConfig": "bleuviz.metrics.chrf_score",
     "Progress": "bleuviz.progress",
     "TerConfig": "bleuviz.metrics.ter_score",
-    "chrf_systems": "bleuviz.metrics.replica_scorers",
-    "ter_scores": "bleuviz.metrics.replica_scorers",
+    "chrf_systems": "bleuviz.metrics.chrf_scorers",
+    "ter_scores": "bleuviz.metrics.ter_scorers",
     "EXTRA_METRICS": "bleuviz.metrics.registry",
     "SIGNIFICANCE_METRICS": "bleuviz.metrics.registry",
     "get_spec": "bleuviz.metrics.registry",

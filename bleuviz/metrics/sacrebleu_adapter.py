@@ -21,7 +21,6 @@ from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
 
 if TYPE_CHECKING:
-    from bleuviz.metrics.chrf_score import ChrfConfig
     from bleuviz.metrics.ter_score import TerConfig
 
 
@@ -66,16 +65,6 @@ def ter_metric(config: TerConfig) -> TER:
         no_punct=config.no_punct,
         asian_support=config.asian_support,
         case_sensitive=config.case_sensitive,
-    )
-
-
-def chrf_metric(config: ChrfConfig) -> CHRF:
-    """Return sacrebleu's ``CHRF`` object with ``config``'s options."""
-    return CHRF(
-        char_order=config.char_order,
-        word_order=config.word_order,
-        beta=config.beta,
-        lowercase=config.lowercase,
     )
 
 

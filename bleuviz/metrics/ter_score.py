@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from bleuviz.arrays import FloatArray
-from bleuviz.metrics.sacrebleu_adapter import ter_words
 from bleuviz.metrics.ter_shifts import edit_counts
 
 
@@ -41,6 +40,8 @@ def ter_statistics(
 
     ``references`` are streams as long as ``hyps`` (checked by the caller).
     """
+    from bleuviz.metrics.sacrebleu_adapter import ter_words  # sacrebleu, for TER only
+
     words = ter_words(config)
     vocabulary: dict[str, int] = {}
 
