@@ -34,6 +34,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import random
 import signal
@@ -133,6 +134,21 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def compile_bytecode() -> None:
+    """Write the project's bytecode before any server starts, as installing it would.
+
+    Under ``PYTHONDONTWRITEBYTECODE`` (set on this machine) Python writes none, so
+    every cold server would compile the modules changed since the last write
+    (all of them on a fresh clone, about 0.3 s of CPU) inside the timed first
+    render; Streamlit and the libraries run from their installed bytecode. The
+    page scripts are compiled by Streamlit itself on every run either way.
+    """
+    for package in ("bleuviz", "ui"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+    flag = " (PYTHONDONTWRITEBYTECODE is set here)" if sys.flags.dont_write_bytecode else ""
+    print(f"bytecode of bleuviz/ and ui/ compiled before the servers start{flag}")
 
 
 @contextmanager
@@ -630,6 +646,7 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: install Debian's chromium")
+    compile_bytecode()
     with tempfile.TemporaryDirectory(prefix="bleuviz-bench-") as tmp:
         base = args.keep or Path(tmp)
         (base / "standard").mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,8 @@ sacrebleu (``sacrebleu/metrics/chrf.py``, ``helpers.extract_all_char_ngrams``,
   whitespace (``str.split()``'s, which sacrebleu's ``''.join(line.split())``
   removes) is dropped with a lookup table; the code point is the id.
 * words (chrF++): :func:`bleuviz.metrics.chrf_words.words`, imported only when
-  a word order is asked for (it needs pyarrow, which chrF alone does not).
+  a word order is asked for (a large input's words need pyarrow, which chrF
+  alone does not).
 * counting: :func:`bleuviz.metrics.ngram_counts.match_statistics`.
 
 With several references sacrebleu keeps, per segment, the statistics of the
@@ -99,7 +100,7 @@ def _one_reference(
         )
         parts.append(chars.reshape(len(hyps), -1))
     if config.word_order:
-        # Imported here: the words need pyarrow (0.1 s of start-up), the characters do not.
+        # Imported here: chrF needs no words, so a chrF command never loads their modules.
         from bleuviz.metrics.chrf_words import words
 
         hyp_words, ref_words = words([hyps, refs])
