@@ -5,14 +5,15 @@ Keep this file small and generic: fixtures here are used by several test modules
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 import streamlit
 from hypothesis import strategies as st
-from streamlit.testing.v1 import AppTest
+from streamlit.components.v2.component_manager import BidiComponentManager
+from streamlit.testing.v1 import AppTest, app_test
 
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
@@ -64,6 +65,23 @@ def make_stats() -> Callable[..., SegmentStats]:
         return compute_stats(hyps, index)
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def components_scanned_once() -> Iterator[None]:
+    """Scan the installed packages for Streamlit components once per test process.
+
+    Each AppTest's first run scans every installed package's metadata for
+    custom components (``discover_and_register_components``, 0.35 s here),
+    which a server does once at its start. The installed packages do not change
+    during the suite, so every AppTest shares one manager scanned at the start.
+    """
+    manager = BidiComponentManager()
+    manager.discover_and_register_components(start_file_watching=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(manager, "discover_and_register_components", lambda **_: None)
+        patch.setattr(app_test, "BidiComponentManager", lambda: manager)
+        yield
 
 
 @pytest.fixture(autouse=True)
