@@ -121,9 +121,10 @@ def _whitespace_table() -> np.ndarray:
 def _characters(lines: Sequence[str]) -> IdStream:
     """Every line's non-whitespace code points (``''.join(line.split())``)."""
     text = "".join(lines).encode("utf-32-le", "surrogatepass")
-    points = np.frombuffer(text, dtype=np.uint32).astype(np.int64)
-    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    points = np.frombuffer(text, dtype=np.uint32)
     keep = ~_whitespace_table()[points]
-    line = np.repeat(np.arange(len(lines), dtype=np.int64), lengths)
-    kept = np.bincount(line[keep], minlength=len(lines)).astype(np.int64)
-    return IdStream(points[keep], kept)
+    # Characters kept per line: differences of the running count at the line ends.
+    ends = np.cumsum(np.fromiter(map(len, lines), dtype=np.int64, count=len(lines)))
+    running = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
+    kept = np.diff(running[np.concatenate([[0], ends])])
+    return IdStream(points[keep].astype(np.int64), kept)
