@@ -51,6 +51,7 @@ pages = [
 ]
 page = st.navigation(pages)
 arrive(page.url_path)
+highlight_style_sheet()
 apply_setting_links()
 choose_data_source()  # after the settings: the command line's files are counted with them
 data_sidebar()
@@ -62,7 +63,6 @@ else:
     metrics_sidebar()
     write_setting_links()
 imported_sidebar()
-highlight_style_sheet()
 if (argument_problem := app_args().problem) is not None:  # on every page, until fixed
     st.error(md(argument_problem), icon=":material/error:")
 link_problems = st.container()  # filled after the page, which applies its own parameters

@@ -366,3 +366,5 @@ def test_the_frame_draws_the_highlight_style_sheet_in_the_sidebar(app: AppTest, 
     sheets = [m.value for m in app.sidebar.markdown if m.proto.allow_html]
     assert len(sheets) == 1
     assert '.bv-tok[data-status="clip"]' in sheets[0] and "\n" not in sheets[0]
+    # The sidebar's first element: the browser fetches Markdown's raw-HTML renderer first.
+    assert app.sidebar.children[0].value == sheets[0]

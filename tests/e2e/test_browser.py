@@ -187,6 +187,20 @@ def test_deep_link_to_a_clipping_segment_shows_clip_spans(page: Page, server: st
     assert set(statuses(page.locator("span.bv-tok"))) <= STATUSES
 
 
+def test_the_style_sheets_style_the_highlight_and_take_no_room(page: Page, server: str) -> None:
+    """The frame's style sheets come first in the sidebar, in an element that is not laid out."""
+    seg = next(s for s in range(1, 127) if clipped_unigrams("repeat", s) >= 2)
+    open_segment(page, server, "repeat", seg)
+    clip = hypothesis_spans(page).and_(page.locator('[data-status="clip"]')).first
+    assert clip.evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"
+    match = hypothesis_spans(page).and_(page.locator('[data-status="match"]')).first
+    assert match.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(200, 236, 208)"
+    sidebar = page.get_by_test_id("stSidebarUserContent")
+    first = sidebar.get_by_test_id("stElementContainer").first
+    assert first.locator("style").count() == 2
+    assert first.evaluate("e => getComputedStyle(e).display") == "none"
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_script_in_the_data_stays_inert(page: Page, server: str, system: str) -> None:
     dialogs: list[str] = []
