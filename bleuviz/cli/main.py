@@ -36,9 +36,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """
     parser = OneLineParser(prog="python -m bleuviz", description="Look inside BLEU scores.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    named = list(argv or [])[:1]
-    chosen = named if named and named[0] in COMMANDS else list(COMMANDS)
-    for name in chosen:
+    first = argv[0] if argv else None
+    for name in [first] if first in COMMANDS else COMMANDS:
         module, adder = COMMANDS[name]
         getattr(import_module(module), adder)(commands)
     return parser
