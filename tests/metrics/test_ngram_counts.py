@@ -1,8 +1,7 @@
 """The vectorized n-gram match statistics against a plain ``Counter`` count.
 
-Oracles: ``numpy.unique(..., return_inverse=True)`` for :func:`factorize` (the
-rank of each key among the distinct keys), and for :func:`match_statistics`
-sacrebleu's definition written out per segment with ``collections.Counter``
+Oracles: numpy's stable ``argsort`` for :func:`sort_with_index`, and for
+:func:`match_statistics` sacrebleu's definition written out per segment with ``collections.Counter``
 (``CHRF._get_match_statistics``: n-gram totals of both sides, a hypothesis total
 of 0 where the reference has no n-gram of the order, and ``sum(min(hyp, ref))``
 matches). ``tests/metrics/test_chrf_columnar.py`` checks the whole chrF against
@@ -21,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuviz.metrics import ngram_counts
-from bleuviz.metrics.ngram_counts import IdStream, factorize, match_statistics
+from bleuviz.metrics.ngram_counts import IdStream, match_statistics, sort_with_index
 
 
 def reference_statistics(
@@ -56,13 +55,13 @@ def id_streams(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]], int]:
     return draw(lines), draw(lines), radix
 
 
-#: factorize's two sorts, by the bits it may pack into (0 forces the argsort).
+#: sort_with_index's two sorts, by the bits it may pack into (0 forces the argsort).
 SORTS = {"packed sort": 63, "argsort": 0}
 
 
 @contextmanager
 def sort_path(name: str) -> Iterator[None]:
-    """Make :func:`factorize` take the sort ``name`` (the packed one only where keys fit)."""
+    """Make :func:`sort_with_index` take the sort ``name`` (the packed one only where keys fit)."""
     saved = ngram_counts._INT64_BITS
     ngram_counts._INT64_BITS = SORTS[name]
     try:
@@ -73,15 +72,15 @@ def sort_path(name: str) -> Iterator[None]:
 
 @settings(max_examples=200, deadline=None)
 @given(keys=st.lists(st.integers(0, 2**62), max_size=60) | st.lists(st.integers(0, 5)))
-def test_factorize_ranks_keys_as_numpy_unique(keys: list[int]) -> None:
+def test_sort_with_index_is_a_stable_argsort(keys: list[int]) -> None:
     array = np.array(keys, dtype=np.int64)
     bound = max(keys, default=0) + 1
-    want_uniques, want_codes = np.unique(array, return_inverse=True)
+    want = np.argsort(array, kind="stable")
     for name in SORTS:
         with sort_path(name):
-            codes, uniques = factorize(array, bound)
-        assert codes.tolist() == want_codes.tolist()
-        assert uniques.tolist() == want_uniques.tolist()
+            ordered, where = sort_with_index(array, bound)
+        assert where.tolist() == want.tolist()
+        assert ordered.tolist() == array[want].tolist()
 
 
 @settings(max_examples=150, deadline=None)
@@ -110,3 +109,12 @@ def test_many_chunks_equal_one(sort: str, workers: int, monkeypatch: pytest.Monk
         with sort_path(sort):
             got = match_statistics(stream(hyps), stream(refs), 5, 6, workers)
         assert got.tolist() == want
+
+
+def test_an_error_in_a_counting_thread_is_raised_in_the_caller() -> None:
+    def work(cut: tuple[int, int]) -> None:
+        if cut == (3, 4):  # dealt to the second thread
+            raise ValueError("chunk 3")
+
+    with pytest.raises(ValueError, match="chunk 3"):
+        ngram_counts._in_threads(work, [(i, i + 1) for i in range(6)], 2)
