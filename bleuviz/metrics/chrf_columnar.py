@@ -30,7 +30,7 @@ from bleuviz.bleu.whitespace import python_whitespace
 from bleuviz.metrics.chrf_score import ChrfConfig, f_scores
 from bleuviz.metrics.ngram_counts import IdStream, match_statistics
 
-#: One more than the largest code point: the radix of character n-gram keys.
+#: One more than the largest code point.
 _CODE_POINTS = 0x110000
 
 
@@ -95,17 +95,14 @@ def _one_reference(
     """Statistics of ``hyps`` against one reference stream (both lowercased already)."""
     parts = []
     if ref_chars is not None:
-        chars = match_statistics(
-            _characters(hyps), ref_chars, _CODE_POINTS, config.char_order, workers
-        )
+        chars = match_statistics(_characters(hyps), ref_chars, config.char_order, workers)
         parts.append(chars.reshape(len(hyps), -1))
     if config.word_order:
         # Imported here: chrF needs no words, so a chrF command never loads their modules.
         from bleuviz.metrics.chrf_words import words
 
         hyp_words, ref_words = words([hyps, refs])
-        radix = int(max(hyp_words.ids.max(initial=0), ref_words.ids.max(initial=0))) + 1
-        counts = match_statistics(hyp_words, ref_words, radix, config.word_order, workers)
+        counts = match_statistics(hyp_words, ref_words, config.word_order, workers)
         parts.append(counts.reshape(len(hyps), -1))
     return np.concatenate(parts, axis=1)
 

@@ -2,15 +2,26 @@
 
 chrF and chrF++ need, for every segment and n-gram order, the hypothesis and
 reference n-gram counts and the clipped matches ``sum(min(hyp count, ref count))``
-(sacrebleu's ``CHRF._get_match_statistics``). Here a chunk's hypothesis and
-reference lines are laid out one after the other, each line followed by a
-sentinel id of its side; order n's n-grams are keyed by (the order n-1 n-gram's
-rank, next id), with the segment as the order-1 rank, and sorted (one numpy
-sort), so equal n-grams of a segment are a run whose two sides are counted from
-the positions. Only positions whose n-gram occurs on both sides go on to the
-next order; an n-gram that runs into a sentinel never does (the two sides'
-sentinels differ), so n-grams never cross a line. No Python object per n-gram,
-no per-segment Python, and no pandas (its import alone costs a command 0.2 s).
+(sacrebleu's ``CHRF._get_match_statistics``). The totals follow from the line
+lengths; the matches are counted in chunks of segments whose hypothesis and
+reference lines are laid out one after the other, each line followed by a pad
+id of its side. Ids are renumbered 1..A over both streams first (A distinct
+ids; the hypothesis pad is 0, the reference pad A + 1), so that an n-gram of
+small ids packs into one integer:
+
+* prefixes (the usual case, when the segment, ``max_order`` ids and a side bit
+  fit in 63 bits: characters of alphabets up to a few hundred letters, chrF++'s
+  word pairs): every position's key is (segment, the ``max_order`` ids from it,
+  side). One numpy sort of the keys puts, for every order n at once, each
+  segment's equal n-grams in a run (the keys' top bits), whose two sides are
+  counted from the side bits.
+* ranks (larger alphabets): order n's n-grams are keyed by (the order n-1
+  n-gram's rank, next id), with the segment as the order-1 rank, and sorted once
+  per order; only positions whose n-gram occurs on both sides go on.
+
+Either way an n-gram that runs into a pad never matches (the two sides' pads
+differ), so n-grams never cross a line. No Python object per n-gram, no
+per-segment Python, and no pandas (its import alone costs a command 0.2 s).
 """
 
 from __future__ import annotations
@@ -39,43 +50,60 @@ class IdStream:
 
 #: Positions (hypothesis plus reference) per chunk of segments: arrays that fit
 #: in the CPU cache, and few enough numpy calls that two threads rarely wait for
-#: the GIL (WMT17's 316,000 + 317,000 characters, 6 orders, on 2 cores: 1 << 15
-#: positions 67 ms, 1 << 16 60 ms, 1 << 17 67 ms); a position fits in 16 bits
-#: of a packed key.
+#: the GIL (WMT17's 316,000 + 317,000 characters, 6 orders, by prefixes, medians
+#: with 1 and 2 threads: 1 << 14 positions 41 and 44 ms, 1 << 15 39 and 35 ms,
+#: 1 << 16 43 and 33 ms, 1 << 17 56 and 39 ms).
 CHUNK_POSITIONS = 1 << 16
 #: Bits of a non-negative int64.
 _INT64_BITS = 63
+#: Bits a prefix key may take (a chunk whose keys need more is counted by ranks).
+_PREFIX_KEY_BITS = _INT64_BITS
 
 
-def match_statistics(
-    hyp: IdStream, ref: IdStream, radix: int, max_order: int, workers: int = 1
-) -> IntArray:
+def match_statistics(hyp: IdStream, ref: IdStream, max_order: int, workers: int = 1) -> IntArray:
     """Return (N, max_order, 3) ``[hyp n-grams, ref n-grams, matches]`` per segment and order.
 
-    ``radix`` is larger than every id. As in sacrebleu, the hypothesis count of an
-    order is 0 where the reference has no n-gram of that order ("don't count hits
-    if no reference exists for that n-gram"). Segments are independent, so they
-    are counted in chunks, by ``workers`` threads (numpy releases the GIL in its
-    loops: on 2 cores, two threads count WMT17's 9 systems x 3,004 segments
-    about 1.6 times as fast as one).
+    As in sacrebleu, the hypothesis count of an order is 0 where the reference
+    has no n-gram of that order ("don't count hits if no reference exists for
+    that n-gram"). Segments are independent, so they are counted in chunks, by
+    ``workers`` threads (numpy releases the GIL in its loops).
     """
     out = np.zeros((len(hyp.lengths), max_order, 3), dtype=np.int64)
     orders = np.arange(1, max_order + 1)
     ref_count = np.maximum(ref.lengths[:, None] - orders + 1, 0)
     out[:, :, 1] = ref_count
     out[:, :, 0] = np.where(ref_count > 0, np.maximum(hyp.lengths[:, None] - orders + 1, 0), 0)
+    hyp_ids, ref_ids, alphabet = _renumber(hyp.ids, ref.ids)
     hyp_bounds = np.concatenate([[0], np.cumsum(hyp.lengths)])
     ref_bounds = np.concatenate([[0], np.cumsum(ref.lengths)])
-    cuts = _chunks(hyp_bounds + ref_bounds)
+    id_bits = (alphabet + 1).bit_length()
 
     def count(cut: tuple[int, int]) -> None:
         first, last = cut
-        chunk_hyp = IdStream(hyp.ids[hyp_bounds[first] : hyp_bounds[last]], hyp.lengths[first:last])
-        chunk_ref = IdStream(ref.ids[ref_bounds[first] : ref_bounds[last]], ref.lengths[first:last])
-        out[first:last, :, 2] = _chunk_matches(chunk_hyp, chunk_ref, radix, max_order)
+        chunk = _layout(
+            IdStream(hyp_ids[hyp_bounds[first] : hyp_bounds[last]], hyp.lengths[first:last]),
+            IdStream(ref_ids[ref_bounds[first] : ref_bounds[last]], ref.lengths[first:last]),
+            alphabet + 1,
+            max_order,
+        )
+        segment_bits = max(last - first - 1, 0).bit_length()
+        if segment_bits + max_order * id_bits + 1 <= _PREFIX_KEY_BITS:
+            out[first:last, :, 2] = _prefix_matches(chunk, id_bits, max_order)
+        else:
+            out[first:last, :, 2] = _ranked_matches(chunk, alphabet + 2, max_order)
 
-    _in_threads(count, cuts, workers)
+    _in_threads(count, _chunks(hyp_bounds + ref_bounds), workers)
     return out
+
+
+def _renumber(hyp_ids: IntArray, ref_ids: IntArray) -> tuple[IntArray, IntArray, int]:
+    """Return both streams' ids renumbered 1..A in the order of the old ids, and A."""
+    size = int(max(hyp_ids.max(initial=0), ref_ids.max(initial=0))) + 1
+    present = np.zeros(size, dtype=bool)
+    present[hyp_ids] = True
+    present[ref_ids] = True
+    new_id = np.cumsum(present)
+    return new_id[hyp_ids], new_id[ref_ids], int(new_id[-1])
 
 
 def _in_threads(
@@ -120,27 +148,97 @@ def _chunks(bounds: IntArray) -> list[tuple[int, int]]:
     return cuts
 
 
-def _chunk_matches(hyp: IdStream, ref: IdStream, radix: int, max_order: int) -> IntArray:
-    """Return (n, max_order) clipped matches of a few segments.
+@dataclass(frozen=True, slots=True, eq=False)
+class _Chunk:
+    """A few segments' lines laid out for counting.
+
+    Attributes:
+        ids: (M + max_order,) the hypothesis lines, then the reference lines,
+            each line followed by its side's pad, then ``max_order`` reference
+            pads (so that every position has ``max_order`` ids from it).
+        segment: (M,) each position's segment in the chunk.
+        split_at: where the reference lines start.
+        n_segments: segments in the chunk.
+    """
+
+    ids: IntArray
+    segment: IntArray
+    split_at: int
+    n_segments: int
+
+
+def _layout(hyp: IdStream, ref: IdStream, ref_pad: int, max_order: int) -> _Chunk:
+    """Lay a chunk's lines out: ids ``1..ref_pad - 1``, the hypothesis pad 0."""
+    ids_parts, seg_parts = [], []
+    for stream, pad in ((hyp, 0), (ref, ref_pad)):
+        rows = len(stream.lengths)
+        ids = np.full(len(stream.ids) + rows, pad, dtype=np.int64)
+        text = np.ones(len(ids), dtype=bool)
+        text[np.cumsum(stream.lengths + 1) - 1] = False
+        ids[text] = stream.ids
+        ids_parts.append(ids)
+        seg_parts.append(np.repeat(np.arange(rows, dtype=np.int64), stream.lengths + 1))
+    tail = np.full(max_order, ref_pad, dtype=np.int64)
+    return _Chunk(
+        np.concatenate([*ids_parts, tail]),
+        np.concatenate(seg_parts),
+        len(ids_parts[0]),
+        len(hyp.lengths),
+    )
+
+
+def _prefix_matches(chunk: _Chunk, id_bits: int, max_order: int) -> IntArray:
+    """Return (n, max_order) clipped matches, every order from one sort of packed keys.
+
+    A position's key is (segment, its ``max_order`` ids, side); sorted, the keys
+    sharing their top bits down to the n-th id are one segment's occurrences of
+    one n-gram, hypothesis and reference mixed.
+    """
+    size = len(chunk.segment)
+    keys = chunk.segment << (max_order * id_bits + 1)
+    keys[chunk.split_at :] |= 1
+    for k in range(max_order):
+        keys |= chunk.ids[k : k + size] << ((max_order - 1 - k) * id_bits + 1)
+    keys.sort()
+    # References among the first i sorted keys: a run's own count is a difference.
+    refs_before = np.zeros(size + 1, dtype=np.int64)
+    np.cumsum(keys & 1, out=refs_before[1:])
+    matches = np.zeros((chunk.n_segments, max_order), dtype=np.int64)
+    for order in range(1, max_order + 1):
+        ngram = keys >> ((max_order - order) * id_bits + 1)
+        first = np.empty(size, dtype=bool)
+        first[0] = True
+        np.not_equal(ngram[1:], ngram[:-1], out=first[1:])
+        starts = np.flatnonzero(first)
+        bounds = np.append(starts, size)
+        in_ref = np.diff(refs_before[bounds])
+        clipped = np.minimum(np.diff(bounds) - in_ref, in_ref)
+        segment = ngram[starts] >> (order * id_bits)
+        matched = np.bincount(segment, weights=clipped, minlength=chunk.n_segments)
+        matches[:, order - 1] = matched  # float64 sums of counts: exact below 2**53
+    return matches
+
+
+def _ranked_matches(chunk: _Chunk, radix: int, max_order: int) -> IntArray:
+    """Return (n, max_order) clipped matches, one sort per order of ranked n-grams.
 
     An order-n n-gram can only match if the order n-1 n-gram it starts with
     occurs on both sides of its segment; other positions are dropped as the
     order grows (their n-grams still count in the totals, from the lengths).
     Ranks of (segment or order n-1 rank, next id) rise with the segment, so a
-    segment's n-grams are a run of ranks.
+    segment's n-grams are a run of ranks. Ids lie in ``[0, radix)``.
     """
-    n_segments = len(hyp.lengths)
-    ids, seg, split_at = _layout(hyp, ref, radix)
-    radix += 2  # the two sentinels
-    matches = np.zeros((n_segments, max_order), dtype=np.int64)
-    # Every position but the last (a sentinel), and its order n-1 n-gram's rank.
-    positions = np.arange(len(ids) - 1, dtype=np.int64)
-    rank = seg[:-1]
-    n_ranks = n_segments
+    seg, split_at = chunk.segment, chunk.split_at
+    matches = np.zeros((chunk.n_segments, max_order), dtype=np.int64)
+    # Every position, and its order n-1 n-gram's rank.
+    positions = np.arange(len(seg), dtype=np.int64)
+    rank = seg
+    n_ranks = chunk.n_segments
     for order in range(1, max_order + 1):
         if not len(positions):
             break
-        keys, where = sort_with_index(rank * radix + ids[positions + order - 1], n_ranks * radix)
+        keys = rank * radix + chunk.ids[positions + order - 1]
+        keys, where = sort_with_index(keys, n_ranks * radix)
         positions = positions[where]
         first = np.empty(len(keys), dtype=bool)
         first[0] = True
@@ -150,7 +248,7 @@ def _chunk_matches(hyp: IdStream, ref: IdStream, radix: int, max_order: int) -> 
         refs_before = np.concatenate([[0], np.cumsum(positions >= split_at)])
         in_ref = np.diff(refs_before[bounds])
         clipped = np.minimum(np.diff(bounds) - in_ref, in_ref)
-        matched = np.bincount(seg[positions[starts]], weights=clipped, minlength=n_segments)
+        matched = np.bincount(seg[positions[starts]], weights=clipped, minlength=chunk.n_segments)
         matches[:, order - 1] = matched  # float64 sums of counts: exact below 2**53
         runs = np.cumsum(first) - 1
         shared = (clipped > 0)[runs]
@@ -174,21 +272,3 @@ def sort_with_index(keys: IntArray, bound: int) -> tuple[IntArray, IntArray]:
         return packed >> bits, packed & ((1 << bits) - 1)
     where = np.argsort(keys, kind="stable")
     return keys[where], where
-
-
-def _layout(hyp: IdStream, ref: IdStream, radix: int) -> tuple[IntArray, IntArray, int]:
-    """Return both streams' ids, each position's segment, and where the reference side starts.
-
-    Every line is followed by its side's sentinel id: ``radix`` in the
-    hypothesis, ``radix + 1`` in the reference.
-    """
-    ids_parts, seg_parts = [], []
-    for stream, sentinel in ((hyp, radix), (ref, radix + 1)):
-        rows = len(stream.lengths)
-        ids = np.full(len(stream.ids) + rows, sentinel, dtype=np.int64)
-        text = np.ones(len(ids), dtype=bool)
-        text[np.cumsum(stream.lengths + 1) - 1] = False
-        ids[text] = stream.ids
-        ids_parts.append(ids)
-        seg_parts.append(np.repeat(np.arange(rows, dtype=np.int64), stream.lengths + 1))
-    return np.concatenate(ids_parts), np.concatenate(seg_parts), len(ids_parts[0])

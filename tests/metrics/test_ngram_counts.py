@@ -46,28 +46,37 @@ def stream(lines: list[list[int]]) -> IdStream:
 
 
 @st.composite
-def id_streams(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]], int]:
-    """Hypothesis and reference lines over a small alphabet (so n-grams repeat), and a radix."""
-    radix = draw(st.sampled_from([1, 2, 3, 7, 0x110000]))
-    alphabet = st.integers(0, min(radix, 4) - 1) | st.integers(0, radix - 1)
+def id_streams(draw: st.DrawFn) -> tuple[list[list[int]], list[list[int]]]:
+    """Hypothesis and reference lines of ids below a bound, often few (so n-grams repeat)."""
+    bound = draw(st.sampled_from([1, 2, 3, 7, 0x110000]))
+    alphabet = st.integers(0, min(bound, 4) - 1) | st.integers(0, bound - 1)
     n = draw(st.integers(1, 8))
     lines = st.lists(st.lists(alphabet, max_size=20), min_size=n, max_size=n)
-    return draw(lines), draw(lines), radix
+    return draw(lines), draw(lines)
 
 
 #: sort_with_index's two sorts, by the bits it may pack into (0 forces the argsort).
 SORTS = {"packed sort": 63, "argsort": 0}
+#: match_statistics' three ways: (prefix key bits, sort bits); 0 prefix bits forces ranks.
+COUNTS = {"prefixes": (63, 63), "ranks, packed sort": (0, 63), "ranks, argsort": (0, 0)}
 
 
 @contextmanager
 def sort_path(name: str) -> Iterator[None]:
     """Make :func:`sort_with_index` take the sort ``name`` (the packed one only where keys fit)."""
-    saved = ngram_counts._INT64_BITS
-    ngram_counts._INT64_BITS = SORTS[name]
+    with count_path("ranks, packed sort" if SORTS[name] else "ranks, argsort"):
+        yield
+
+
+@contextmanager
+def count_path(name: str) -> Iterator[None]:
+    """Make :func:`match_statistics` count the way ``name`` (prefixes only where keys fit)."""
+    saved = ngram_counts._PREFIX_KEY_BITS, ngram_counts._INT64_BITS
+    ngram_counts._PREFIX_KEY_BITS, ngram_counts._INT64_BITS = COUNTS[name]
     try:
         yield
     finally:
-        ngram_counts._INT64_BITS = saved
+        ngram_counts._PREFIX_KEY_BITS, ngram_counts._INT64_BITS = saved
 
 
 @settings(max_examples=200, deadline=None)
@@ -86,19 +95,19 @@ def test_sort_with_index_is_a_stable_argsort(keys: list[int]) -> None:
 @settings(max_examples=150, deadline=None)
 @given(data=id_streams(), max_order=st.integers(1, 5))
 def test_match_statistics_equal_counters(
-    data: tuple[list[list[int]], list[list[int]], int], max_order: int
+    data: tuple[list[list[int]], list[list[int]]], max_order: int
 ) -> None:
-    hyps, refs, radix = data
+    hyps, refs = data
     want = reference_statistics(hyps, refs, max_order)
-    for name in SORTS:
-        with sort_path(name):
-            got = match_statistics(stream(hyps), stream(refs), radix, max_order)
+    for name in COUNTS:
+        with count_path(name):
+            got = match_statistics(stream(hyps), stream(refs), max_order)
         assert got.tolist() == want, name
 
 
 @pytest.mark.parametrize("workers", [1, 3])
-@pytest.mark.parametrize("sort", SORTS)
-def test_many_chunks_equal_one(sort: str, workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("way", COUNTS)
+def test_many_chunks_equal_one(way: str, workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Segments are cut into chunks of CHUNK_POSITIONS (counted by threads); counts stay."""
     rng = np.random.default_rng(11)
     hyps = [rng.integers(0, 5, rng.integers(0, 40)).tolist() for _ in range(60)]
@@ -106,8 +115,8 @@ def test_many_chunks_equal_one(sort: str, workers: int, monkeypatch: pytest.Monk
     want = reference_statistics(hyps, refs, 6)
     for positions in (1, 50, 1 << 15):
         monkeypatch.setattr(ngram_counts, "CHUNK_POSITIONS", positions)
-        with sort_path(sort):
-            got = match_statistics(stream(hyps), stream(refs), 5, 6, workers)
+        with count_path(way):
+            got = match_statistics(stream(hyps), stream(refs), 6, workers)
         assert got.tolist() == want
 
 
@@ -118,3 +127,16 @@ def test_an_error_in_a_counting_thread_is_raised_in_the_caller() -> None:
 
     with pytest.raises(ValueError, match="chunk 3"):
         ngram_counts._in_threads(work, [(i, i + 1) for i in range(6)], 2)
+
+
+@pytest.mark.parametrize("segments", [2, 4, 5, 8, 40])
+def test_keys_at_the_edge_of_63_bits(segments: int) -> None:
+    """600 distinct ids take 10 bits, so 6 of them 60: a chunk of up to 4 segments fits
+    (2 segment bits, 1 side bit); from 5 segments the chunk is counted by ranks."""
+    rng = np.random.default_rng(segments)
+    alphabet = np.arange(0, 6000, 10)
+    hyps = [rng.choice(alphabet[:40], rng.integers(0, 60)).tolist() for _ in range(segments)]
+    refs = [rng.choice(alphabet[:40], rng.integers(0, 60)).tolist() for _ in range(segments)]
+    refs[0] = refs[0] + alphabet.tolist()  # every id occurs
+    got = match_statistics(stream(hyps), stream(refs), 6)
+    assert got.tolist() == reference_statistics(hyps, refs, 6)
