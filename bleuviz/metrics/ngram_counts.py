@@ -203,17 +203,18 @@ def _prefix_matches(chunk: _Chunk, id_bits: int, max_order: int) -> IntArray:
     # References among the first i sorted keys: a run's own count is a difference.
     refs_before = np.zeros(size + 1, dtype=np.int64)
     np.cumsum(keys & 1, out=refs_before[1:])
+    # Neighbours differ in order n's n-gram where their keys differ above its bits.
+    change = np.empty(size, dtype=np.int64)
+    np.bitwise_xor(keys[1:], keys[:-1], out=change[1:])
+    change[0] = np.iinfo(np.int64).max  # the first key starts a run of every order
+    segment_shift = max_order * id_bits + 1
     matches = np.zeros((chunk.n_segments, max_order), dtype=np.int64)
     for order in range(1, max_order + 1):
-        ngram = keys >> ((max_order - order) * id_bits + 1)
-        first = np.empty(size, dtype=bool)
-        first[0] = True
-        np.not_equal(ngram[1:], ngram[:-1], out=first[1:])
-        starts = np.flatnonzero(first)
+        starts = np.flatnonzero(change >= 1 << ((max_order - order) * id_bits + 1))
         bounds = np.append(starts, size)
         in_ref = np.diff(refs_before[bounds])
         clipped = np.minimum(np.diff(bounds) - in_ref, in_ref)
-        segment = ngram[starts] >> (order * id_bits)
+        segment = keys[starts] >> segment_shift
         matched = np.bincount(segment, weights=clipped, minlength=chunk.n_segments)
         matches[:, order - 1] = matched  # float64 sums of counts: exact below 2**53
     return matches
