@@ -15,11 +15,11 @@ from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_direc
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.chrf_score import BETA, CHAR_ORDER, WORD_ORDER, ChrfConfig
 from bleuviz.metrics.imported import imported_specs
-from bleuviz.metrics.ter_score import TerConfig
 from bleuviz.workspace.location import WORKSPACE_ENV
 
 if TYPE_CHECKING:
     from bleuviz.bleu.corpus import CorpusStats
+    from bleuviz.metrics.ter_score import TerConfig
 
 #: ``--metrics`` names, as sacrebleu's ``-m`` spells them.
 SCORE_METRICS = ("bleu", "chrf", "ter")
@@ -147,6 +147,8 @@ def chrf_config(args: argparse.Namespace) -> ChrfConfig:
 
 def ter_config(args: argparse.Namespace) -> TerConfig:
     """Build the TerConfig the ``--ter-*`` options describe."""
+    from bleuviz.metrics.ter_score import TerConfig  # TER's modules, for TER only
+
     return TerConfig(
         normalized=args.ter_normalized,
         no_punct=args.ter_no_punct,

@@ -25,16 +25,17 @@ from bleuviz.metrics.chrf_scorers import chrf_systems
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import get_spec
 from bleuviz.metrics.spec import MetricScores
-from bleuviz.render.json_stream import LazyArray, write_json
-from bleuviz.render.latex import booktabs_table, escape_latex
 from bleuviz.significance.resampling import DEFAULT_SEED, paired_signature
 
+# The JSON and LaTeX writers are imported where those formats are written: the
+# text output, the default, never loads them.
 if TYPE_CHECKING:
     from bleuviz.arrays import FloatArray
     from bleuviz.bleu.config import BleuConfig
     from bleuviz.bleu.corpus import CorpusStats
     from bleuviz.bleu.result import BleuScore
     from bleuviz.bleu.stats import SegmentStats
+    from bleuviz.render.json_stream import LazyArray
 
 #: Segments turned into Python objects at a time when sentence scores are written.
 _CHUNK = 1 << 16
@@ -111,6 +112,8 @@ def run_score(args: argparse.Namespace) -> int:
             ]
         reports.append((report, score))
     if args.format == "json":
+        from bleuviz.render.json_stream import write_json
+
         write_json({"systems": [r for r, _ in reports]}, sys.stdout)
         sys.stdout.write("\n")
     elif args.format == "latex":
@@ -143,6 +146,8 @@ def metric_dict(name: str, scores: MetricScores, sentence_level: bool) -> dict[s
     """Return the JSON fields of one metric beside BLEU: sacrebleu's name, score, signature."""
     out: dict[str, Any] = {"name": name, "score": scores.corpus, "signature": scores.signature}
     if sentence_level:
+        from bleuviz.render.json_stream import LazyArray
+
         out["sentences"] = LazyArray(partial(_in_chunks, scores.sentence), plain=True)
     return out
 
@@ -200,6 +205,8 @@ def _confidence(
 
 def _latex(reports: list[dict[str, Any]]) -> str:
     """A booktabs table of every system's corpus BLEU (and CI, chrF, TER, imported means)."""
+    from bleuviz.render.latex import booktabs_table, escape_latex
+
     with_bleu = "bleu" in reports[0]
     confidence = "ci" in reports[0]
     imported = list(reports[0].get("seg_scores", {}))
@@ -270,6 +277,7 @@ def _sentences(stats: SegmentStats, config: BleuConfig) -> LazyArray:
     in memory as Python objects.
     """
     from bleuviz.bleu.score import sentence_scores
+    from bleuviz.render.json_stream import LazyArray
 
     arrays = sentence_scores(stats, config)
     k = config.max_order

@@ -8,9 +8,12 @@ instead of overwriting the system loaded before it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bleuviz.io.testset import TestSet
-from bleuviz.io.wmt_xml import Aligned
+
+if TYPE_CHECKING:
+    from bleuviz.io.wmt_xml import Aligned  # the XML reader, loaded only to read XML
 
 
 def build_testset(

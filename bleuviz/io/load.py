@@ -23,9 +23,10 @@ from bleuviz.io.decode import (
     read_path,
 )
 from bleuviz.io.plain import load_plain
-from bleuviz.io.table import load_table
 from bleuviz.io.testset import TestSet
-from bleuviz.io.wmt_xml import looks_like_sgml, parse_sgml, parse_wmt_xml
+
+# The table and XML readers (json, csv, xml.etree) are imported where a table or
+# XML file is read: a plain-text command never loads them (5 ms of its start).
 
 _TABLE_EXTENSIONS = frozenset({".tsv", ".csv", ".jsonl", ".json"})
 _SGML_EXTENSIONS = frozenset({".sgm", ".sgml"})
@@ -38,6 +39,8 @@ def load_xml(f: NamedBytes, max_bytes: int = DEFAULT_MAX_BYTES) -> TestSet:
     Raises:
         InputError: the file is too large, empty, malformed, or its streams do not align.
     """
+    from bleuviz.io.wmt_xml import looks_like_sgml, parse_wmt_xml
+
     check_size_and_emptiness(f, max_bytes)
     if looks_like_sgml(f.data):
         return load_sgml_files([f], max_bytes)
@@ -51,6 +54,8 @@ def load_sgml_files(files: Sequence[NamedBytes], max_bytes: int = DEFAULT_MAX_BY
         InputError: a file is refused by ``decode_lines``'s checks, the SGML is
             malformed, or its streams do not align.
     """
+    from bleuviz.io.wmt_xml import parse_sgml
+
     if not files:
         raise InputError("no SGML file given")
     return testset_from_aligned(parse_sgml([(f.name, decode_text(f, max_bytes)) for f in files]))
@@ -75,6 +80,8 @@ def load_files(
     files = [*hyps, *refs, *(f for f in (source, docids) if f is not None)]
     extensions = [file_extension(f.name) for f in files]
     if len(files) == 1 and extensions[0] in _TABLE_EXTENSIONS:
+        from bleuviz.io.table import load_table
+
         return load_table(files[0], max_bytes=max_bytes)
     if len(files) == 1 and extensions[0] in _SGML_EXTENSIONS | {".xml"}:
         return load_xml(files[0], max_bytes)

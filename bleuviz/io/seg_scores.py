@@ -20,7 +20,6 @@ another number of scores than the test set has segments is refused.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -157,6 +156,8 @@ def _mt_metrics_eval_columns(f: NamedBytes, max_bytes: int) -> dict[str, list[fl
 
 def _read_comet_json(f: NamedBytes, testset: TestSet, max_bytes: int) -> SegmentScores:
     """Read ``comet-score --to_json``: {hyp file: [{"src", "mt", "ref", METRIC}, ...]}."""
+    import json  # only here: a command without a COMET file never loads it
+
     try:
         data = json.loads(decode_text(f, max_bytes))
     except json.JSONDecodeError as e:

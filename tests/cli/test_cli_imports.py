@@ -68,3 +68,21 @@ def test_a_command_imports_no_other_commands_module() -> None:
     others = {"compare", "rouge", "correlate", "add", "listing", "tested"}
     assert {f"bleuviz.cli.{name}" for name in others} & commands == set()
     assert "bleuviz.cli.score" in commands
+
+
+#: Modules a plain-text chrF command has no use for: other formats' readers and
+#: writers, TER's, and concurrent.futures (with logging; plain threads count).
+NOT_FOR_PLAIN_CHRF = {
+    "bleuviz.io.table",
+    "bleuviz.io.wmt_xml",
+    "bleuviz.render.json_stream",
+    "bleuviz.render.latex",
+    "bleuviz.metrics.ter_score",
+    "concurrent.futures",
+}
+
+
+def test_plain_text_chrf_loads_no_other_format_or_metric() -> None:
+    assert modules_after(["score", *FILES, "-m", "chrf"]) & NOT_FOR_PLAIN_CHRF == set()
+    as_json = modules_after(["score", *FILES, "-m", "chrf", "--format", "json"])
+    assert "bleuviz.render.json_stream" in as_json
