@@ -207,16 +207,20 @@ def _prefix_matches(chunk: _Chunk, id_bits: int, max_order: int) -> IntArray:
     change = np.empty(size, dtype=np.int64)
     np.bitwise_xor(keys[1:], keys[:-1], out=change[1:])
     change[0] = np.iinfo(np.int64).max  # the first key starts a run of every order
-    segment_shift = max_order * id_bits + 1
+    # The keys are sorted by segment first: where each segment's keys start, and
+    # the end (the segment after the last may not fit in 63 bits).
+    first_keys = np.arange(chunk.n_segments, dtype=np.int64) << (max_order * id_bits + 1)
+    segment_starts = np.append(np.searchsorted(keys, first_keys), size)
     matches = np.zeros((chunk.n_segments, max_order), dtype=np.int64)
     for order in range(1, max_order + 1):
         starts = np.flatnonzero(change >= 1 << ((max_order - order) * id_bits + 1))
         bounds = np.append(starts, size)
         in_ref = np.diff(refs_before[bounds])
         clipped = np.minimum(np.diff(bounds) - in_ref, in_ref)
-        segment = keys[starts] >> segment_shift
-        matched = np.bincount(segment, weights=clipped, minlength=chunk.n_segments)
-        matches[:, order - 1] = matched  # float64 sums of counts: exact below 2**53
+        # A segment's matches: the running sum of its runs' clipped counts, differenced.
+        matched_before = np.zeros(len(starts) + 1, dtype=np.int64)
+        np.cumsum(clipped, out=matched_before[1:])
+        matches[:, order - 1] = np.diff(matched_before[np.searchsorted(starts, segment_starts)])
     return matches
 
 
