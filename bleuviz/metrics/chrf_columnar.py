@@ -119,9 +119,10 @@ def _characters(lines: Sequence[str]) -> IdStream:
     """Every line's non-whitespace code points (``''.join(line.split())``)."""
     text = "".join(lines).encode("utf-32-le", "surrogatepass")
     points = np.frombuffer(text, dtype=np.uint32)
-    keep = ~_whitespace_table()[points]
-    # Characters kept per line: differences of the running count at the line ends.
-    ends = np.cumsum(np.fromiter(map(len, lines), dtype=np.int64, count=len(lines)))
-    running = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
-    kept = np.diff(running[np.concatenate([[0], ends])])
-    return IdStream(points[keep].astype(np.int64), kept)
+    space = _whitespace_table()[points]
+    # Characters kept per line: its length less its whitespace, each space placed
+    # in its line by the line ends (a search per space, not a count per character).
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
+    line_of_space = np.searchsorted(np.cumsum(lengths), np.flatnonzero(space), side="right")
+    kept = lengths - np.bincount(line_of_space, minlength=len(lines))
+    return IdStream(points[~space].astype(np.int64), kept)
