@@ -25,10 +25,10 @@ from bleuviz.metrics.chrf_scorers import chrf_systems
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import get_spec
 from bleuviz.metrics.spec import MetricScores
-from bleuviz.significance.resampling import DEFAULT_SEED, paired_signature
 
-# The JSON and LaTeX writers are imported where those formats are written: the
-# text output, the default, never loads them.
+# The JSON and LaTeX writers are imported where those formats are written, and
+# the resampling where a confidence interval is asked for: the text output of
+# corpus scores, the default, never loads them.
 if TYPE_CHECKING:
     from bleuviz.arrays import FloatArray
     from bleuviz.bleu.config import BleuConfig
@@ -58,7 +58,7 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--confidence-n", type=int, default=1000, metavar="N", help="bootstrap resamples"
     )
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="bootstrap seed")
+    parser.add_argument("--seed", type=int, help="bootstrap seed (default: sacrebleu's, 12345)")
     parser.set_defaults(func=run_score)
     return parser
 
@@ -197,9 +197,11 @@ def _confidence(
 ) -> dict[str, Any]:
     """The bootstrap mean and CI, and the signature with sacrebleu's bs/seed fields."""
     from bleuviz.significance.bleu import bootstrap_ci
+    from bleuviz.significance.resampling import DEFAULT_SEED, paired_signature
 
-    ci = bootstrap_ci(stats, config, args.confidence_n, args.seed)
-    signature = paired_signature(score.signature, args.confidence_n, 0, args.seed)
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    ci = bootstrap_ci(stats, config, args.confidence_n, seed)
+    signature = paired_signature(score.signature, args.confidence_n, 0, seed)
     return {"mean": ci.mean, "ci": ci.ci, "signature": signature}
 
 

@@ -71,8 +71,10 @@ def test_a_command_imports_no_other_commands_module() -> None:
 
 
 #: Modules a plain-text chrF command has no use for: other formats' readers and
-#: writers, TER's, and concurrent.futures (with logging; plain threads count).
+#: writers, TER's, resampling, and concurrent.futures (with logging; plain
+#: threads count).
 NOT_FOR_PLAIN_CHRF = {
+    "bleuviz.significance.resampling",
     "bleuviz.io.table",
     "bleuviz.io.wmt_xml",
     "bleuviz.render.json_stream",
