@@ -3,8 +3,12 @@
 Generates a seeded synthetic test set (default: 3,000 segments, 2 references,
 4 systems, about 25 tokens a line), starts ``streamlit run serve.py -- --ref ...
 --hyp ...`` on a free port and drives Debian's chromium with Playwright. Then
-does the same with 100,000 segments and 1 system (first render, and that the
-sentences page responds). Each figure is printed on one line with its target.
+every interaction of the three pages on a real test set with many systems
+(``--real``, default WMT17 en-de under /work/shared/data: 3,004 segments, its
+first 9 systems; ``--real-segments 1984`` takes the first 1,984 segments, the
+size the speed issue names). Then the same with 100,000 segments and 1 system
+(first render, and that the sentences page responds). Each figure is printed on
+one line with its target.
 
 What is measured (in-page clocks polled every 10 ms, so Playwright's own
 overhead stays out where it can):
@@ -29,6 +33,7 @@ Usage::
     python benchmarks/bench_app.py [--segments 3000] [--systems 4] [--big 100000]
                                    [--no-big] [--seed 13] [--keep DIR] [--repeats 5]
                                    [--colds 3] [--only standard|real|big]
+                                   [--real DIR] [--real-systems 9] [--real-segments N]
 """
 
 from __future__ import annotations
@@ -501,13 +506,25 @@ def bench_big(
         fresh.context.close()
 
 
-def real_files(data: Path, systems: int) -> tuple[Path, list[Path]]:
-    """The reference and the first ``systems`` outputs (by name) of a WMT folder."""
+def real_files(
+    data: Path, systems: int, segments: int | None, folder: Path
+) -> tuple[Path, list[Path]]:
+    """The reference and the first ``systems`` outputs (by name) of a WMT folder.
+
+    With ``segments``, their first ``segments`` lines, written to ``folder``.
+    """
     refs = sorted(data.glob("ref.*"))
     hyps = sorted(data.glob("hyp.*"))[:systems]
     if len(refs) != 1 or len(hyps) < 2:
         sys.exit(f"{data}: expected one ref.* file and at least two hyp.* files")
-    return refs[0], hyps
+    if segments is None:
+        return refs[0], hyps
+    cut = []
+    for path in [refs[0], *hyps]:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)[:segments]
+        (folder / path.name).write_text("".join(lines), encoding="utf-8")
+        cut.append(folder / path.name)
+    return cut[0], cut[1:]
 
 
 def system_name(path: Path) -> str:
@@ -544,19 +561,22 @@ def repeated(
     return took
 
 
-def bench_real(browser: Browser, data: Path, systems: int, repeats: int) -> None:
+def bench_real(
+    browser: Browser, data: Path, systems: int, segments: int | None, repeats: int
+) -> None:
     """Every interaction after the first load on a real test set with many systems.
 
     Each interaction is repeated ``repeats`` times (rounded up to even: alternating
     between two options) and reported as the median, since one browser timing moves
     by a third between runs on this machine.
     """
-    ref, hyps = real_files(data, systems)
+    folder = Path(tempfile.mkdtemp(prefix="bleuviz-bench-real-"))
+    ref, hyps = real_files(data, systems, segments, folder)
     names = [system_name(h) for h in hyps]
     lines = {system_name(h): h.read_text(encoding="utf-8").splitlines() for h in hyps}
     n_seg = len(lines[names[0]])
     tag = f"[{n_seg:,} x {len(hyps)} real]"
-    log = Path(tempfile.mkdtemp(prefix="bleuviz-bench-real-")) / "server.log"
+    log = folder / "server.log"
     # Alternations run an even number of times, so each ends where it started.
     even = repeats + repeats % 2
     with serve(["--ref", str(ref), "--hyp", *map(str, hyps)], log) as url:
@@ -631,6 +651,11 @@ def main() -> None:
     )
     parser.add_argument("--real-systems", type=int, default=9)
     parser.add_argument(
+        "--real-segments",
+        type=int,
+        help="only the first N segments of the real set (the issue's 1,984 x 9: 1984)",
+    )
+    parser.add_argument(
         "--repeats",
         type=int,
         default=5,
@@ -656,7 +681,7 @@ def main() -> None:
             if args.only in (None, "standard"):
                 bench_standard(browser, base / "standard", args.segments, args.systems, args.seed)
             if args.only in (None, "real") and args.real.is_dir():
-                bench_real(browser, args.real, args.real_systems, args.repeats)
+                bench_real(browser, args.real, args.real_systems, args.real_segments, args.repeats)
             elif args.only == "real":
                 sys.exit(f"{args.real} is missing: pass --real DIR")
             if args.only in (None, "big") and not args.no_big:
