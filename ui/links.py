@@ -66,9 +66,15 @@ class LinkParam:
 
 
 def arrive(page: str) -> None:
-    """Note the page this run shows (its first run reads the link); nothing is claimed yet."""
+    """Note the page this run shows (its first run reads the link); nothing is claimed yet.
+
+    Moving to another page drops the messages about the link the last page was
+    opened with: they name its parameters, which the new page's link does not have.
+    """
     state = st.session_state
     if state.get(PAGE_KEY) != page:
+        if PAGE_KEY in state:
+            state[PROBLEMS_KEY] = {}
         state[PAGE_KEY], state[ARRIVING_KEY] = page, True
     state[CLAIMED_KEY] = set()
 
@@ -140,7 +146,7 @@ def apply_links(params: Sequence[LinkParam]) -> None:
 
 
 def report_problem(param: LinkParam, raw: str, reason: str) -> None:
-    """Keep a one-line message about an unusable value until the user dismisses it."""
+    """Keep a one-line message about an unusable value until dismissed or another page opens."""
     if param.default_text:
         shown = f"; showing {param.default_text}"
     elif param.default is not None:
@@ -151,7 +157,7 @@ def report_problem(param: LinkParam, raw: str, reason: str) -> None:
 
 
 def _keep_problem(name: str, raw: str, reason: str) -> None:
-    """Keep the one-line message "``name=raw``: reason." until the user dismisses it."""
+    """Keep the one-line message "``name=raw``: reason." until dismissed or another page opens."""
     problems = dict(st.session_state.get(PROBLEMS_KEY, {}))
     problems[name] = f"{code_span(f'{name}={raw}')}: {reason}."
     st.session_state[PROBLEMS_KEY] = problems

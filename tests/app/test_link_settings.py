@@ -116,6 +116,18 @@ def test_an_unusable_value_is_named_on_the_page_and_the_default_shown(
     assert not link_warnings(app)
 
 
+def test_a_link_message_stays_on_its_page_and_goes_with_it(app: AppTest) -> None:
+    app.query_params["flavor"] = "moses"
+    app.run()
+    assert len(link_warnings(app)) == 1
+    app.sidebar.selectbox(key="smooth_sacrebleu").set_value("floor").run()
+    assert len(link_warnings(app)) == 1  # other reruns of the page keep it
+    app.switch_page("app_pages/sentences.py")
+    app.run()
+    assert not app.exception
+    assert not link_warnings(app)
+
+
 def flat_params(app: AppTest) -> dict[str, str]:
     return {k: app.query_params[k] for k in app.query_params}
 
