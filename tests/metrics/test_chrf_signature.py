@@ -12,8 +12,9 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import CHRF
 
+from bleuviz.bleu.sacrebleu_version import sacrebleu_version
 from bleuviz.metrics.chrf_score import ChrfConfig
-from bleuviz.metrics.chrf_signature import chrf_signature, sacrebleu_version
+from bleuviz.metrics.chrf_signature import chrf_signature
 
 HYPS = ["The cat sat on the mat.", "A dog (barking) ran!"]
 REFS = ["The cat is on the mat.", "The dog ran, barking."]
