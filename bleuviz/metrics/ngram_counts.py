@@ -73,16 +73,19 @@ def match_statistics(hyp: IdStream, ref: IdStream, max_order: int, workers: int 
     ref_count = np.maximum(ref.lengths[:, None] - orders + 1, 0)
     out[:, :, 1] = ref_count
     out[:, :, 0] = np.where(ref_count > 0, np.maximum(hyp.lengths[:, None] - orders + 1, 0), 0)
-    hyp_ids, ref_ids, alphabet = _renumber(hyp.ids, ref.ids)
+    new_id = _renumbering(hyp.ids, ref.ids)
+    alphabet = int(new_id[-1])
     hyp_bounds = np.concatenate([[0], np.cumsum(hyp.lengths)])
     ref_bounds = np.concatenate([[0], np.cumsum(ref.lengths)])
     id_bits = (alphabet + 1).bit_length()
 
     def count(cut: tuple[int, int]) -> None:
         first, last = cut
+        hyp_ids = new_id[hyp.ids[hyp_bounds[first] : hyp_bounds[last]]]
+        ref_ids = new_id[ref.ids[ref_bounds[first] : ref_bounds[last]]]
         chunk = _layout(
-            IdStream(hyp_ids[hyp_bounds[first] : hyp_bounds[last]], hyp.lengths[first:last]),
-            IdStream(ref_ids[ref_bounds[first] : ref_bounds[last]], ref.lengths[first:last]),
+            IdStream(hyp_ids, hyp.lengths[first:last]),
+            IdStream(ref_ids, ref.lengths[first:last]),
             alphabet + 1,
             max_order,
         )
@@ -96,14 +99,17 @@ def match_statistics(hyp: IdStream, ref: IdStream, max_order: int, workers: int 
     return out
 
 
-def _renumber(hyp_ids: IntArray, ref_ids: IntArray) -> tuple[IntArray, IntArray, int]:
-    """Return both streams' ids renumbered 1..A in the order of the old ids, and A."""
+def _renumbering(hyp_ids: IntArray, ref_ids: IntArray) -> IntArray:
+    """Return each old id's new one, 1..A in the order of the old ids (A is the last).
+
+    Applied a chunk at a time, so the streams are never copied whole.
+    """
     size = int(max(hyp_ids.max(initial=0), ref_ids.max(initial=0))) + 1
     present = np.zeros(size, dtype=bool)
     present[hyp_ids] = True
     present[ref_ids] = True
-    new_id = np.cumsum(present)
-    return new_id[hyp_ids], new_id[ref_ids], int(new_id[-1])
+    new_id: IntArray = np.cumsum(present)
+    return new_id
 
 
 def _in_threads(
