@@ -25,8 +25,8 @@ from bleuviz.io.decode import (
 from bleuviz.io.plain import load_plain
 from bleuviz.io.testset import TestSet
 
-# The table and XML readers (json, csv, xml.etree) are imported where a table or
-# XML file is read: a plain-text command never loads them (5 ms of its start).
+# The table reader (with json and csv) and the XML reader are imported where a
+# table or XML file is read: a plain-text command never loads them (5 ms of its start).
 
 _TABLE_EXTENSIONS = frozenset({".tsv", ".csv", ".jsonl", ".json"})
 _SGML_EXTENSIONS = frozenset({".sgm", ".sgml"})
