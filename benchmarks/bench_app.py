@@ -4,9 +4,9 @@ Generates a seeded synthetic test set (default: 3,000 segments, 2 references,
 4 systems, about 25 tokens a line), starts ``streamlit run serve.py -- --ref ...
 --hyp ...`` on a free port and drives Debian's chromium with Playwright. Then
 every interaction of the three pages on a real test set with many systems
-(``--real``, default WMT17 en-de under /work/shared/data: 3,004 segments, its
-first 9 systems; ``--real-segments 1984`` takes the first 1,984 segments, the
-size the speed issue names). Then the same with 100,000 segments and 1 system
+(``--real``, default WMT17 en-de under /work/shared/data, its first 9 systems
+and, by default, its first 1,984 segments: the size the speed issue names;
+``--real-segments 0`` takes all 3,004). Then the same with 100,000 segments and 1 system
 (first render, and that the sentences page responds). Each figure is printed on
 one line with its target.
 
@@ -33,7 +33,7 @@ Usage::
     python benchmarks/bench_app.py [--segments 3000] [--systems 4] [--big 100000]
                                    [--no-big] [--seed 13] [--keep DIR] [--repeats 5]
                                    [--colds 3] [--only standard|real|big]
-                                   [--real DIR] [--real-systems 9] [--real-segments N]
+                                   [--real DIR] [--real-systems 9] [--real-segments 1984]
 """
 
 from __future__ import annotations
@@ -506,18 +506,16 @@ def bench_big(
         fresh.context.close()
 
 
-def real_files(
-    data: Path, systems: int, segments: int | None, folder: Path
-) -> tuple[Path, list[Path]]:
+def real_files(data: Path, systems: int, segments: int, folder: Path) -> tuple[Path, list[Path]]:
     """The reference and the first ``systems`` outputs (by name) of a WMT folder.
 
-    With ``segments``, their first ``segments`` lines, written to ``folder``.
+    With ``segments`` (not 0), their first ``segments`` lines, written to ``folder``.
     """
     refs = sorted(data.glob("ref.*"))
     hyps = sorted(data.glob("hyp.*"))[:systems]
     if len(refs) != 1 or len(hyps) < 2:
         sys.exit(f"{data}: expected one ref.* file and at least two hyp.* files")
-    if segments is None:
+    if not segments:
         return refs[0], hyps
     cut = []
     for path in [refs[0], *hyps]:
@@ -561,9 +559,7 @@ def repeated(
     return took
 
 
-def bench_real(
-    browser: Browser, data: Path, systems: int, segments: int | None, repeats: int
-) -> None:
+def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeats: int) -> None:
     """Every interaction after the first load on a real test set with many systems.
 
     Each interaction is repeated ``repeats`` times (rounded up to even: alternating
@@ -653,7 +649,8 @@ def main() -> None:
     parser.add_argument(
         "--real-segments",
         type=int,
-        help="only the first N segments of the real set (the issue's 1,984 x 9: 1984)",
+        default=1984,
+        help="the real set's first N segments (the issue's 1,984 x 9); 0: all of them",
     )
     parser.add_argument(
         "--repeats",
