@@ -1,8 +1,8 @@
 """The reproducibility signature of a BLEU score: sacrebleu's own, extended for other flavours.
 
 sacrebleu 2.6's ``BLEUSignature`` (``sacrebleu/metrics/bleu.py``, formatted by
-``Signature.format`` in ``metrics/base.py``) writes ``nrefs``, ``case``,
-``eff``, ``tok``, ``smooth`` and ``version``, ``key:value`` joined by ``|``; a
+``Signature.format`` in ``metrics/base.py``, :func:`signature_text` here) writes
+``nrefs``, ``case``, ``eff``, ``tok``, ``smooth`` and ``version``; a
 smoothing that takes a value shows it in brackets with two decimals, its
 default when none is given (``floor[0.10]``). The string is written here, so a
 BLEU command with a columnar tokenizer never imports sacrebleu (0.1-0.2 s), and
@@ -16,7 +16,7 @@ import numpy as np
 from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.flavors.sacrebleu import SMOOTH_DEFAULTS
 from bleuviz.bleu.orders import DEFAULT_ORDER
-from bleuviz.bleu.sacrebleu_version import sacrebleu_version
+from bleuviz.bleu.sacrebleu_signature import sacrebleu_version, signature_text
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenizer_signature
 
 
@@ -31,16 +31,16 @@ def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:
     implementation = config.flavor_spec.implementation
     smooth = config.smoothing if implementation is None else "none"
     value = SMOOTH_DEFAULTS[smooth] if config.smooth_value is None else config.smooth_value
+    text = signature_text(
+        {
+            "nrefs": n_refs,
+            "case": "lc" if tokenize.lowercase else "mixed",
+            "eff": "yes" if config.effective_order else "no",
+            "tok": tokenizer_signature(tokenize.name),
+            "smooth": smooth if SMOOTH_DEFAULTS[smooth] is None else f"{smooth}[{value:.2f}]",
+        }
+    )
     version = sacrebleu_version()
-    fields = {
-        "nrefs": n_refs,
-        "case": "lc" if tokenize.lowercase else "mixed",
-        "eff": "yes" if config.effective_order else "no",
-        "tok": tokenizer_signature(tokenize.name),
-        "smooth": smooth if SMOOTH_DEFAULTS[smooth] is None else f"{smooth}[{value:.2f}]",
-        "version": version,
-    }
-    text = "|".join(f"{key}:{field}" for key, field in fields.items())
     extra = _extra_fields(config)
     if implementation is not None:
         text = (

@@ -73,11 +73,13 @@ def chrf_statistics(
         references = prepare_references(references, config)
     if config.lowercase:
         hyps = [line.lower() for line in hyps]
+    # The hypothesis's characters serve every reference.
+    hyp_chars = _characters(hyps) if config.char_order else None
     first, *others = zip(references.streams, references.characters, strict=True)
-    best = _one_reference(hyps, *first, config, workers)
+    best = _one_reference(hyps, hyp_chars, *first, config, workers)
     best_f = f_scores(best, config.beta)
     for stream, chars in others:
-        stats = _one_reference(hyps, stream, chars, config, workers)
+        stats = _one_reference(hyps, hyp_chars, stream, chars, config, workers)
         f = f_scores(stats, config.beta)
         better = f > best_f  # sacrebleu: the first reference of the highest score wins
         best[better] = stats[better]
@@ -87,6 +89,7 @@ def chrf_statistics(
 
 def _one_reference(
     hyps: Sequence[str],
+    hyp_chars: IdStream | None,
     refs: Sequence[str],
     ref_chars: IdStream | None,
     config: ChrfConfig,
@@ -94,8 +97,8 @@ def _one_reference(
 ) -> IntArray:
     """Statistics of ``hyps`` against one reference stream (both lowercased already)."""
     parts = []
-    if ref_chars is not None:
-        chars = match_statistics(_characters(hyps), ref_chars, config.char_order, workers)
+    if hyp_chars is not None and ref_chars is not None:
+        chars = match_statistics(hyp_chars, ref_chars, config.char_order, workers)
         parts.append(chars.reshape(len(hyps), -1))
     if config.word_order:
         # Imported here: chrF needs no words, so a chrF command never loads their modules.

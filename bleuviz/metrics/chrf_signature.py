@@ -2,14 +2,15 @@
 
 sacrebleu 2.6's ``CHRFSignature`` (``sacrebleu/metrics/chrf.py``) writes
 ``nrefs``, ``case``, ``eff``, ``nc``, ``nw``, ``space`` and ``version`` in that
-order, ``key:value`` joined by ``|`` (``Signature.format``). Importing sacrebleu
-for that string takes 0.1-0.2 s, a third of the one-file ``score -m chrf``
-command; the string is written here and tested equal to sacrebleu's own.
+order, in ``Signature.format``'s form (:func:`bleuviz.bleu.sacrebleu_signature.signature_text`).
+Importing sacrebleu for that string takes 0.1-0.2 s, a third of the one-file
+``score -m chrf`` command; the string is written here and tested equal to
+sacrebleu's own.
 """
 
 from __future__ import annotations
 
-from bleuviz.bleu.sacrebleu_version import sacrebleu_version
+from bleuviz.bleu.sacrebleu_signature import signature_text
 from bleuviz.metrics.chrf_score import ChrfConfig
 
 
@@ -19,13 +20,13 @@ def chrf_signature(config: ChrfConfig, n_refs: int) -> str:
     Epsilon smoothing and whitespace are off (``ChrfConfig`` offers neither), so
     ``eff`` is ``yes`` and ``space`` is ``no``, as sacrebleu writes them then.
     """
-    fields = {
-        "nrefs": n_refs,
-        "case": "lc" if config.lowercase else "mixed",
-        "eff": "yes",
-        "nc": config.char_order,
-        "nw": config.word_order,
-        "space": "no",
-        "version": sacrebleu_version(),
-    }
-    return "|".join(f"{key}:{value}" for key, value in fields.items())
+    return signature_text(
+        {
+            "nrefs": n_refs,
+            "case": "lc" if config.lowercase else "mixed",
+            "eff": "yes",
+            "nc": config.char_order,
+            "nw": config.word_order,
+            "space": "no",
+        }
+    )

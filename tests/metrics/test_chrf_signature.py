@@ -12,7 +12,7 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import CHRF
 
-from bleuviz.bleu.sacrebleu_version import sacrebleu_version
+from bleuviz.bleu.sacrebleu_signature import sacrebleu_version
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.chrf_signature import chrf_signature
 
