@@ -1,7 +1,7 @@
 """Text from the data as HTML that neither HTML nor Markdown can read as markup.
 
 The app shows its highlighted segments through Streamlit's Markdown element
-with raw HTML allowed (``ui.markup.show_html``): the ``st.html`` element is a
+with raw HTML allowed (``bleuviz.app.ui.widgets.markup.show_html``): the ``st.html`` element is a
 component the browser loads on demand, and on a page opened from a link it
 appeared about 0.4 s after Markdown would have. Markdown asks more of the
 escaping than HTML does, so text from the data goes through ``inert_text``,

@@ -12,7 +12,7 @@ import sacrebleu
 import bleuviz
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data"
+SAMPLE = ROOT / "bleuviz" / "sample_data"
 
 
 def test_the_documented_walk_from_files_to_an_explained_segment() -> None:

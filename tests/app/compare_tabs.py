@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from ui.compare.views import VIEW_KEY, View
+from bleuviz.app.ui.sections.compare.views import VIEW_KEY, View
 
 
 def open_view(at: AppTest, view: View) -> AppTest:

@@ -1,4 +1,4 @@
-"""The HTML blocks a page drew through ``ui.markup.show_html`` (Markdown with raw HTML)."""
+"""The HTML blocks a page drew through ``ui.widgets.markup.show_html`` (Markdown with HTML)."""
 
 from __future__ import annotations
 
@@ -16,5 +16,5 @@ def html_bodies(at: AppTest) -> list[str]:
 
 
 def signatures(at: AppTest) -> list[str]:
-    """The signatures a page drew (``ui.markup.show_signature``), as text, in order."""
+    """The signatures a page drew (``ui.widgets.markup.show_signature``), as text, in order."""
     return [html.unescape(m) for body in html_bodies(at) for m in _SIGNATURE.findall(body)]

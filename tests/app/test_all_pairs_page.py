@@ -25,7 +25,7 @@ REFS = SAMPLE_REF_LINES
 @pytest.fixture
 def app(new_app: Callable[..., AppTest]) -> AppTest:
     at = new_app()
-    at.switch_page("app_pages/compare.py")
+    at.switch_page("bleuviz/app/page_scripts/compare.py")
     at.session_state["cmp_n_bootstrap"] = 200
     at.session_state["cmp_n_ar"] = 300
     at.run()

@@ -17,11 +17,11 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.frame.app_args import AppArgs, parse_argv
 from bleuviz.render.labels import escape_markdown as md
-from ui.app_args import AppArgs, parse_argv
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA_PAGES = ("app_pages/overview.py", "app_pages/sentences.py")
+DATA_PAGES = ("bleuviz/app/page_scripts/overview.py", "bleuviz/app/page_scripts/sentences.py")
 REF = ["The cat sat on the mat .", "It rained all day .", "We went home early ."]
 HYP = ["The cat sat on a mat .", "It rained the whole day .", "We went home ."]
 
@@ -30,7 +30,7 @@ HYP = ["The cat sat on a mat .", "It rained the whole day .", "We went home ."]
 def app(new_app: Callable[..., AppTest]) -> Iterator[Callable[..., AppTest]]:
     """Return a function that builds an AppTest of app.py with files on its command line."""
 
-    def make(*argv: str, page: str = "app_pages/overview.py") -> AppTest:
+    def make(*argv: str, page: str = "bleuviz/app/page_scripts/overview.py") -> AppTest:
         at = new_app(*argv)
         at.switch_page(page)
         at.run()
@@ -100,7 +100,7 @@ def test_good_files_open_and_score_like_sacrebleu(
     at = app(*good_files(tmp_path), page=page)
     assert not at.error
     assert_frame_works(at, saved=True)
-    if page == "app_pages/overview.py":
+    if page == "bleuviz/app/page_scripts/overview.py":
         expected = [sacrebleu.corpus_bleu(h, [REF]).score for h in (HYP, REF)]
         assert [(m.label, m.value) for m in at.metric] == [  # ranked: best first
             ("beta", f"{expected[1]:.2f}"),
@@ -185,14 +185,16 @@ def test_other_unreadable_references_are_named(
     switch_to_sample(at)
 
 
-@pytest.mark.parametrize("page", ("app_pages/compare.py", "app_pages/learn.py"))
+@pytest.mark.parametrize(
+    "page", ("bleuviz/app/page_scripts/compare.py", "bleuviz/app/page_scripts/learn.py")
+)
 def test_pages_without_data_still_render(
     app: Callable[..., AppTest], tmp_path: Path, page: str
 ) -> None:
     ref = write(tmp_path / "ref.en", REF)
     at = app("--ref", ref, "--hyp", str(tmp_path / "missing.en"), page=page)
     assert at.title[0].value
-    assert_frame_works(at, settings=page != "app_pages/learn.py")
+    assert_frame_works(at, settings=page != "bleuviz/app/page_scripts/learn.py")
 
 
 def test_a_file_fixed_on_disk_is_read_again(app: Callable[..., AppTest], tmp_path: Path) -> None:
@@ -213,14 +215,17 @@ def test_a_file_fixed_on_disk_is_read_again(app: Callable[..., AppTest], tmp_pat
 def test_invalid_settings_show_an_error_on_the_sentences_page(
     app: Callable[..., AppTest],
 ) -> None:
-    at = app(page="app_pages/sentences.py")
+    at = app(page="bleuviz/app/page_scripts/sentences.py")
     at.sidebar.text_input(key="weights_text").set_value("1 2 three").run()
     assert not at.exception
     assert "weights" in only_error(at)
     assert at.sidebar.selectbox(key="flavor").value == "sacrebleu"
 
 
-@pytest.mark.parametrize("page", [*DATA_PAGES, "app_pages/compare.py", "app_pages/learn.py"])
+@pytest.mark.parametrize(
+    "page",
+    [*DATA_PAGES, "bleuviz/app/page_scripts/compare.py", "bleuviz/app/page_scripts/learn.py"],
+)
 def test_an_unknown_argument_is_named_on_every_page_and_the_rest_opens(
     app: Callable[..., AppTest], tmp_path: Path, page: str
 ) -> None:
@@ -228,7 +233,9 @@ def test_an_unknown_argument_is_named_on_every_page_and_the_rest_opens(
     [error] = [e.value for e in at.error]
     assert error.startswith(md("app arguments after --: --source src.*de* not understood"))
     assert md("--src,") in error  # the option meant, among those the app reads
-    if page == "app_pages/overview.py":  # the files the other arguments name are open
+    if (
+        page == "bleuviz/app/page_scripts/overview.py"
+    ):  # the files the other arguments name are open
         assert [m.label for m in at.metric] == ["beta", "alpha"]
 
 

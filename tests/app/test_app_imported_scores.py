@@ -17,6 +17,7 @@ import sacrebleu
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.sections.compare.views import BUCKETS, SEGMENTS, SENTENCES
 from bleuviz.render.labels import escape_markdown
 from tests.app.compare_tabs import open_view
 from tests.app.markup import signatures
@@ -31,7 +32,6 @@ from tests.data import (
     file_scores,
 )
 from tests.significance.test_mean_significance import oracle
-from ui.compare.views import BUCKETS, SEGMENTS, SENTENCES
 
 NAMES = ["literal", "terse", "repeat"]
 HYPS = SAMPLE_SYSTEM_LINES
@@ -43,7 +43,7 @@ FILES = [str(p) for p in (COMET_SCORES, METRICX_SCORES, HUMAN_SCORES)]
 def app(new_app: Callable[..., AppTest]) -> Callable[..., AppTest]:
     """Build the app with the sample and the score files on its command line."""
 
-    def make(*extra: str, page: str = "app_pages/overview.py") -> AppTest:
+    def make(*extra: str, page: str = "bleuviz/app/page_scripts/overview.py") -> AppTest:
         argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
         at = new_app(*argv, "--seg-scores", *FILES, *extra)
         at.switch_page(page)
@@ -91,7 +91,7 @@ def test_sidebar_switches_direction_and_marks_a_human(app: Callable[..., AppTest
 
 
 def test_sentences_column_range_filter_and_drill_down(app: Callable[..., AppTest]) -> None:
-    at = app(page="app_pages/sentences.py")
+    at = app(page="bleuviz/app/page_scripts/sentences.py")
     at.selectbox(key="sent_system").set_value("terse").run()
     table = at.dataframe(key="sent_table").value
     comet = file_scores(COMET_SCORES)["terse"]
@@ -111,7 +111,7 @@ def test_sentences_column_range_filter_and_drill_down(app: Callable[..., AppTest
 
 
 def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTest]) -> None:
-    at = app(page="app_pages/compare.py")
+    at = app(page="bleuviz/app/page_scripts/compare.py")
     at.session_state["cmp_n_bootstrap"] = 300
     at.session_state["cmp_n_ar"] = 640
     at.selectbox(key="cmp_sig_metric").set_value("human").run()
@@ -140,7 +140,7 @@ def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTe
 
 
 def test_compare_buckets_by_an_imported_score(app: Callable[..., AppTest]) -> None:
-    at = open_view(app(page="app_pages/compare.py"), BUCKETS)
+    at = open_view(app(page="bleuviz/app/page_scripts/compare.py"), BUCKETS)
     at.selectbox(key="cmp_bucket_kind").set_value("score:human").run()
     assert not at.exception
     buckets = at.selectbox(key="cmp_bucket").options

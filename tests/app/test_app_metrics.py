@@ -17,11 +17,11 @@ from sacrebleu.metrics import CHRF, TER
 from sacrebleu.significance import PairedTest
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.sections.compare.views import SEGMENTS, VIEW_KEY
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
 from tests.app.markup import html_bodies, signatures
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
-from ui.compare.views import SEGMENTS, VIEW_KEY
 
 HYP = {path.name.split(".")[1]: path.read_text("utf-8").splitlines() for path in SAMPLE_HYPS}
 REFS = [path.read_text("utf-8").splitlines() for path in SAMPLE_REFS]
@@ -60,7 +60,7 @@ def test_overview_adds_corpus_columns_and_signatures(app: AppTest) -> None:
 
 def test_sentences_table_and_drill_down_show_the_chosen_metrics(app: AppTest) -> None:
     app.session_state["metrics"] = ["chrF++", "ROUGE-L"]
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "terse"
     app.query_params["seg"] = "5"
     app.run()
@@ -93,7 +93,7 @@ def test_compare_runs_chrf_significance_as_paired_test(
     app: AppTest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(os.environ, "SACREBLEU_SEED", "12345")
-    app.switch_page("app_pages/compare.py")
+    app.switch_page("bleuviz/app/page_scripts/compare.py")
     app.session_state["cmp_sig_metric"] = "chrF"
     app.session_state["cmp_metric"] = "TER"
     app.session_state["cmp_n_bootstrap"] = 200

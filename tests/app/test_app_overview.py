@@ -33,13 +33,13 @@ from bleuviz.render.labels import escape_markdown
 from tests.app.markup import signatures
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data"
+SAMPLE = ROOT / "bleuviz" / "sample_data"
 SYSTEMS = ("literal", "terse", "repeat")
 PAGES = (
-    "app_pages/overview.py",
-    "app_pages/sentences.py",
-    "app_pages/compare.py",
-    "app_pages/learn.py",
+    "bleuviz/app/page_scripts/overview.py",
+    "bleuviz/app/page_scripts/sentences.py",
+    "bleuviz/app/page_scripts/compare.py",
+    "bleuviz/app/page_scripts/learn.py",
 )
 
 
@@ -410,7 +410,7 @@ def test_invalid_weights_show_an_error_not_an_exception(app: AppTest) -> None:
 
 def test_settings_carry_over_to_the_sentences_page(app: AppTest) -> None:
     apply(app, (("selectbox", "flavor", "nltk"),))
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     run_ok(app)
     assert app.sidebar.selectbox(key="flavor").value == "nltk"
     assert app.dataframe[0].value.shape[0] == 126

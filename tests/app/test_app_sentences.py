@@ -24,7 +24,7 @@ from bleuviz.render.labels import escape_markdown
 from tests.app.markup import html_bodies
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data"
+SAMPLE = ROOT / "bleuviz" / "sample_data"
 SYSTEMS = ("literal", "terse", "repeat")
 STATUSES = {"match", "clip", "miss"}
 SPECIAL_SEGMENTS = (26, 37, 59, 105)  # markup, entities, $ and * (sample_data/README)
@@ -67,7 +67,7 @@ CLIP_SEGMENT = next(s for s in range(1, 127) if clipped_unigrams("repeat", s) >=
 def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
     """A fresh AppTest of the sentences page on the bundled sample, with empty caches."""
     at = new_app()
-    at.switch_page("app_pages/sentences.py")
+    at.switch_page("bleuviz/app/page_scripts/sentences.py")
     yield at
 
 
@@ -350,7 +350,7 @@ def test_drill_down_shows_the_reference_length_the_flavour_scores_against(
         (tmp_path / name).write_text(text, encoding="utf-8")
     refs = [str(tmp_path / "ref.short.txt"), str(tmp_path / "ref.long.txt")]
     at = new_app("--ref", *refs, "--hyp", str(tmp_path / "hyp.sys.txt"))
-    at.switch_page("app_pages/sentences.py")
+    at.switch_page("bleuviz/app/page_scripts/sentences.py")
     at.run()
     at.sidebar.selectbox(key="flavor").set_value(flavor)
     open_link(at, sys="sys", seg="1")
@@ -359,7 +359,9 @@ def test_drill_down_shows_the_reference_length_the_flavour_scores_against(
     assert float(shown["Sentence BLEU"]) == pytest.approx(100.0)
 
 
-@pytest.mark.parametrize("page", ["app_pages/sentences.py", "app_pages/learn.py"])
+@pytest.mark.parametrize(
+    "page", ["bleuviz/app/page_scripts/sentences.py", "bleuviz/app/page_scripts/learn.py"]
+)
 def test_the_frame_draws_the_highlight_style_sheet_in_the_sidebar(app: AppTest, page: str) -> None:
     app.switch_page(page).run()
     assert not app.exception

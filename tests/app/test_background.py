@@ -13,10 +13,10 @@ from collections.abc import Iterator
 import pytest
 import streamlit
 
-import ui.background
+import bleuviz.app.ui.cache.background
+from bleuviz.app.ui.cache.background import LatestReport, with_progress
 from bleuviz.errors import InputError
 from bleuviz.progress import Progress
-from ui.background import LatestReport, with_progress
 
 
 class _Slot:
@@ -48,8 +48,8 @@ def drawn(monkeypatch: pytest.MonkeyPatch, shown: threading.Event) -> Iterator[l
         return slots[-1]
 
     monkeypatch.setattr(streamlit, "empty", empty)
-    monkeypatch.setattr(ui.background, "BAR_AFTER", 0.01)
-    monkeypatch.setattr(ui.background, "REFRESH", 0.01)
+    monkeypatch.setattr(bleuviz.app.ui.cache.background, "BAR_AFTER", 0.01)
+    monkeypatch.setattr(bleuviz.app.ui.cache.background, "REFRESH", 0.01)
     yield texts
     assert len(slots) == 1  # one place for the bar, bar or not
 
@@ -57,7 +57,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch, shown: threading.Event) -> Iterator[l
 def test_a_quick_computation_draws_no_bar(
     monkeypatch: pytest.MonkeyPatch, drawn: list[str]
 ) -> None:
-    monkeypatch.setattr(ui.background, "BAR_AFTER", 30.0)
+    monkeypatch.setattr(bleuviz.app.ui.cache.background, "BAR_AFTER", 30.0)
     assert with_progress("Tests", lambda report: 42) == 42
     assert drawn == []
 

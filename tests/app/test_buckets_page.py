@@ -14,8 +14,8 @@ from sacrebleu.significance import PairedTest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.sections.compare.views import BUCKETS, VIEW_KEY
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
-from ui.compare.views import BUCKETS, VIEW_KEY
 
 HYPS = SAMPLE_SYSTEM_LINES
 REFS = SAMPLE_REF_LINES
@@ -24,7 +24,7 @@ REFS = SAMPLE_REF_LINES
 @pytest.fixture
 def app(new_app: Callable[..., AppTest]) -> AppTest:
     at = new_app()
-    at.switch_page("app_pages/compare.py")
+    at.switch_page("bleuviz/app/page_scripts/compare.py")
     at.session_state["cmp_n_bootstrap"] = 200
     at.session_state["cmp_n_ar"] = 100
     at.session_state["metrics"] = ["chrF"]

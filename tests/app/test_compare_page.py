@@ -17,6 +17,16 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.analysis.buckets import bucket_segments, bucket_table, segment_comparison, win_tie_loss
 from bleuviz.analysis.segments import PREVIEW_CHARS
+from bleuviz.app.ui.cache.data import PathSet
+from bleuviz.app.ui.sections.compare.views import (
+    BUCKETS,
+    NGRAMS,
+    SEGMENTS,
+    SENTENCES,
+    SIGNIFICANCE,
+    VIEW_KEY,
+    View,
+)
 from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
@@ -32,8 +42,6 @@ from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
 from tests.analysis import salient_oracle as oracle
 from tests.app.compare_tabs import open_view
 from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
-from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS, SENTENCES, SIGNIFICANCE, VIEW_KEY, View
-from ui.data import PathSet
 
 REPO = Path(__file__).resolve().parents[2]
 TOK = TokenizeConfig()
@@ -55,7 +63,7 @@ def corpus() -> CorpusStats:
 def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
     """A fresh app on the Compare page, with empty caches."""
     at = new_app()
-    at.switch_page("app_pages/compare.py")
+    at.switch_page("bleuviz/app/page_scripts/compare.py")
     yield at
 
 

@@ -17,6 +17,7 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.sections.compare.views import BUCKETS, NGRAMS, SEGMENTS
 from bleuviz.cli.main import main
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.table import load_table
@@ -24,7 +25,6 @@ from bleuviz.render.highlight import legend
 from tests.app.compare_tabs import open_view
 from tests.app.markup import html_bodies
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
-from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS
 
 HYPS = SAMPLE_SYSTEM_LINES
 REFS = SAMPLE_REF_LINES
@@ -36,7 +36,7 @@ def app(new_app: Callable[..., AppTest]) -> AppTest:
 
 
 def test_ngram_table_names_its_columns_and_shows_a_dash(app: AppTest) -> None:
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "literal"
     app.query_params["seg"] = "2"
     app.run()
@@ -100,7 +100,7 @@ def test_filtered_table_shows_the_subsets_corpus_scores(app: AppTest) -> None:
     from sacrebleu.metrics import CHRF
 
     app.session_state["metrics"] = ["chrF"]
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.run()
     app.selectbox(key="sent_system").set_value("terse").run()
     app.text_input(key="sent_search").set_value("tram").run()
@@ -121,7 +121,7 @@ def test_filtered_table_shows_the_subsets_corpus_scores(app: AppTest) -> None:
 def test_drill_down_opens_the_segment_in_learn(
     app: AppTest, new_app: Callable[..., AppTest]
 ) -> None:
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "terse"
     app.query_params["seg"] = "4"
     app.run()
@@ -130,7 +130,7 @@ def test_drill_down_opens_the_segment_in_learn(
     assert params["hyp"] == [HYPS["terse"][3]]
     assert params["ref"] == [r[3] for r in REFS]
     learn = new_app()
-    learn.switch_page("app_pages/learn.py")
+    learn.switch_page("bleuviz/app/page_scripts/learn.py")
     learn.query_params["hyp"] = HYPS["terse"][3]
     learn.query_params["ref"] = [r[3] for r in REFS]
     learn.run()
@@ -141,7 +141,7 @@ def test_drill_down_opens_the_segment_in_learn(
 def test_sentence_semantics_are_chosen_and_said(app: AppTest) -> None:
     from sacrebleu.metrics import BLEU
 
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.run()
     app.selectbox(key="sent_system").set_value("terse").run()
     note = next(c.value for c in app.caption if c.value.startswith("Sentence BLEU:"))
@@ -163,7 +163,7 @@ def test_sentence_semantics_are_chosen_and_said(app: AppTest) -> None:
 
 
 def test_stepping_follows_the_shown_rows_and_filters_can_be_cleared(app: AppTest) -> None:
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "terse"
     app.query_params["seg"] = "1"
     app.run()
@@ -188,7 +188,7 @@ def test_stepping_follows_the_shown_rows_and_filters_can_be_cleared(app: AppTest
 def test_search_marks_hits_says_where_and_travels_in_the_link(app: AppTest) -> None:
     from bleuviz.render.search_marks import mark_hits
 
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "terse"
     app.query_params["q"] = "Euros"
     app.run()
@@ -210,7 +210,7 @@ def test_search_marks_hits_says_where_and_travels_in_the_link(app: AppTest) -> N
 
 
 def test_compare_filters_are_chips_and_an_empty_result_names_them(app: AppTest) -> None:
-    app.switch_page("app_pages/compare.py")
+    app.switch_page("bleuviz/app/page_scripts/compare.py")
     app.session_state["cmp_n_bootstrap"] = 100
     app.session_state["cmp_n_ar"] = 100
     open_view(app, BUCKETS)
@@ -238,19 +238,19 @@ def test_learn_shows_one_set_of_settings_and_the_sidebars_are_kept(app: AppTest)
     app.run()
     app.sidebar.selectbox(key="flavor").set_value("nltk").run()
     app.sidebar.number_input(key="max_order").set_value(3).run()
-    app.switch_page("app_pages/learn.py")
+    app.switch_page("bleuviz/app/page_scripts/learn.py")
     app.run()
     assert not app.exception
     assert not [s for s in app.sidebar.selectbox if s.key == "flavor"]
     assert [s for s in app.selectbox if s.key == "learn_flavor"]
-    app.switch_page("app_pages/overview.py")
+    app.switch_page("bleuviz/app/page_scripts/overview.py")
     app.run()
     assert app.sidebar.selectbox(key="flavor").value == "nltk"
     assert app.sidebar.number_input(key="max_order").value == 3
 
 
 def test_the_table_selection_follows_the_open_segment(app: AppTest) -> None:
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "terse"
     app.query_params["seg"] = "5"
     app.run()
@@ -266,7 +266,7 @@ def test_the_table_selection_follows_the_open_segment(app: AppTest) -> None:
 
 
 def test_sentences_filters_are_chips(app: AppTest) -> None:
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.run()
     app.text_input(key="sent_search").set_value("euros").run()
     app.slider(key="sent_bleu").set_value((10.0, 90.0)).run()

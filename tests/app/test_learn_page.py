@@ -1,4 +1,4 @@
-"""AppTest of the Learn page (app_pages/learn.py) inside the frame (app.py).
+"""AppTest of the Learn page (bleuviz/app/page_scripts/learn.py) inside the frame (app.py).
 
 Golden numbers: sacrebleu 2.6 (``sentence_bleu`` / ``corpus_bleu``) and nltk 3.10
 (``sentence_bleu`` with ``SmoothingFunction().methodN`` on sacrebleu's 13a tokens)
@@ -40,7 +40,7 @@ def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
     """A fresh AppTest of app.py, run once on its default page, with empty caches."""
     at = new_app()
     at.run()
-    at.switch_page("app_pages/learn.py")
+    at.switch_page("bleuviz/app/page_scripts/learn.py")
     yield at
 
 
@@ -306,8 +306,8 @@ def test_text_and_settings_survive_a_page_switch(app: AppTest) -> None:
     app.text_area(key="learn_hyp").set_value("A candidate of my own.")
     app.selectbox(key="learn_flavor").set_value("nltk")
     run_ok(app)
-    app.switch_page("app_pages/overview.py").run()
-    app.switch_page("app_pages/learn.py")
+    app.switch_page("bleuviz/app/page_scripts/overview.py").run()
+    app.switch_page("bleuviz/app/page_scripts/learn.py")
     run_ok(app)
     assert app.text_area(key="learn_hyp").value == "A candidate of my own."
     assert app.selectbox(key="learn_flavor").value == "nltk"

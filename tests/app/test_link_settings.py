@@ -12,10 +12,10 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.sections.compare.views import BUCKETS, NGRAMS
 from tests.app.compare_tabs import open_view
 from tests.app.markup import signatures
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
-from ui.compare.views import BUCKETS, NGRAMS
 
 
 @pytest.fixture
@@ -122,7 +122,7 @@ def test_a_link_message_stays_on_its_page_and_goes_with_it(app: AppTest) -> None
     assert len(link_warnings(app)) == 1
     app.sidebar.selectbox(key="smooth_sacrebleu").set_value("floor").run()
     assert len(link_warnings(app)) == 1  # other reruns of the page keep it
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.run()
     assert not app.exception
     assert not link_warnings(app)
@@ -136,7 +136,7 @@ def test_sentence_filters_travel_in_the_link_and_come_back(
     new_app: Callable[..., AppTest],
 ) -> None:
     sender = new_app()
-    sender.switch_page("app_pages/sentences.py").run()
+    sender.switch_page("bleuviz/app/page_scripts/sentences.py").run()
     sender.selectbox(key="sent_system").set_value("terse")
     sender.text_input(key="sent_search").set_value("the")
     sender.slider(key="sent_bleu").set_value((10.0, 80.0))
@@ -147,7 +147,7 @@ def test_sentence_filters_travel_in_the_link_and_come_back(
     assert sent["bleu"] == "10,80" and sent["len"] == "3,20" and sent["q"] == "the"
     assert sent["sys"] == "terse" and "doc" in sent
     receiver = new_app()
-    receiver.switch_page("app_pages/sentences.py")
+    receiver.switch_page("bleuviz/app/page_scripts/sentences.py")
     receiver.query_params.update(sent)
     receiver.run()
     assert not receiver.exception and not link_warnings(receiver)
@@ -172,7 +172,7 @@ def test_sentence_filters_travel_in_the_link_and_come_back(
 def test_unusable_sentence_filters_are_named(
     app: AppTest, name: str, value: str, reason: str
 ) -> None:
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params[name] = value
     app.run()
     assert not app.exception
@@ -182,7 +182,7 @@ def test_unusable_sentence_filters_are_named(
 
 def test_compare_choices_travel_in_the_link(new_app: Callable[..., AppTest]) -> None:
     sender = new_app()
-    sender.switch_page("app_pages/compare.py").run()
+    sender.switch_page("bleuviz/app/page_scripts/compare.py").run()
     sender.selectbox(key="cmp_b").set_value("repeat").run()
     sender.selectbox(key="cmp_metric").set_value("chrF").run()
     sender.number_input(key="cmp_n_bootstrap").set_value(200).run()
@@ -199,7 +199,7 @@ def test_compare_choices_travel_in_the_link(new_app: Callable[..., AppTest]) -> 
     assert sent["bucket_by"] == "ratio" and sent["bucket"] == bucket and sent["ngram"] == gram
     assert sent["view"] == "ngrams"
     receiver = new_app()
-    receiver.switch_page("app_pages/compare.py")
+    receiver.switch_page("bleuviz/app/page_scripts/compare.py")
     receiver.query_params.update(sent)
     receiver.run()
     assert not receiver.exception and not link_warnings(receiver)
@@ -214,7 +214,7 @@ def test_compare_choices_travel_in_the_link(new_app: Callable[..., AppTest]) -> 
 
 
 def test_an_unusable_compare_value_is_named(app: AppTest) -> None:
-    app.switch_page("app_pages/compare.py")
+    app.switch_page("bleuviz/app/page_scripts/compare.py")
     app.query_params.update({"metric": "BLEURT", "bucket": "[99, 100)", "bs": "0"})
     app.run()
     assert not app.exception
@@ -224,7 +224,7 @@ def test_an_unusable_compare_value_is_named(app: AppTest) -> None:
 
 
 def test_a_parameter_the_page_does_not_have_is_named_and_left_out(app: AppTest) -> None:
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params.update({"sys": "terse", "seg": "3", "system": "literal"})
     app.run()
     assert not app.exception
@@ -246,7 +246,7 @@ def test_a_parameter_without_a_near_name_is_named_without_a_guess(app: AppTest) 
 
 
 def test_a_parameter_no_section_reads_leaves_the_link_after_the_first_run(app: AppTest) -> None:
-    app.switch_page("app_pages/sentences.py").run()
+    app.switch_page("bleuviz/app/page_scripts/sentences.py").run()
     app.query_params["stale"] = "1"  # as a section drawn no more would leave it
     app.query_params["sys"] = "repeat"
     app.run()
@@ -257,10 +257,13 @@ def test_a_parameter_no_section_reads_leaves_the_link_after_the_first_run(app: A
 @pytest.mark.parametrize(
     ("page", "tokenizer"),
     [
-        ("app_pages/overview.py", "intl"),
-        ("app_pages/sentences.py", "char"),
-        ("app_pages/compare.py", "intl"),
-        ("app_pages/learn.py", None),  # its own settings; the worked example's text is linked
+        ("bleuviz/app/page_scripts/overview.py", "intl"),
+        ("bleuviz/app/page_scripts/sentences.py", "char"),
+        ("bleuviz/app/page_scripts/compare.py", "intl"),
+        (
+            "bleuviz/app/page_scripts/learn.py",
+            None,
+        ),  # its own settings; the worked example's text is linked
     ],
 )
 def test_every_page_claims_the_link_it_writes(
@@ -283,11 +286,11 @@ def test_every_page_claims_the_link_it_writes(
 def test_a_saved_test_sets_link_is_claimed(new_app: Callable[..., AppTest]) -> None:
     argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
     sender = new_app(*argv)
-    sender.switch_page("app_pages/sentences.py").run()
+    sender.switch_page("bleuviz/app/page_scripts/sentences.py").run()
     sent = flat_params(sender)
     assert "set" in sent  # the command line's files, saved in the workspace
     receiver = new_app()
-    receiver.switch_page("app_pages/sentences.py")
+    receiver.switch_page("bleuviz/app/page_scripts/sentences.py")
     receiver.query_params.update(sent)
     receiver.run()
     assert not receiver.exception and not link_warnings(receiver)

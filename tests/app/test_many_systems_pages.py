@@ -14,10 +14,17 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.sections.compare.views import (
+    BUCKETS,
+    NGRAMS,
+    SEGMENTS,
+    SENTENCES,
+    SIGNIFICANCE,
+    View,
+)
 from tests.app.compare_tabs import open_view
 from tests.app.markup import html_bodies
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
-from ui.compare.views import BUCKETS, NGRAMS, SEGMENTS, SENTENCES, SIGNIFICANCE, View
 
 HYPS = SAMPLE_SYSTEM_LINES
 REFS = SAMPLE_REF_LINES
@@ -38,7 +45,7 @@ def app(new_app: Callable[..., AppTest]) -> Callable[[str], AppTest]:
 
 
 def test_one_segment_in_every_system(app: Callable[[str], AppTest]) -> None:
-    at = app("app_pages/sentences.py")
+    at = app("bleuviz/app/page_scripts/sentences.py")
     at.query_params["sys"] = "terse"
     at.query_params["seg"] = "7"
     at.run()
@@ -60,7 +67,7 @@ def every_system_heads(at: AppTest) -> list[str]:
 
 
 def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None:
-    at = app("app_pages/overview.py")
+    at = app("bleuviz/app/page_scripts/overview.py")
     at.run()
     # Closed (the default), the finder is neither computed nor drawn.
     assert all(box.key != "ov_out_gap" for box in at.number_input)
@@ -81,9 +88,9 @@ def test_outliers_follow_their_definition(app: Callable[[str], AppTest]) -> None
     ("page", "tables"),
     [
         # systems, documents, outliers (their expander opened below)
-        ("app_pages/overview.py", 3),
+        ("bleuviz/app/page_scripts/overview.py", 3),
         # the segments shown, every system's segments
-        ("app_pages/sentences.py", 2),
+        ("bleuviz/app/page_scripts/sentences.py", 2),
     ],
 )
 def test_every_table_offers_csv_json_and_latex(
@@ -110,7 +117,7 @@ def test_every_table_offers_csv_json_and_latex(
 def test_every_compare_table_offers_csv_json_and_latex(
     app: Callable[[str], AppTest], view: View, tables: int
 ) -> None:
-    at = open_view(app("app_pages/compare.py"), view)
+    at = open_view(app("bleuviz/app/page_scripts/compare.py"), view)
     assert not at.exception
     labels = [b.label for b in at.get("download_button")]
     assert labels == ["CSV", "JSON", "LaTeX"] * tables

@@ -12,7 +12,7 @@ import pytest
 import streamlit
 from streamlit.testing.v1 import AppTest
 
-import ui.data
+import bleuviz.app.ui.cache.data
 from tests.data import SAMPLE_SYSTEM_LINES
 
 N_SYSTEMS = len(SAMPLE_SYSTEM_LINES)
@@ -42,7 +42,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts of every progress bar drawn (and when it was emptied)."""
     texts: list[str] = []
     real_empty = streamlit.empty
-    monkeypatch.setattr(ui.data, "_SCORED", set())  # as in a fresh server
+    monkeypatch.setattr(bleuviz.app.ui.cache.data, "_SCORED", set())  # as in a fresh server
     monkeypatch.setattr(streamlit, "empty", lambda: _Slot(texts, real_empty()))
     return texts
 
@@ -55,10 +55,10 @@ def expected(label: str) -> list[str]:
 @pytest.mark.parametrize(
     ("page", "params"),
     [
-        ("app_pages/overview.py", {"metrics": "TER"}),
-        ("app_pages/sentences.py", {"metrics": "TER", "sys": "terse", "seg": "3"}),
-        ("app_pages/compare.py", {"seg_metric": "TER"}),
-        ("app_pages/compare.py", {"metric": "TER"}),
+        ("bleuviz/app/page_scripts/overview.py", {"metrics": "TER"}),
+        ("bleuviz/app/page_scripts/sentences.py", {"metrics": "TER", "sys": "terse", "seg": "3"}),
+        ("bleuviz/app/page_scripts/compare.py", {"seg_metric": "TER"}),
+        ("bleuviz/app/page_scripts/compare.py", {"metric": "TER"}),
     ],
 )
 def test_scoring_every_system_shows_the_system_under_way_once(

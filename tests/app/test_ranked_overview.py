@@ -15,9 +15,9 @@ from sacrebleu.metrics import BLEU, TER
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.analysis.ranking import best_systems, rank_order
+from bleuviz.app.ui.sections.overview_table import BEST_STYLE, Column, systems_table
 from bleuviz.render.export import to_csv, to_json, to_latex
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
-from ui.overview_table import BEST_STYLE, Column, systems_table
 
 HYPS = SAMPLE_SYSTEM_LINES
 REFS = SAMPLE_REF_LINES

@@ -10,7 +10,7 @@ def window_app(n_rows: int, open_segment: int) -> None:
     import pandas as pd
     import streamlit as st
 
-    from ui.table_window import table_window
+    from bleuviz.app.ui.widgets.table_window import table_window
 
     shown = pd.DataFrame({"seg": range(n_rows, 0, -1)})
     st.session_state.setdefault("seg", open_segment)

@@ -15,6 +15,7 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.cache.data import sample_paths
 from bleuviz.bleu.corpus import compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
@@ -25,7 +26,6 @@ from bleuviz.progress import Progress
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
-from ui.data import sample_paths
 
 REF = ["The cat sat on the mat .", "It rained all day .", "We went home early ."]
 HYP = ["The cat sat on a mat .", "It rained the whole day .", "We went home ."]
@@ -66,7 +66,7 @@ def test_a_link_to_a_saved_set_opens_it_in_a_new_session(
         load_paths(SAMPLE_HYPS[:1], SAMPLE_REFS), "one system of the sample"
     )
     app = new_app()
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params.update({"set": saved.id, "seg": "5"})
     run(app)
     assert app.sidebar.radio(key="data_source").value == "saved"
@@ -99,7 +99,7 @@ def test_a_note_on_the_sample_saves_the_sample_and_the_note(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
     app = new_app()
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params.update({"sys": "terse", "seg": "7"})
     run(app)
     text, category, save = note_widgets(app)
@@ -134,7 +134,7 @@ def test_a_saved_note_is_shown_again_and_replaced_on_save(
     saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
     workspace.save_note(saved.id, "repeat", 0, "repeats itself", "fluency/grammar")
     app = new_app()
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params.update({"set": saved.id, "sys": "repeat", "seg": "1"})
     run(app)
     text, category, save = note_widgets(app)
@@ -178,12 +178,14 @@ def test_a_newer_workspace_is_named_and_the_app_still_works(
     captions = " ".join(c.value for c in app.sidebar.caption)
     assert "Saving is off" in captions and "newer bleuviz" in captions
     assert len(app.metric) == len(SAMPLE_SYSTEM_LINES)
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     run(app)
     assert any("Notes cannot be saved" in c.value for c in app.caption)
 
 
-@pytest.mark.parametrize("page", ["app_pages/overview.py", "app_pages/compare.py"])
+@pytest.mark.parametrize(
+    "page", ["bleuviz/app/page_scripts/overview.py", "bleuviz/app/page_scripts/compare.py"]
+)
 def test_set_travels_to_every_page(
     new_app: Callable[..., AppTest], tmp_path: Path, page: str
 ) -> None:
@@ -209,7 +211,7 @@ def test_notes_download_appears_once_there_is_a_note(
     workspace = Workspace.open(isolated_workspace)
     saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
     app = new_app()
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["set"] = saved.id
     run(app)
     assert not [b for b in app.get("download_button") if "Notes" in str(b.proto.label)]
@@ -224,7 +226,7 @@ def test_a_note_written_on_compare_shows_on_sentences(
     workspace = Workspace.open(isolated_workspace)
     saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
     app = new_app()
-    app.switch_page("app_pages/compare.py")
+    app.switch_page("bleuviz/app/page_scripts/compare.py")
     app.query_params.update({"set": saved.id, "a": "literal", "b": "repeat", "seg": "9"})
     run(app)
     text = next(t.key for t in app.text_area if t.key and t.key.startswith("cmp_b_note::"))
@@ -235,7 +237,7 @@ def test_a_note_written_on_compare_shows_on_sentences(
     run(app)
     (note,) = workspace.notes(saved.id)
     assert (note.system, note.segment, note.category) == ("repeat", 8, "addition")
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params.update({"sys": "repeat", "seg": "9"})
     run(app)
     assert app.text_area(key=f"sent_note::{saved.id}::repeat::8::text").value == note.text
@@ -265,7 +267,7 @@ def test_notes_on_the_saved_sample_show_when_the_sample_is_opened_again(
     saved = workspace.save_testset(testset, "Bundled sample")
     workspace.save_note(saved.id, "terse", 4, "too short", "omission")
     app = new_app()
-    app.switch_page("app_pages/sentences.py")
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params.update({"sys": "terse", "seg": "5"})
     run(app)
     assert app.sidebar.radio(key="data_source").value == "sample"
@@ -289,7 +291,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[str, ...], str,
         calls.append((tuple(testset.systems), tokenize.name, threading.current_thread().name))
         return compute_corpus_stats(testset, tokenize, order, workers, progress=progress)
 
-    monkeypatch.setattr("ui.data.compute_corpus_stats", counting)
+    monkeypatch.setattr("bleuviz.app.ui.cache.data.compute_corpus_stats", counting)
     return calls
 
 
@@ -305,7 +307,7 @@ def test_command_line_files_are_counted_once_while_they_are_saved(
     assert counted == [(("alpha",), "char", "bleuviz-early-stats_0")]
     expected = sacrebleu.corpus_bleu(HYP, [REF], tokenize="char").score
     assert next(m.value for m in app.metric) == f"{expected:.2f}"
-    run(app.switch_page("app_pages/sentences.py"))
+    run(app.switch_page("bleuviz/app/page_scripts/sentences.py"))
     assert len(counted) == 1
 
 

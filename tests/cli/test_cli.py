@@ -16,7 +16,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data"
+SAMPLE = ROOT / "bleuviz" / "sample_data"
 REFS = [str(SAMPLE / "ref.A.en"), str(SAMPLE / "ref.B.en")]
 HYPS = [str(SAMPLE / f"hyp.{name}.en") for name in ("literal", "terse", "repeat")]
 

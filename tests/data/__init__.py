@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data"
+SAMPLE = ROOT / "bleuviz" / "sample_data"
 SAMPLE_HYPS = [SAMPLE / "hyp.literal.en", SAMPLE / "hyp.terse.en", SAMPLE / "hyp.repeat.en"]
 SAMPLE_REFS = [SAMPLE / "ref.A.en", SAMPLE / "ref.B.en"]
 SAMPLE_SOURCE = SAMPLE / "source.de"

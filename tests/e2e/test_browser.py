@@ -32,7 +32,7 @@ from bleuviz.rouge.tokenize import tokenize as rouge_tokenize
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data"
+SAMPLE = ROOT / "bleuviz" / "sample_data"
 SYSTEMS = ("literal", "terse", "repeat")
 STATUSES = {"match", "clip", "miss"}
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'

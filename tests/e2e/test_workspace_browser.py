@@ -22,7 +22,7 @@ from tests.e2e.test_imported_scores_browser import upload
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = ROOT / "sample_data"
+SAMPLE = ROOT / "bleuviz" / "sample_data"
 HYPS = [SAMPLE / "hyp.literal.en", SAMPLE / "hyp.terse.en"]
 REFS = [SAMPLE / "ref.A.en", SAMPLE / "ref.B.en"]
 NOTE = "Drops the verb <script>alert(1)</script> *and* $x$"

@@ -28,7 +28,7 @@ from bleuviz.metrics import (
 )
 from tests.conftest import ROOT, Corpus
 
-SAMPLE = Path(ROOT) / "sample_data"
+SAMPLE = Path(ROOT) / "bleuviz" / "sample_data"
 ORACLES = {
     "chrF": lambda lc: CHRF(lowercase=lc),
     "chrF++": lambda lc: CHRF(word_order=2, lowercase=lc),

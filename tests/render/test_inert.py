@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from bleuviz.app.ui.widgets.markup import html_block, one_block, signature_html
 from bleuviz.bleu.explain import explain_segment
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.render.every_system import SystemLine, every_system_html
@@ -22,7 +23,6 @@ from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_h
 from bleuviz.render.inert import inert_text
 from bleuviz.render.search_marks import mark_hits
 from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
-from ui.markup import html_block, one_block, signature_html
 
 #: Text as it comes in files: any character but the line feed that ends a line, and the
 #: marks Markdown, LaTeX, Streamlit's shortcodes and HTML give a meaning to, often.

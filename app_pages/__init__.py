@@ -1,1 +1,0 @@
-"""Streamlit page scripts, routed explicitly by app.py through st.navigation."""

@@ -1,0 +1,79 @@
+"""The frame shared by every page: page config, state, the sidebar, then the routed page.
+
+Streamlit runs a script on every interaction; the scripts it is given (``app.py``
+in a checkout, :mod:`bleuviz.app.main` when installed) call :func:`show_app`.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleuviz.app import routes
+from bleuviz.app.ui.frame.app_args import app_args
+from bleuviz.app.ui.frame.sidebar import (
+    choose_data_source,
+    data_sidebar,
+    imported_sidebar,
+    init_state,
+    keep_settings,
+    metrics_sidebar,
+    settings_sidebar,
+)
+from bleuviz.app.ui.state.links import arrive, drop_unclaimed, settle, show_link_problems
+from bleuviz.app.ui.state.setting_links import apply_setting_links, write_setting_links
+from bleuviz.app.ui.widgets.markup import highlight_style_sheet
+from bleuviz.render.labels import escape_markdown as md
+
+LEARN = "learn"
+
+
+def show_app() -> None:
+    """Draw the frame and run the page the URL names."""
+    st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
+    init_state()
+    pages = [
+        st.Page(
+            routes.OVERVIEW,
+            title="Overview",
+            icon=":material/bar_chart:",
+            url_path="overview",
+            default=True,
+        ),
+        st.Page(
+            routes.SENTENCES,
+            title="Sentences",
+            icon=":material/manage_search:",
+            url_path="sentences",
+        ),
+        st.Page(
+            routes.COMPARE,
+            title="Compare",
+            icon=":material/compare_arrows:",
+            url_path="compare",
+        ),
+        st.Page(routes.LEARN, title="Learn", icon=":material/school:", url_path=LEARN),
+    ]
+    page = st.navigation(pages)
+    arrive(page.url_path)
+    highlight_style_sheet()
+    apply_setting_links()
+    choose_data_source()  # after the settings: the command line's files are counted with them
+    data_sidebar()
+    if page.url_path == LEARN:
+        # Learn has one set of settings, its own: the sidebar's would have no effect there.
+        keep_settings()
+    else:
+        settings_sidebar()
+        metrics_sidebar()
+        write_setting_links()
+    imported_sidebar()
+    if (argument_problem := app_args().problem) is not None:  # on every page, until fixed
+        st.error(md(argument_problem), icon=":material/error:")
+    link_problems = st.container()  # filled after the page, which applies its own parameters
+    try:
+        page.run()
+        drop_unclaimed()
+    finally:
+        settle()
+        with link_problems:
+            show_link_problems()

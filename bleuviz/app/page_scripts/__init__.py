@@ -1,0 +1,1 @@
+"""Streamlit page scripts, routed explicitly by the frame (bleuviz.app.frame)."""

@@ -1,0 +1,57 @@
+"""Learn: BLEU step by step, with the reference implementations side by side.
+
+Deep link: ``/learn?hyp=TEXT&ref=TEXT&ref=TEXT`` opens that candidate with those
+references (up to four); the URL follows every edit, so it can be shared.
+Text typed by the user is shown only through st.text, st.code, st.dataframe and
+the escaped highlight HTML, never through Markdown or LaTeX.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleuviz.app.ui.sections.learn.comparisons import corpus_section, five_ways
+from bleuviz.app.ui.sections.learn.inputs import controls, restore_state, save_state, text_inputs
+from bleuviz.app.ui.sections.learn.steps import (
+    step_brevity,
+    step_lengths,
+    step_mean,
+    step_ngrams,
+    step_precision,
+    step_score,
+    step_smoothing,
+    step_tokens,
+)
+from bleuviz.errors import BleuvizError
+from bleuviz.teach.walkthrough import build_walkthrough
+
+st.title("Learn BLEU step by step")
+st.caption(
+    "Type a candidate and up to four references, or pick an example. This page has one "
+    "set of settings, its own, below; the sidebar's BLEU settings belong to the test-set "
+    "pages and are hidden here (they keep their values)."
+)
+restore_state()
+with st.container(border=True):
+    hyp, refs = text_inputs()
+with st.container(border=True):
+    tokenize, config = controls()
+save_state(hyp, refs)
+if not refs:
+    st.info("No reference given: the steps score the candidate against an empty reference.")
+scored_refs = refs or [""]
+try:
+    walk = build_walkthrough(hyp, scored_refs, tokenize, config)
+except BleuvizError as exc:
+    st.error(str(exc), icon=":material/error:")
+    st.stop()
+step_tokens(walk)
+step_ngrams(walk)
+step_precision(walk)
+step_smoothing(walk)
+step_mean(walk)
+step_lengths(walk)
+step_brevity(walk)
+step_score(walk)
+five_ways(hyp, scored_refs, tokenize)
+corpus_section(tokenize, config)

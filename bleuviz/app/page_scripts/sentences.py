@@ -1,0 +1,191 @@
+"""Sentences: a filterable table of every segment and one segment's n-grams, highlighted.
+
+Deep link: ``/sentences?sys=NAME&seg=N`` (N counted from 1) opens that segment; ``doc``,
+``q`` (the search), ``bleu`` and ``len`` (ranges ``low,high``) and ``range.METRIC``
+(an imported score's range) carry the filters.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import cast
+
+import numpy as np
+import streamlit as st
+
+from bleuviz.analysis.segments import (
+    SegmentFilter,
+    filter_mask,
+    match_places,
+    segment_export,
+)
+from bleuviz.app.ui.cache.data import (
+    current_corpus,
+    metric_scores,
+    metric_spec,
+    score_every_system,
+    segment_frame,
+)
+from bleuviz.app.ui.frame.settings import chosen_metrics, imported_metrics
+from bleuviz.app.ui.sections.all_systems import segment_in_every_system
+from bleuviz.app.ui.sections.notes import (
+    ANY_NOTE,
+    NO_NOTE,
+    NOTE_FILTER_KEY,
+    note_column,
+    note_mask,
+    notes_download,
+    notes_of,
+)
+from bleuviz.app.ui.sections.segment_view import (
+    imported_ranges,
+    in_range,
+    search_hits,
+    sentence_columns,
+    sentence_semantics_note,
+    sentence_signature,
+    show_segment,
+)
+from bleuviz.app.ui.sections.subset import active_filters, subset_caption
+from bleuviz.app.ui.state.links import apply_links, write_links
+from bleuviz.app.ui.state.page_links import sentence_links
+from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
+from bleuviz.app.ui.state.stepper import row_stepper
+from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.filters import filter_chips, forget
+from bleuviz.app.ui.widgets.format import number_format
+from bleuviz.app.ui.widgets.table_window import table_window
+from bleuviz.workspace import NOTE_CATEGORIES
+
+st.title("Sentences")
+corpus, config = current_corpus()
+testset = corpus.testset
+systems = list(corpus.systems)
+
+# The link: ?sys=&seg=&doc=&q=&bleu=&len= are applied before the widgets are drawn.
+longest = max(max(int(s.hyp_len.max()) for s in corpus.systems.values()), 1)
+documents = ["(all)", *dict.fromkeys(testset.doc_ids)] if testset.doc_ids is not None else []
+links = sentence_links(systems, testset.n_segments, longest, documents)
+st.session_state.setdefault("sent_bleu", (0.0, 100.0))
+st.session_state.setdefault("sent_len", (0, longest))
+apply_links(links)
+
+system = st.selectbox("System", systems, key="sent_system")
+st.caption(sentence_semantics_note(corpus, config))
+score_every_system(corpus, chosen_metrics())  # with a progress bar; the sections read the cache
+table = segment_frame(corpus, system, config).copy()  # cached and shared: columns are added
+for label in chosen_metrics():
+    before = list(table.columns).index("hyp_len")
+    table.insert(before, label, metric_scores(corpus, system, label).sentence)
+
+with st.container(border=True):
+    search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])
+    text = search.text_input("Search hypothesis, references and source", key="sent_search")
+    # Ranges: the value lives in session state (set above or by the link), so no value= here.
+    bleu_range = cast(
+        tuple[float, float], bleu_col.slider("Sentence BLEU", 0.0, 100.0, key="sent_bleu")
+    )
+    # One range for every system, so switching systems keeps the chosen lengths.
+    len_range = cast(
+        tuple[int, int], len_col.slider("Hypothesis length", 0, longest, key="sent_len")
+    )
+    doc = None
+    if testset.doc_ids is not None:
+        if st.session_state.get("sent_doc") not in documents:
+            st.session_state["sent_doc"] = "(all)"
+        doc = doc_col.selectbox("Document", documents, key="sent_doc")
+    score_ranges = imported_ranges(corpus, imported_metrics())
+    notes = notes_of(system)
+    if notes:
+        note_choice = st.multiselect(
+            "Notes",
+            [ANY_NOTE, *NOTE_CATEGORIES, NO_NOTE],
+            key=NOTE_FILTER_KEY,
+            placeholder="Every segment, noted or not",
+            help="Keep the segments whose note has one of these categories.",
+        )
+    else:
+        note_choice = []
+
+flt = SegmentFilter(text, bleu_range[0], bleu_range[1], len_range[0], len_range[1])
+mask = filter_mask(corpus, system, table, flt)
+if doc not in (None, "(all)") and testset.doc_ids is not None:
+    mask &= np.asarray(testset.doc_ids) == doc
+for label, (low, high) in score_ranges.items():
+    mask &= in_range(table[label].to_numpy(), low, high)
+if notes:
+    before = list(table.columns).index("bleu")  # in view, not last
+    table.insert(before, "note", note_column(notes, len(table)))
+    mask &= note_mask(notes, note_choice, len(table))
+if text.strip():
+    table.insert(1, "matched in", match_places(testset, system, text))
+shown = table[mask]
+
+
+def clear_sentence_filters() -> None:
+    """Reset the search, the ranges and the document (the imported-score ranges too)."""
+    ranges = [str(k) for k in st.session_state if str(k).startswith("sent_range::")]
+    forget(["sent_search", "sent_bleu", "sent_len", "sent_doc", NOTE_FILTER_KEY, *ranges])
+
+
+active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
+if note_choice:
+    active["notes: " + ", ".join(note_choice)] = [NOTE_FILTER_KEY]
+filter_chips(active, "sent_chip")
+st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), list(active)))
+st.caption("Click a row to open it.")
+page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
+st.session_state["sent_visible"] = page["seg"].tolist()
+sync_selection("sent_table", st.session_state["sent_visible"], st.session_state.get("sent_seg"))
+st.dataframe(
+    page,
+    key="sent_table",
+    hide_index=True,
+    on_select=partial(clicked_segment, "sent_table", "sent_visible", "sent_seg"),
+    selection_mode="single-row",
+    height=320,
+    column_config={
+        "bleu": st.column_config.NumberColumn("BLEU", format="%.2f"),
+        "bp": st.column_config.NumberColumn("BP", format="%.3f"),
+        "note": st.column_config.TextColumn("note", width="medium"),
+        **{
+            f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
+            for n in range(config.max_order)
+        },
+        **{
+            label: st.column_config.NumberColumn(
+                label, format=number_format(metric_spec(corpus, label))
+            )
+            for label in chosen_metrics()
+        },
+    },
+)
+st.caption("Download the segments shown (whole texts, references and source, every score):")
+rows = (shown["seg"] - 1).tolist()
+export_buttons(
+    lambda: segment_export(testset, [system], sentence_columns(corpus, config, [system]), rows),
+    f"{system}-segments",
+    "sent_export",
+    signature=sentence_signature(corpus, config),
+)
+notes_download("sent_notes_export")
+st.caption("…or every segment of every system, in long form (one row per segment and system):")
+export_buttons(
+    lambda: segment_export(testset, systems, sentence_columns(corpus, config, systems)),
+    "all-systems-segments",
+    "sent_export_all",
+    signature=sentence_signature(corpus, config),
+)
+
+st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
+seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
+row_stepper("sent_seg", shown["seg"].tolist(), clear_sentence_filters, key="sent_step")
+write_links(links)
+show_segment(corpus, config, system, int(seg) - 1, key_prefix="sent")
+if text.strip():
+    search_hits(testset, system, int(seg) - 1, text)
+
+if len(systems) > 1:
+    st.subheader("This segment in every system")
+    order = int(st.session_state.get("sent_order", 1))
+    segment_in_every_system(corpus, config, int(seg) - 1, order)

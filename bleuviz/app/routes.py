@@ -1,0 +1,16 @@
+"""Where each page script lives, for ``st.Page``, ``st.page_link`` and ``st.switch_page``.
+
+Streamlit resolves a page's path against the script it runs (``app.py`` in a
+checkout, :mod:`bleuviz.app.main` when installed); absolute paths resolve the
+same from either.
+"""
+
+from pathlib import Path
+
+#: The page scripts' folder (never ``pages/``, which Streamlit would read as a
+#: legacy multipage app).
+PAGE_SCRIPTS = Path(__file__).resolve().with_name("page_scripts")
+OVERVIEW = str(PAGE_SCRIPTS / "overview.py")
+SENTENCES = str(PAGE_SCRIPTS / "sentences.py")
+COMPARE = str(PAGE_SCRIPTS / "compare.py")
+LEARN = str(PAGE_SCRIPTS / "learn.py")

@@ -1,0 +1,12 @@
+"""bleuviz's server when installed: what ``bleuviz app`` runs (as ``serve.py`` in a checkout).
+
+Streamlit finds the ASGI app by reading this file for an assignment ``app =
+st.App(...)`` (it does not follow imports), and serves it with uvicorn; the
+start-up work is :mod:`bleuviz.app.lifespan`'s.
+"""
+
+import streamlit as st
+
+from bleuviz.app.lifespan import MAIN_SCRIPT, lifespan
+
+app = st.App(MAIN_SCRIPT, lifespan=lifespan)

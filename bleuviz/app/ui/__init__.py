@@ -1,0 +1,1 @@
+"""Sections several pages share, by role: frame, state, cache boundary, widgets, sections."""

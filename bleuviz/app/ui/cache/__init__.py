@@ -1,0 +1,1 @@
+"""The cache boundary: loaded data, cached computations, background work, the workspace."""

@@ -1,0 +1,272 @@
+"""The Compare page's data: cached computations keyed on hashable stand-ins, and formatting.
+
+Nothing here draws a widget; the section modules and bleuviz/app/page_scripts/compare.py do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.buckets import (
+    score_comparison,
+    segment_comparison,
+)
+from bleuviz.analysis.ngram_types import NgramTypes
+from bleuviz.analysis.salient import (
+    MAX_ORDER,
+    PairMatches,
+    SalientComparison,
+    salient_ngrams,
+)
+from bleuviz.app.ui.cache.background import with_progress
+from bleuviz.app.ui.cache.data import counting_threads, metric_scores, metric_spec
+from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
+from bleuviz.bleu import BleuConfig, corpus_score
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.stats import pair_matches
+from bleuviz.metrics import MetricSpec, paired_test_metric
+from bleuviz.progress import Progress
+from bleuviz.render.compare_charts import (
+    Axis,
+)
+from bleuviz.render.labels import escape_markdown as md
+from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
+from bleuviz.significance.mean import compare_means
+from bleuviz.significance.resampling import paired_signature
+
+ALL, NONE = "(all)", "(none)"
+BLEU = "BLEU"
+SIGNIFICANT = 0.05
+
+
+def corpus_identity(corpus: CorpusStats) -> tuple[object, ...]:
+    """A hashable stand-in for the corpus in cache keys: its identity and a fingerprint."""
+    sums = tuple(
+        (int(s.hyp_len.sum()), int(s.matches.sum()), int(s.closest_ref_len.sum()))
+        for s in corpus.systems.values()
+    )
+    return (id(corpus), corpus.tokenize, corpus.testset.n_segments, tuple(corpus.systems), sums)
+
+
+def significance(
+    identity: tuple[object, ...],
+    baseline: str,
+    metric: str,
+    config: BleuConfig,
+    settings: tuple[int, int, int],
+    lowercase: bool,
+    corpus: CorpusStats,
+) -> list[PairedResult]:
+    """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
+
+    A progress bar names the test and the resample under way when they take a
+    while (about 7 s for two systems at 100,000 segments).
+    """
+    key = (identity, baseline, metric, config, settings, lowercase)
+    return with_progress(
+        "Significance tests", lambda report: _significance(*key, corpus, _progress=report)
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _significance(
+    identity: tuple[object, ...],
+    baseline: str,
+    metric: str,
+    config: BleuConfig,
+    settings: tuple[int, int, int],
+    lowercase: bool,
+    _corpus: CorpusStats,
+    _progress: Progress | None = None,
+) -> list[PairedResult]:
+    """The tests, cached per data, baseline, metric and settings.
+
+    BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
+    sacrebleu's own segment statistics of each system; an imported score on its
+    mean, over the segments both systems of a pair scored.
+    """
+    others = [name for name in _corpus.systems if name != baseline]
+    if metric == BLEU:
+        stats = {name: _corpus.systems[name] for name in others}
+        base_stats = _corpus.systems[baseline]
+        return compare_systems(baseline, base_stats, stats, config, *settings, _progress)
+    if metric_spec(_corpus, metric).imported:
+        values = {name: metric_scores(_corpus, name, metric).sentence for name in _corpus.systems}
+        rest = {name: values[name] for name in others}
+        compared = compare_means(baseline, values[baseline], rest, *settings, _progress)
+        return [c.result for c in compared]
+    sums = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
+    base = metric_scores(_corpus, baseline, metric).statistics()
+    scorer = paired_test_metric(metric, lowercase)
+    return compare_systems_metric(baseline, base, sums, scorer, *settings, _progress)
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def ngram_types(identity: tuple[object, ...], _corpus: CorpusStats) -> NgramTypes:
+    """The references' n-grams and their corpus-wide types, shared by every system."""
+    return NgramTypes.build(_corpus.testset.references, _corpus.tokenize, MAX_ORDER)
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def system_matches(identity: tuple[object, ...], system: str, _corpus: CorpusStats) -> PairMatches:
+    """Per (segment, reference n-gram) pair, the system's clipped match count (never mutated)."""
+    types = ngram_types(identity, _corpus)
+    threads = counting_threads(_corpus.tokenize)
+    return pair_matches(_corpus.testset.systems[system], types.references, threads)
+
+
+def salient(
+    identity: tuple[object, ...], a: str, b: str, orders: tuple[int, ...], corpus: CorpusStats
+) -> SalientComparison:
+    """compare-mt's salient n-grams of the pair, with a progress bar while counting.
+
+    At 100,000 segments, counting takes about 2 s for the references and 0.8 s
+    for each system; the bar names the step under way. Counts held are reused.
+    """
+    return with_progress(
+        "Salient n-grams",
+        lambda report: _salient(identity, a, b, orders, corpus, _progress=report),
+    )
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _salient(
+    identity: tuple[object, ...],
+    a: str,
+    b: str,
+    orders: tuple[int, ...],
+    _corpus: CorpusStats,
+    _progress: Progress | None = None,
+) -> SalientComparison:
+    """Rank the pair's n-grams from the cached counts (counted first where missing).
+
+    A resource, not data: the report holds each n-gram's segments (tens of thousands
+    at 100k), which a data cache would unpickle on every rerun. Never mutated.
+    """
+    report = _progress or (lambda what, fraction: None)
+    report("counting the references' n-grams", 0.0)
+    types = ngram_types(identity, _corpus)
+    report(f"matching {md(a)}'s n-grams", 0.25)
+    counts_a = system_matches(identity, a, _corpus)
+    report(f"matching {md(b)}'s n-grams", 0.5)
+    counts_b = system_matches(identity, b, _corpus)
+    report("ranking", 0.75)
+    return salient_ngrams(types, counts_a, counts_b, orders=orders)
+
+
+def sentence_comparison(
+    corpus: CorpusStats, config: BleuConfig, names: tuple[str, str], metric: str
+) -> pd.DataFrame:
+    """Per-segment scores of A and B by ``metric``, and B's gain."""
+    if metric == BLEU:
+        stats_a, stats_b = (corpus.systems[name] for name in names)
+        return segment_comparison(stats_a, stats_b, config)
+    a, b = (metric_scores(corpus, name, metric).sentence for name in names)
+    return score_comparison(a, b, metric_spec(corpus, metric).higher_is_better)
+
+
+def sentence_axis(corpus: CorpusStats, metric: str) -> Axis:
+    """How the charts read ``metric``'s sentence scores.
+
+    An imported score has no nominal range: its axis spans the scores of every
+    system (MQM penalties are negative, DA runs to 100).
+    """
+    if metric == BLEU:
+        return Axis()
+    spec = metric_spec(corpus, metric)
+    label = f"{metric} (imported)" if spec.imported else f"sentence {metric}"
+    if not spec.imported:
+        return Axis(label, spec.scale, spec.higher_is_better)
+    values = np.concatenate([metric_scores(corpus, n, metric).sentence for n in corpus.systems])
+    finite = values[np.isfinite(values)]
+    top = float(np.max(np.abs(finite), initial=0.0)) or 1.0
+    floor = float(np.min(finite, initial=0.0))
+    return Axis(label, top, spec.higher_is_better, floor=min(floor, 0.0))
+
+
+def score_spec(corpus: CorpusStats, metric: str) -> MetricSpec | None:
+    """The spec of a metric beside BLEU, or None for BLEU."""
+    return None if metric == BLEU else metric_spec(corpus, metric)
+
+
+def fmt_score(spec: MetricSpec | None, value: float) -> str:
+    """A score as its library prints it (``spec`` None: BLEU)."""
+    return fmt_bleu(value) if spec is None else fmt_metric(spec, value)
+
+
+def tested_signature(
+    corpus: CorpusStats, config: BleuConfig, metric: str, settings: tuple[int, int, int]
+) -> str:
+    """The metric's signature with the paired tests in it, as sacrebleu's ``PairedTest`` signs."""
+    first = next(iter(corpus.systems))
+    if metric == BLEU:
+        stats = corpus.systems[first]
+        own = corpus_score(stats, config, corpus.tokenize, corpus.n_refs).signature
+    else:
+        own = metric_scores(corpus, first, metric).signature
+    return paired_signature(own, *settings)
+
+
+def results_frame(results: list[PairedResult]) -> pd.DataFrame:
+    """The significance table as numbers (baseline first), for exports."""
+    return pd.DataFrame(
+        {
+            "system": [r.name for r in results],
+            "baseline": [i == 0 for i in range(len(results))],
+            "score": [r.score for r in results],
+            "mean": [r.mean for r in results],
+            "ci": [r.ci for r in results],
+            "p_value_bs": [r.p_value_bs for r in results],
+            "p_value_ar": [r.p_value_ar for r in results],
+        }
+    )
+
+
+def fmt_p(value: float | None) -> str:
+    """A p-value with four decimals, as sacrebleu prints it."""
+    return "—" if value is None else f"{value:.4f}"
+
+
+def starred(value: float | None) -> str:
+    """A p-value with sacrebleu's significance marker."""
+    return fmt_p(value) + (" *" if value is not None and value < SIGNIFICANT else "")
+
+
+def all_systems_frame(
+    results: list[PairedResult], metric: str, spec: MetricSpec | None
+) -> pd.DataFrame:
+    """sacrebleu's multi-system table: the score, mean ± 95% CI and both p-values."""
+    return pd.DataFrame(
+        {
+            # st.table renders Markdown: names from the data are escaped.
+            "system": [f"Baseline: {md(results[0].name)}", *(md(r.name) for r in results[1:])],
+            md(metric): [fmt_score(spec, r.score) for r in results],
+            "μ ± 95% CI": [f"{fmt_score(spec, r.mean)} ± {fmt_score(spec, r.ci)}" for r in results],
+            "p (paired bootstrap)": [starred(r.p_value_bs) for r in results],
+            "p (approximate randomization)": [starred(r.p_value_ar) for r in results],
+        }
+    ).set_index("system")
+
+
+def verdict(
+    a: str, b: str, base: PairedResult, pair: PairedResult, metric: str, spec: MetricSpec | None
+) -> str:
+    """One sentence: how far B is from A, and which tests call it significant."""
+    diff = pair.score - base.score
+    direction = "above" if diff > 0 else "below" if diff < 0 else "level with"
+    if spec is not None and not spec.higher_is_better and diff != 0:
+        direction += " (better)" if diff < 0 else " (worse)"
+    tests = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
+    passed = [test for test, p in tests.items() if p is not None and p < SIGNIFICANT]
+    if len(passed) == len(tests):
+        finding = "significant at p < 0.05 by both tests"
+    elif passed:
+        finding = f"significant at p < 0.05 by {passed[0]} only"
+    else:
+        finding = "not significant at p < 0.05 by either test"
+    return (
+        f"**{md(b)}** scores {fmt_score(spec, abs(diff))} {md(metric)} {direction} **{md(a)}**: "
+        f"the difference is {finding}."
+    )

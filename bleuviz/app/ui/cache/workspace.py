@@ -1,0 +1,118 @@
+"""The workspace at the UI boundary: which one is open, its saved test sets, saving to it.
+
+The workspace folder comes from ``--workspace DIR`` after ``--`` on the streamlit
+command line, else ``BLEUVIZ_WORKSPACE``, else the per-user data folder. It is
+opened once per server and shared by every session (``Workspace`` holds no
+connection). A workspace that cannot be opened leaves the app usable on the
+sample and command-line files, with the reason shown in the sidebar.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import streamlit as st
+
+from bleuviz.app.ui.frame.app_args import app_args
+from bleuviz.errors import BleuvizError
+from bleuviz.io.testset import TestSet
+from bleuviz.workspace import DefiningStreams, SavedSet, Workspace
+
+#: Session-state keys: the data source's value for a saved set, and which set it is.
+SAVED, SAVED_SET_KEY = "saved", "saved_set"
+
+
+@st.cache_resource(show_spinner=False)
+def _open(folder: str | None) -> Workspace | BleuvizError:
+    """Open the workspace once per server; an error is kept (and shown) instead."""
+    try:
+        return Workspace.open(folder)
+    except BleuvizError as exc:
+        return exc
+
+
+def open_workspace() -> Workspace | None:
+    """The server's workspace, or None (the sidebar then says why, see ``workspace_problem``)."""
+    opened = _open(app_args().workspace)
+    return opened if isinstance(opened, Workspace) else None
+
+
+def workspace_problem() -> str | None:
+    """Why the workspace cannot be used, in one line, or None."""
+    opened = _open(app_args().workspace)
+    if isinstance(opened, Workspace):
+        return (
+            f"workspace {opened.folder} is read-only: nothing can be saved"
+            if opened.read_only
+            else None
+        )
+    return str(opened)
+
+
+def workspace_readonly() -> bool:
+    """Whether the open workspace refuses writes (True also when none is open)."""
+    workspace = open_workspace()
+    return workspace is None or workspace.read_only
+
+
+def saved_sets() -> tuple[SavedSet, ...]:
+    """The workspace's test sets, newest first (none without a workspace)."""
+    workspace = open_workspace()
+    return workspace.testsets() if workspace is not None else ()
+
+
+@st.cache_resource(max_entries=6, show_spinner="Opening the saved test set…")
+def _load(folder: str, saved: SavedSet) -> TestSet:
+    """Load a saved test set (cached on its listing: adding a system changes the key)."""
+    workspace = open_workspace()
+    if workspace is None:
+        raise BleuvizError(workspace_problem() or f"workspace {folder}: not available")
+    return workspace.load(saved.id)
+
+
+#: Test sets this server saved, as it held them: id -> (the listing after the save, the set).
+#: Reading one back from the database would make a second copy of what is in memory.
+_SAVED_HERE: dict[str, tuple[SavedSet, TestSet]] = {}
+
+
+def load_saved(set_id: str) -> tuple[TestSet, tuple[object, ...]]:
+    """The saved test set ``set_id`` and its cache key; raises UnknownTestSet if it is gone."""
+    workspace = open_workspace()
+    if workspace is None:
+        raise BleuvizError(workspace_problem() or "no workspace")
+    saved = workspace.get(set_id)
+    here = _SAVED_HERE.get(set_id)
+    if here is not None and here[0] == saved:  # nothing added or renamed since
+        return here[1], ("saved", saved)
+    return _load(str(workspace.folder), saved), ("saved", saved)
+
+
+def save_testset(testset: TestSet, name: str, defining: DefiningStreams | None = None) -> SavedSet:
+    """Save ``testset`` (merging into the set of the same references) and forget stale copies.
+
+    ``defining``: ``DefiningStreams.of(testset)``, if the caller has built it already.
+    """
+    workspace = open_workspace()
+    if workspace is None:
+        raise BleuvizError(workspace_problem() or "no workspace")
+    before = {s.id for s in workspace.testsets()}
+    saved = workspace.save_testset(testset, name, defining)
+    new = saved.id not in before
+    _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
+    _SAVED_HERE.pop(saved.id, None)
+    if new:  # the database now holds exactly the set given (no earlier systems or scores)
+        _SAVED_HERE[saved.id] = (saved, testset)
+    return saved
+
+
+def upload_name(file_names: list[str]) -> str:
+    """A name for an upload: its first hypothesis file, how many more, and when."""
+    first = file_names[0] if file_names else "upload"
+    more = f" + {len(file_names) - 1} more" if len(file_names) > 1 else ""
+    return f"{first}{more} ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC)"
+
+
+def describe(saved: SavedSet) -> str:
+    """One line naming a saved set in the sidebar's list."""
+    systems = f"{len(saved.systems)} system" + ("s" if len(saved.systems) != 1 else "")
+    return f"{saved.name} · {saved.n_segments:,} segments · {systems} · {saved.id[:8]}"

@@ -1,0 +1,39 @@
+"""The server's start-up work: the command line's files read, saved and counted ahead.
+
+``serve.py`` runs :func:`count_ahead` on a thread when the server starts, so the
+files are read, saved in the workspace and their n-grams counted (with the
+default settings) while the browser is still loading the page. The first
+session then makes the same cached call (``register_command_line``) and finds
+it done, or waits for it: Streamlit's caches compute a value once, for whoever
+asks first. ``streamlit run app.py`` still works; it starts the work with the
+first session instead.
+"""
+
+from __future__ import annotations
+
+from bleuviz.app.ui.frame.app_args import app_args
+from bleuviz.app.ui.frame.sidebar import cli_paths, registered_files
+from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, BleuConfig
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TokenizeConfig
+from bleuviz.errors import BleuvizError
+
+
+def count_ahead() -> str | None:
+    """Read, save and start counting the command line's files; return the saved set's id.
+
+    Counted with the settings a new session starts with (a link naming others
+    counts again). Nothing happens without files, with a mistake in the
+    arguments, or without a writable workspace; a file that cannot be read is
+    left for the page to report (None).
+    """
+    args = app_args()
+    paths = cli_paths(args)
+    if args.problem is not None or paths is None:
+        return None
+    # The sidebar's defaults (init_state): a new session counts with these.
+    config = BleuConfig(flavor=DEFAULT_FLAVOR, max_order=DEFAULT_ORDER)
+    defaults = (TokenizeConfig(DEFAULT_TOKENIZER, lowercase=False), config.stats_order)
+    try:
+        return registered_files(paths.key(), paths, args.seg_scores, args.lower_is_better, defaults)
+    except BleuvizError:
+        return None

@@ -1,0 +1,1 @@
+"""Page sections: what the pages lay out, built from the core's frames and figures."""

@@ -1,0 +1,119 @@
+"""Sections about many systems at once: one segment in every system, and outlier segments."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.outliers import find_outliers
+from bleuviz.app.ui.cache.data import current_testset, metric_scores, metric_spec, sentence_bleu
+from bleuviz.app.ui.frame.settings import chosen_metrics
+from bleuviz.app.ui.sections.segment_view import explanation
+from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
+from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.render.every_system import SystemLine, every_system_html
+from bleuviz.render.highlight import hypothesis_html, legend
+from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
+
+
+def segment_in_every_system(
+    corpus: CorpusStats, config: BleuConfig, index: int, order: int
+) -> None:
+    """Every system's output of one segment, highlighted, scored and diffed against a baseline."""
+    testset = corpus.testset
+    names = list(corpus.systems)
+    refs = tuple(stream[index] for stream in testset.references)
+    left, right = st.columns([3, 2])
+    baseline = left.selectbox("Word differences against", names, key="sent_diff_base")
+    show_diff = right.toggle("Show word differences", True, key="sent_diff_show")
+    bleu = {
+        n: float(sentence_scores(corpus.systems[n].select([index]), config).score[0]) for n in names
+    }
+    metrics = chosen_metrics()
+    rows = []
+    for name in sorted(names, key=lambda n: -bleu[n]):
+        scores = [("BLEU", fmt_bleu(bleu[name]))]
+        for label in metrics:
+            value = float(metric_scores(corpus, name, label).sentence[index])
+            scores.append((label, fmt_metric(metric_spec(corpus, label), value)))
+        hyp = testset.systems[name][index]
+        line = hypothesis_html(explanation(hyp, refs, corpus.tokenize, config.max_order), order)
+        diff = (
+            word_diff_html(testset.systems[baseline][index], hyp)
+            if show_diff and name != baseline
+            else None
+        )
+        rows.append(SystemLine(name, name == baseline, scores, line, diff))
+    show_html(DIFF_STYLE + legend() + every_system_html(rows))
+    st.caption(
+        f"Systems by sentence BLEU on this segment; n-grams of order {order} coloured as in the "
+        "drill-down. Differences: blue words only this system has, red words only the "
+        "baseline has."
+    )
+
+
+def flagged_segments(
+    corpus: CorpusStats, config: BleuConfig, gap: float, low: float, high: float
+) -> pd.DataFrame:
+    """The outlier finder's table with its links, once per data, settings and thresholds.
+
+    Cached and shared: never change the frame returned.
+    """
+    _, key = current_testset()
+    return _flagged(key, corpus.tokenize, config, gap, low, high, corpus)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Looking for suspicious segments…")
+def _flagged(
+    key: tuple[object, ...],
+    tokenize: TokenizeConfig,
+    config: BleuConfig,
+    gap: float,
+    low: float,
+    high: float,
+    _corpus: CorpusStats,
+) -> pd.DataFrame:
+    """The flagged pairs (keyed on the data, tokenization, settings and thresholds)."""
+    names = list(_corpus.systems)
+    bleu = {n: sentence_bleu(_corpus, n, config).score for n in names}
+    hyp_len = {n: _corpus.systems[n].hyp_len for n in names}
+    ref_len = {n: config.flavor_spec.ref_lengths(_corpus.systems[n]) for n in names}
+    found = find_outliers(bleu, hyp_len, ref_len, gap, low, high)
+    found["open"] = [
+        "sentences?" + urlencode({"sys": s, "seg": str(g)})
+        for s, g in zip(found["system"], found["seg"], strict=True)
+    ]
+    return found
+
+
+def outlier_finder(corpus: CorpusStats, config: BleuConfig) -> None:
+    """Thresholds, then the flagged (system, segment) pairs, each a link to the segment."""
+    gap_col, low_col, high_col = st.columns(3)
+    gap = gap_col.number_input(
+        "BLEU below the others' median by", 1.0, 100.0, 30.0, 5.0, key="ov_out_gap"
+    )
+    low = low_col.number_input("Length ratio below", 0.0, 1.0, 0.5, 0.05, key="ov_out_low")
+    high = high_col.number_input("Length ratio above", 1.0, 10.0, 2.0, 0.25, key="ov_out_high")
+    found = flagged_segments(corpus, config, gap, low, high)
+    st.caption(f"{len(found)} flagged (system, segment) pairs.")
+    st.dataframe(
+        found,
+        key="ov_outliers",
+        hide_index=True,
+        height=300,
+        column_order=["system", "seg", "check", "bleu", "median_others", "ratio", "open"],
+        column_config={
+            "seg": st.column_config.NumberColumn("segment", width="small"),
+            "bleu": st.column_config.NumberColumn("sentence BLEU", format="%.2f"),
+            "median_others": st.column_config.NumberColumn("others' median", format="%.2f"),
+            "ratio": st.column_config.NumberColumn("length ratio", format="%.2f"),
+            "open": st.column_config.LinkColumn("open", display_text="Sentences"),
+        },
+    )
+    export_buttons(found.drop(columns=["open"]), "outliers", "ov_outliers_export")

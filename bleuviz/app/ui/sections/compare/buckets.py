@@ -1,0 +1,338 @@
+"""Compare page section: buckets of segments, scored by the chosen sentence metric.
+
+Segments are bucketed once by a property of the references or of A (reference
+length, A's length ratio, A's sentence score by the chosen metric, an imported
+score of A); the edges are editable. Each bucket shows A's and B's corpus score
+of its segments (BLEU, chrF, TER from summed statistics; ROUGE and imported
+scores as means), B's gain and a paired bootstrap p-value on those segments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.buckets import (
+    bucket_values,
+    edge_buckets,
+    parse_edges,
+    quantile_edges,
+    segments_in,
+)
+from bleuviz.app.ui.cache.background import with_progress
+from bleuviz.app.ui.cache.compare import ALL, BLEU, corpus_identity, fmt_p, fmt_score, score_spec
+from bleuviz.app.ui.cache.data import metric_scores, metric_spec
+from bleuviz.app.ui.state.links import LinkParam, LinkValueError, apply_links, write_links
+from bleuviz.app.ui.state.page_links import choice_param
+from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.arrays import FloatArray, IntArray
+from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.errors import BleuvizError
+from bleuviz.metrics import MetricSpec, paired_test_metric
+from bleuviz.progress import Progress
+from bleuviz.render.compare_charts import bucket_bars
+from bleuviz.render.labels import escape_markdown as md
+from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
+from bleuviz.significance.mean import compare_means
+
+#: Default edges of the kinds with fixed edges (compare-mt's bucketers).
+FIXED_EDGES = {"ref_len": (10.0, 20.0, 30.0, 40.0), "ratio": (0.8, 0.9, 1.0, 1.1, 1.2)}
+#: Bucket-kind prefix of an imported score (``score:COMET`` buckets by COMET of A).
+SCORE_KIND = "score:"
+#: The kind that buckets by A's sentence score on the chosen metric.
+OWN_SCORE = "own"
+
+
+def pick_bucket() -> None:
+    """Filter the sentence table to the bucket the user clicked (a cleared click: all)."""
+    points = st.session_state["cmp_bucket_chart"].selection.points
+    st.session_state["cmp_bucket"] = str(points[0]["x"]) if points else ALL
+
+
+@dataclass(frozen=True, slots=True)
+class BucketChoice:
+    """The buckets as the session holds them: kind, edges, each segment's bucket.
+
+    Built on every run of the Compare page, drawn or not, since the chosen bucket
+    filters the Segments tab while the Buckets tab is closed.
+    """
+
+    kind: str
+    titles: dict[str, str]
+    edges_key: str
+    labels: tuple[str, ...]
+    groups: IntArray
+    edges_error: str | None
+    links: tuple[LinkParam, ...]
+
+    @property
+    def options(self) -> list[str]:
+        """The buckets offered: all, then every bucket that holds a segment."""
+        return _offered(self.labels, self.groups)
+
+    def chosen(self) -> IntArray | None:
+        """The chosen bucket's segments (0-based), or None for every segment."""
+        bucket = st.session_state.get("cmp_bucket", ALL)
+        return None if bucket == ALL else segments_in(self.labels, self.groups, bucket)
+
+
+def bucket_choice(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    names: tuple[str, str],
+    metric: str,
+    imported: list[str],
+) -> BucketChoice:
+    """Read (and on arrival, take from the link) the bucket kind, edges and bucket."""
+    titles = {
+        "ref_len": "Reference length (tokens)",
+        "ratio": "Length ratio of A (hyp / ref)",
+        OWN_SCORE: f"Sentence {metric} of A",
+        **{SCORE_KIND + n: f"{n} of A" for n in imported if n != metric},
+    }
+    kind_link = choice_param("bucket_by", "cmp_bucket_kind", list(titles), "bucket kind")
+    apply_links([kind_link])
+    if st.session_state.get("cmp_bucket_kind") not in titles:
+        st.session_state["cmp_bucket_kind"] = "ref_len"
+    kind = str(st.session_state["cmp_bucket_kind"])
+    values = _bucket_values(corpus, config, names[0], kind, metric)
+    default = FIXED_EDGES.get(kind) or _default_score_edges(values, metric, kind)
+    default_text = ", ".join(f"{e:g}" for e in default)
+    edges_key = f"cmp_bucket_edges::{kind}::{metric}"
+    edges_link = LinkParam("edges", edges_key, _edges_param, _show_edges, default_text)
+    apply_links([edges_link])
+    st.session_state.setdefault(edges_key, default_text)
+    error = None
+    try:
+        labels, groups = edge_buckets(values, parse_edges(st.session_state[edges_key]))
+    except BleuvizError as exc:
+        error = str(exc)
+        labels, groups = edge_buckets(values, default)
+    options = _offered(labels, groups)
+    bucket_link = choice_param("bucket", "cmp_bucket", options, "bucket with segments")
+    apply_links([bucket_link])
+    if st.session_state.get("cmp_bucket") not in options:
+        st.session_state["cmp_bucket"] = ALL
+    return BucketChoice(
+        kind, titles, edges_key, labels, groups, error, (kind_link, edges_link, bucket_link)
+    )
+
+
+def _offered(labels: tuple[str, ...], groups: IntArray) -> list[str]:
+    """All, then every bucket that holds a segment."""
+    filled = np.bincount(groups, minlength=len(labels))
+    return [ALL, *(label for g, label in enumerate(labels) if filled[g])]
+
+
+def bucket_section(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    names: tuple[str, str],
+    metric: str,
+    choice: BucketChoice,
+    settings: tuple[int, int, int],
+) -> None:
+    """Kind, edges, chart and table of the buckets ``choice`` holds."""
+    left, middle, right = st.columns([2, 2, 2])
+    reset = partial(st.session_state.update, cmp_bucket=ALL)
+    left.selectbox(
+        "Bucket segments by",
+        list(choice.titles),
+        format_func=choice.titles.__getitem__,
+        key="cmp_bucket_kind",
+        on_change=reset,
+        persist_state="page",
+    )
+    middle.text_input(
+        "Bucket edges",
+        key=choice.edges_key,
+        help="Bucket i holds values from edge i-1 (included) to edge i (excluded).",
+        on_change=reset,
+        persist_state="page",
+    )
+    if choice.edges_error is not None:
+        st.error(choice.edges_error, icon=":material/error:")
+    right.selectbox(
+        "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
+    )
+    write_links(choice.links)
+    table = bucket_tests(corpus, config, names, metric, choice.labels, choice.groups, settings)
+    _show(table, names, metric, choice.titles[choice.kind], score_spec(corpus, metric))
+    if choice.kind == OWN_SCORE or choice.kind.removeprefix(SCORE_KIND) == metric:
+        st.warning(
+            f"Bucketing by A's own {md(metric)} favours B in the low buckets and A in the high "
+            "ones even when the systems are equally good (regression to the mean): A's low "
+            "scores are partly bad luck that B does not share. Prefer a property of the "
+            "segment (reference length) for conclusions.",
+            icon=":material/warning:",
+        )
+
+
+def _bucket_values(
+    corpus: CorpusStats, config: BleuConfig, baseline: str, kind: str, metric: str
+) -> FloatArray:
+    """The value each segment is bucketed by."""
+    stats = corpus.systems[baseline]
+    if kind in FIXED_EDGES:
+        return bucket_values(kind, stats, config)
+    label = metric if kind == OWN_SCORE else kind.removeprefix(SCORE_KIND)
+    if label == BLEU:
+        return sentence_scores(stats, config).score
+    return metric_scores(corpus, baseline, label).sentence
+
+
+def _edges_param(raw: str) -> object:
+    """``0,10,20`` -> the edges box's text; the edges must parse as the box's do."""
+    try:
+        edges = parse_edges(raw)
+    except BleuvizError as exc:
+        raise LinkValueError(str(exc)) from None
+    return ", ".join(f"{e:g}" for e in edges)
+
+
+def _show_edges(value: object) -> str:
+    """The edges box's text as ``0,10,20``."""
+    return ",".join(str(value).replace(",", " ").split())
+
+
+def _default_score_edges(values: FloatArray, metric: str, kind: str) -> tuple[float, ...]:
+    """Sentence BLEU in tens (compare-mt); any other score at its quartiles."""
+    if kind == OWN_SCORE and metric == BLEU:
+        return tuple(float(x) for x in range(10, 100, 10))
+    return tuple(round(e, 4) for e in quantile_edges(values))
+
+
+def bucket_tests(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    names: tuple[str, str],
+    metric: str,
+    labels: tuple[str, ...],
+    groups: IntArray,
+    settings: tuple[int, int, int],
+) -> pd.DataFrame:
+    """Per bucket: segments, A's and B's score on ``metric``, B's gain, the bootstrap p-value.
+
+    Cached per data, settings, pair, metric and buckets (one bootstrap per bucket
+    is too slow to repeat on every rerun of the page).
+    """
+    lowercase = bool(st.session_state.get("lowercase"))
+    key = (corpus_identity(corpus), config, names, metric, labels)
+    return with_progress(
+        "Testing each bucket",
+        lambda report: _bucket_tests(*key, groups, settings, lowercase, corpus, _progress=report),
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _bucket_tests(
+    identity: tuple[object, ...],
+    config: BleuConfig,
+    names: tuple[str, str],
+    metric: str,
+    labels: tuple[str, ...],
+    groups: IntArray,
+    settings: tuple[int, int, int],
+    lowercase: bool,
+    _corpus: CorpusStats,
+    _progress: Progress | None = None,
+) -> pd.DataFrame:
+    """The bucket tests (``lowercase`` keys the paired tests of chrF, which read it)."""
+    corpus = _corpus
+    rows: list[tuple[str, int, float, float, float, float | None]] = []
+    spec = score_spec(corpus, metric)
+    higher = spec is None or spec.higher_is_better
+    for g, label in enumerate(labels):
+        index = np.flatnonzero(groups == g)
+        if not len(index):
+            rows.append((label, 0, np.nan, np.nan, np.nan, None))
+            continue
+        within = _within_bucket(_progress, label, g, len(labels))
+        result = _pair_test(corpus, config, names, metric, index, settings, within)
+        a, b = (r.score for r in result) if result else (np.nan, np.nan)
+        p = result[1].p_value_bs if result else None
+        rows.append((label, len(index), a, b, (b - a) if higher else (a - b), p))
+    return pd.DataFrame(
+        rows, columns=["bucket", "segments", "score_a", "score_b", "gain_b", "p_value_bs"]
+    )
+
+
+def _within_bucket(progress: Progress | None, label: str, g: int, n: int) -> Progress | None:
+    """Report a bucket's test as part of all the buckets' ("bucket 20–30 (3 of 9): ...")."""
+    if progress is None:
+        return None
+    outer = progress
+
+    def report(what: str, fraction: float) -> None:
+        outer(f"bucket {label} ({g + 1} of {n}), {what}", (g + fraction) / n)
+
+    return report
+
+
+def _pair_test(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    names: tuple[str, str],
+    metric: str,
+    index: IntArray,
+    settings: tuple[int, int, int],
+    progress: Progress | None,
+) -> list[PairedResult] | None:
+    """A's and B's scores on the segments at ``index`` and B's bootstrap p-value (no AR)."""
+    n_bootstrap, _, seed = settings
+    a, b = names
+    if metric == BLEU:
+        sa, sb = (corpus.systems[n].select(index) for n in names)
+        return compare_systems(a, sa, {b: sb}, config, n_bootstrap, 0, seed, progress)
+    spec = metric_spec(corpus, metric)
+    if spec.paired_tests:
+        lowercase = bool(st.session_state.get("lowercase"))
+        ma, mb = (metric_scores(corpus, n, metric).statistics()[index] for n in names)
+        scorer = paired_test_metric(metric, lowercase)
+        return compare_systems_metric(a, ma, {b: mb}, scorer, n_bootstrap, 0, seed, progress)
+    va, vb = (metric_scores(corpus, n, metric).sentence[index] for n in names)
+    if not (~(np.isnan(va) | np.isnan(vb))).any():
+        return None
+    compared = compare_means(a, va, {b: vb}, n_bootstrap, 0, seed, progress)
+    return [c.result for c in compared]
+
+
+def _show(
+    table: pd.DataFrame, names: tuple[str, str], metric: str, title: str, spec: MetricSpec | None
+) -> None:
+    """The bars, the table and its exports."""
+    left, right = st.columns([1, 1])
+    chart = table.rename(columns={"score_a": "bleu_a", "score_b": "bleu_b"})
+    with left:
+        fig = bucket_bars(chart, names, title, f"{metric} of the bucket")
+        st.plotly_chart(fig, key="cmp_bucket_chart", on_select=pick_bucket, selection_mode="points")
+    shown = pd.DataFrame(
+        {
+            "segments": table["segments"].tolist(),
+            f"{md(metric)} A": [_cell(spec, v) for v in table["score_a"]],
+            f"{md(metric)} B": [_cell(spec, v) for v in table["score_b"]],
+            "gain of B": [_cell(spec, v, signed=True) for v in table["gain_b"]],
+            "p (bootstrap)": [fmt_p(p) for p in table["p_value_bs"]],
+        },
+        index=pd.Index(table["bucket"], name="bucket"),
+    )
+    right.table(shown)
+    right.caption(
+        f"Each bucket's {md(metric)} for A ({md(names[0])}) and B ({md(names[1])}) from its "
+        "segments alone, B's gain, and the paired bootstrap p-value on those segments. "
+        "Click a bar to filter the segments."
+    )
+    export_buttons(table, f"buckets-{metric}", "cmp_bucket_export")
+
+
+def _cell(spec: MetricSpec | None, value: float, signed: bool = False) -> str:
+    """A score cell: a dash for an empty bucket, the metric's decimals otherwise."""
+    if pd.isna(value):
+        return "—"
+    text = fmt_score(spec, abs(value) if signed else value)
+    return (("+" if value >= 0 else "−") + text) if signed else text

@@ -1,0 +1,87 @@
+"""Compare page section: the segments where BLEU and another metric disagree about A vs B."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import streamlit as st
+
+from bleuviz.analysis.disagreement import disagreements
+from bleuviz.app.ui.cache.compare import BLEU, sentence_comparison
+from bleuviz.app.ui.cache.data import metric_spec
+from bleuviz.app.ui.frame.settings import chosen_metrics, imported_metrics
+from bleuviz.app.ui.sections.compare.views import open_clicked_row
+from bleuviz.app.ui.state.selection import sync_selection
+from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.format import number_format
+from bleuviz.bleu import BleuConfig
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.render.labels import escape_markdown as md
+
+#: Characters of each hypothesis shown in the table (the drill-down shows all).
+PREVIEW = 90
+
+
+def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[str, str]) -> None:
+    """Segments where sentence BLEU and the chosen metric prefer different systems."""
+    metrics = chosen_metrics()
+    if not metrics:
+        st.info(
+            "Add a metric in the sidebar (Other metrics) or import segment scores to see where "
+            "it and BLEU disagree.",
+            icon=":material/info:",
+        )
+        return
+    imported = imported_metrics()
+    default = imported[0] if imported else metrics[0]
+    if st.session_state.get("cmp_disagree_metric") not in metrics:
+        st.session_state["cmp_disagree_metric"] = default
+    metric = st.selectbox(
+        "Set against BLEU", metrics, key="cmp_disagree_metric", persist_state="page"
+    )
+    bleu = sentence_comparison(corpus, config, names, BLEU)
+    other = sentence_comparison(corpus, config, names, metric)
+    found = disagreements(bleu["diff"].to_numpy(), other["diff"].to_numpy())
+    for role, name in zip("ab", names, strict=True):
+        found[f"hyp_{role}"] = [corpus.testset.systems[name][s - 1][:PREVIEW] for s in found["seg"]]
+    st.session_state["cmp_disagree_visible"] = found["seg"].tolist()
+    st.caption(
+        f"{len(found)} segments where sentence BLEU and {md(metric)} prefer different systems, "
+        "strongest first: each gain's size as a percentile among that metric's gains, and a "
+        "row as strong as its weaker side. Click a row to open it in the Segments tab."
+    )
+    digits = number_format(metric_spec(corpus, metric))
+    sync_selection("cmp_disagree_table", found["seg"].tolist(), st.session_state.get("cmp_seg"))
+    st.dataframe(
+        found,
+        key="cmp_disagree_table",
+        hide_index=True,
+        height=280,
+        on_select=partial(open_clicked_row, "cmp_disagree_table", "cmp_disagree_visible"),
+        selection_mode="single-row",
+        column_order=["seg", "gain_x", "gain_y", "strength", "hyp_a", "hyp_b"],
+        column_config={
+            "seg": st.column_config.NumberColumn("segment", width="small"),
+            "gain_x": st.column_config.NumberColumn(
+                "BLEU gain of B", format="%+.2f", help="sentence BLEU of B − A"
+            ),
+            "gain_y": st.column_config.NumberColumn(
+                f"{metric} gain of B",
+                format=digits.replace("%", "%+"),
+                help="positive: the metric prefers B (for lower-is-better scores, A − B)",
+            ),
+            "strength": st.column_config.NumberColumn(
+                "strength", format="%.0f", help="the smaller of the two percentiles (0–100)"
+            ),
+            "hyp_a": st.column_config.TextColumn(f"{names[0]} (A)", width="large"),
+            "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),
+        },
+    )
+    whole = found.drop(columns=["hyp_a", "hyp_b"]).rename(
+        columns={"gain_x": "BLEU gain of B", "gain_y": f"{metric} gain of B"}
+    )
+    for role, name in zip("ab", names, strict=True):
+        whole[f"{name} ({role.upper()})"] = [
+            corpus.testset.systems[name][s - 1] for s in found["seg"]
+        ]
+    export_buttons(whole, f"disagreements-{metric}", "cmp_disagree_export")

@@ -1,0 +1,240 @@
+"""Compare page sections about single segments: sentence-score plots, the segment table
+and one segment's drill-down (with the callbacks their clicks run).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.buckets import (
+    SORTS,
+    sort_comparison,
+    win_tie_loss,
+)
+from bleuviz.analysis.salient import (
+    gaps_frame,
+    match_gaps,
+)
+from bleuviz.analysis.segments import PREVIEW_CHARS, segment_export
+from bleuviz.app import routes
+from bleuviz.app.ui.cache.compare import fmt_score, score_spec, sentence_axis
+from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
+from bleuviz.app.ui.sections.notes import note_editor
+from bleuviz.app.ui.sections.segment_view import explanation, learn_link, source_and_order
+from bleuviz.app.ui.sections.subset import subset_caption
+from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
+from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.filters import ActiveFilter, filter_chips
+from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.app.ui.widgets.table_window import table_window
+from bleuviz.bleu import BleuConfig
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.explain import SegmentExplanation
+from bleuviz.io.testset import TestSet
+from bleuviz.render.compare_charts import (
+    difference_histogram,
+    sentence_scatter,
+    win_tie_loss_bar,
+)
+from bleuviz.render.highlight import hypothesis_html, legend, reference_html
+from bleuviz.render.labels import escape_markdown as md
+
+
+def open_point() -> None:
+    """Open the segment of the scatter point the user clicked."""
+    points = st.session_state["cmp_scatter"].selection.points
+    if points:
+        data = points[0].get("customdata")
+        st.session_state["cmp_seg"] = int(data[0] if isinstance(data, list) else data)
+        open_view(SEGMENTS)
+
+
+def plots(
+    corpus: CorpusStats, comparison: pd.DataFrame, names: tuple[str, str], metric: str
+) -> None:
+    """Scatter of sentence scores (a click opens the segment), differences, win/tie/loss."""
+    scored = comparison.dropna(subset=["diff"])
+    diff = scored["diff"].to_numpy()
+    counts = win_tie_loss(diff)
+    axis = sentence_axis(corpus, metric)
+    st.markdown(
+        f"By sentence {md(metric)}, **{md(names[1])}** (B) is better on **{counts.wins}** "
+        f"segments, ties on **{counts.ties}** and is worse on **{counts.losses}**."
+    )
+    if len(scored) < len(comparison):
+        st.caption(
+            f"{len(comparison) - len(scored)} segments lack a {md(metric)} score for A or B "
+            "and are left out of these counts and charts."
+        )
+    left, right = st.columns([3, 2])
+    with left:
+        score_a, score_b = scored["score_a"].to_numpy(), scored["score_b"].to_numpy()
+        fig = sentence_scatter(score_a, score_b, scored["seg"].tolist(), names, axis)
+        st.plotly_chart(fig, key="cmp_scatter", on_select=open_point, selection_mode="points")
+        st.caption("Click a point to open its segment in the Segments tab.")
+    with right:
+        st.plotly_chart(difference_histogram(diff, names, axis), key="cmp_hist")
+        st.plotly_chart(win_tie_loss_bar(counts, names), key="cmp_wtl")
+
+
+def segment_table(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    comparison: pd.DataFrame,
+    names: tuple[str, str],
+    filters: dict[str, ActiveFilter],
+    metric: str,
+) -> pd.DataFrame:
+    """The filtered, sorted table of segments; a click on a row opens it below."""
+    testset = corpus.testset
+    frame = comparison.copy()
+    if testset.doc_ids is not None:
+        frame.insert(1, "doc", testset.doc_ids)
+    mask = np.ones(len(frame), dtype=bool)
+    for active in filters.values():
+        mask &= np.isin(np.arange(len(frame)), active.segments)
+    how = st.columns([2, 3])[0].selectbox("Sort", list(SORTS), key="cmp_sort", persist_state="page")
+    shown = sort_comparison(frame[mask], SORTS[how])
+    rows = (shown["seg"] - 1).tolist()
+    filter_chips({label: active.keys for label, active in filters.items()}, "cmp_chip")
+    st.caption(subset_caption(corpus, config, list(names), rows, list(filters)))
+    if filters and not rows:
+        alone = [f"{label} alone leaves {len(f.segments)}" for label, f in filters.items()]
+        st.caption("Each filter on its own: " + "; ".join(alone) + ".")
+    st.caption("Click a row to open it.")
+    axis = sentence_axis(corpus, metric)
+    digits = "%.4f" if axis.scale <= 1 else "%.2f"
+    page = with_previews(
+        table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows"), testset, names
+    )
+    st.session_state["cmp_visible"] = page["seg"].tolist()
+    sync_selection("cmp_table", st.session_state["cmp_visible"], st.session_state.get("cmp_seg"))
+    st.dataframe(
+        page,
+        key="cmp_table",
+        hide_index=True,
+        height=320,
+        on_select=partial(clicked_segment, "cmp_table", "cmp_visible", "cmp_seg"),
+        selection_mode="single-row",
+        column_config={
+            "seg": st.column_config.NumberColumn("segment", width="small"),
+            "score_a": st.column_config.NumberColumn(f"{metric} {names[0]}", format=digits),
+            "score_b": st.column_config.NumberColumn(f"{metric} {names[1]}", format=digits),
+            "diff": st.column_config.NumberColumn(
+                "B − A" if axis.higher_is_better else "A − B (gain of B)",
+                format=digits.replace("%", "%+"),
+            ),
+            "hyp_a": st.column_config.TextColumn(f"{names[0]} (A)", width="large"),
+            "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),
+        },
+    )
+    rows = (shown["seg"] - 1).tolist()
+    scores = {
+        metric: {n: shown_scores(comparison, role) for n, role in zip(names, "ab", strict=True)}
+    }
+    export_buttons(
+        lambda: segment_export(testset, list(names), scores, rows),
+        f"segments-{names[0]}-vs-{names[1]}",
+        "cmp_table_export",
+    )
+    return shown
+
+
+def with_previews(page: pd.DataFrame, testset: TestSet, names: tuple[str, str]) -> pd.DataFrame:
+    """The rows drawn, with the start of A's and B's hypotheses.
+
+    Made for the table's page only (at most ``PAGE_ROWS``), not for every
+    segment: at 100,000 segments, slicing both systems' lines on every rerun
+    took longer than the rest of the table.
+    """
+    lines = (page["seg"] - 1).tolist()
+    out = page.copy()
+    for role, name in zip("ab", names, strict=True):
+        hyps = testset.systems[name]
+        out[f"hyp_{role}"] = [hyps[i][:PREVIEW_CHARS] for i in lines]
+    return out
+
+
+def shown_scores(comparison: pd.DataFrame, role: str) -> np.ndarray:
+    """One system's sentence scores from the comparison frame (all segments, in order)."""
+    return comparison[f"score_{role}"].to_numpy()
+
+
+def drill_down(
+    corpus: CorpusStats,
+    config: BleuConfig,
+    row: pd.Series,
+    names: tuple[str, str],
+    index: int,
+    metric: str,
+) -> None:
+    """One segment: source, both hypotheses and references highlighted, and the match gaps."""
+    testset = corpus.testset
+    refs = tuple(stream[index] for stream in testset.references)
+    expl = [
+        explanation(testset.systems[name][index], refs, corpus.tokenize, config.max_order)
+        for name in names
+    ]
+    doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
+    st.markdown(f"#### Segment {md(testset.segment_label(index) + doc)}")
+    cols = st.columns(3)
+    spec = score_spec(corpus, metric)
+    for col, role, name, column in zip(cols, "AB", names, ("score_a", "score_b"), strict=False):
+        kind = "Imported" if spec is not None and spec.imported else "Sentence"
+        shown = md(metric) if spec is not None and spec.imported else metric
+        col.metric(f"{kind} {shown} of {role} · {md(name)}", fmt_score(spec, row[column]))
+    axis = sentence_axis(corpus, metric)
+    digits = 4 if axis.scale <= 1 else 2
+    gain = "—" if pd.isna(row["diff"]) else f"{row['diff']:+.{digits}f}"
+    cols[2].metric(
+        "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
+    )
+    order = source_and_order(corpus, config, index, key="cmp_order")
+    show_html(legend())
+    for i, col in enumerate(st.columns(2)):
+        with col:
+            system_side(expl[i], expl[1 - i], names[i], names[1 - i], "AB"[i], order, index)
+    for i, col in enumerate(st.columns(2)):
+        with col:
+            st.caption(f"Note on {'AB'[i]} · {md(names[i])}")
+            note_editor(testset, names[i], index, f"cmp_{'ab'[i]}")
+
+
+def system_side(
+    mine: SegmentExplanation,
+    other: SegmentExplanation,
+    name: str,
+    other_name: str,
+    role: str,
+    order: int,
+    index: int,
+) -> None:
+    """One column of the drill-down: a hypothesis, its reference coverage and its gains."""
+    st.markdown(f"**{role} · {md(name)}**")
+    show_html(hypothesis_html(mine, order))
+    for r in range(len(mine.ref_texts)):
+        st.caption(f"Reference {r + 1}: tokens {md(name)} matched at order {order}")
+        show_html(reference_html(mine, order, r))
+    gaps = match_gaps(mine, other, order)
+    st.markdown(f"{order}-grams {md(name)} matches more often than {md(other_name)}")
+    if gaps:
+        st.dataframe(
+            gaps_frame(gaps),
+            key=f"cmp_{role.lower()}_gaps",
+            hide_index=True,
+            column_order=["n-gram", "matched", "other"],
+            column_config={"matched": st.column_config.NumberColumn(name), "other": other_name},
+        )
+    else:
+        st.caption("None.")
+    query = {"sys": name, "seg": str(index + 1)}
+    st.page_link(
+        routes.SENTENCES,
+        label=f"Open in Sentences ({md(name)})",
+        query_params=query,
+    )
+    learn_link(mine.hyp_text, mine.ref_texts, f"Open {md(name)}'s segment in Learn")

@@ -1,0 +1,144 @@
+"""The Learn page's inputs: the example menu, the text and the settings, with their state.
+
+Widget values are kept across page switches (Streamlit drops the state of
+widgets not drawn), and the candidate and references follow the URL both ways:
+a deep link ``/learn?hyp=TEXT&ref=TEXT`` is applied once, and every edit is
+written back so the URL can be shared.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleuviz.app.ui.frame.settings import smoothing_defaults
+from bleuviz.app.ui.state.links import claim
+from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
+from bleuviz.teach.examples import EXAMPLE_BY_KEY
+
+MAX_REFS = 4
+REF_KEYS = tuple(f"learn_ref_{i}" for i in range(1, MAX_REFS + 1))
+CUSTOM = "custom"
+EXAMPLE_TITLES = {**{k: e.title for k, e in EXAMPLE_BY_KEY.items()}, CUSTOM: "Your own text"}
+WEIGHTINGS = {"cumulative": "Cumulative: orders 1 to N", "individual": "Individual: order N only"}
+# Widget values kept across page switches (Streamlit drops the state of widgets not drawn).
+KEPT = ("learn_example", "learn_hyp", *REF_KEYS, "learn_tokenize", "learn_flavor")
+SMOOTHING_DEFAULTS = smoothing_defaults("learn_smooth_", "learn_value_")
+KEPT += tuple(SMOOTHING_DEFAULTS)
+KEPT += ("learn_max_order", "learn_weights")
+KEPT += ("learn_effective_order",)
+
+
+def load_example(key: str) -> None:
+    """Put an example's candidate and references into the text widgets."""
+    example = EXAMPLE_BY_KEY[key]
+    st.session_state["learn_hyp"] = example.hypothesis
+    for i, ref_key in enumerate(REF_KEYS):
+        refs = example.references
+        st.session_state[ref_key] = refs[i] if i < len(refs) else ""
+
+
+def mark_custom() -> None:
+    """Once the text is edited, it is no longer the example: hide the example's lesson."""
+    st.session_state["learn_example"] = CUSTOM
+
+
+def on_example() -> None:
+    """Load the example picked in the menu (keep the text for "Your own text")."""
+    if st.session_state["learn_example"] != CUSTOM:
+        load_example(st.session_state["learn_example"])
+
+
+def restore_state() -> None:
+    """Set defaults, bring back values from an earlier visit, and apply a deep link once."""
+    saved = st.session_state.get("learn_saved", {})
+    for key, value in saved.items():
+        st.session_state.setdefault(key, value)
+    defaults: dict[str, object] = {"learn_tokenize": DEFAULT_TOKENIZER}
+    defaults["learn_flavor"] = DEFAULT_FLAVOR
+    defaults["learn_max_order"] = DEFAULT_ORDER
+    defaults |= SMOOTHING_DEFAULTS
+    defaults |= {"learn_weights": "cumulative", "learn_effective_order": True}
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+    claim("hyp", "ref")  # the text, which save_state writes back
+    params = st.query_params
+    link = (params.get("hyp"), tuple(params.get_all("ref")))
+    if (link[0] is not None or link[1]) and st.session_state.get("learn_applied_link") != link:
+        st.session_state["learn_applied_link"] = link
+        st.session_state["learn_example"] = CUSTOM
+        st.session_state["learn_hyp"] = link[0] or ""
+        for i, ref_key in enumerate(REF_KEYS):
+            st.session_state[ref_key] = link[1][i] if i < len(link[1]) else ""
+        if len(link[1]) > MAX_REFS:
+            st.warning(f"The link holds {len(link[1])} references; the first {MAX_REFS} are used.")
+    elif "learn_hyp" not in st.session_state:
+        st.session_state["learn_example"] = "worked"
+        load_example("worked")
+
+
+def save_state(hyp: str, refs: list[str]) -> None:
+    """Remember the widgets' values and write the text into the URL."""
+    st.session_state["learn_saved"] = {
+        k: st.session_state[k] for k in KEPT if k in st.session_state
+    }
+    st.session_state["learn_applied_link"] = (hyp, tuple(refs))
+    if st.query_params.get("hyp") != hyp:
+        st.query_params["hyp"] = hyp
+    if st.query_params.get_all("ref") != refs:
+        if refs:
+            st.query_params["ref"] = refs
+        elif "ref" in st.query_params:
+            del st.query_params["ref"]
+
+
+def text_inputs() -> tuple[str, list[str]]:
+    """The example menu, the candidate and up to four references."""
+    st.selectbox(
+        "Example",
+        list(EXAMPLE_TITLES),
+        format_func=EXAMPLE_TITLES.__getitem__,
+        key="learn_example",
+        on_change=on_example,
+    )
+    example = EXAMPLE_BY_KEY.get(st.session_state["learn_example"])
+    if example is not None:
+        st.info(example.lesson, icon=":material/lightbulb:")
+    hyp = st.text_area(
+        "Candidate (the system's translation)", key="learn_hyp", height=68, on_change=mark_custom
+    )
+    left, right = st.columns(2)
+    for i, ref_key in enumerate(REF_KEYS):
+        column = left if i % 2 == 0 else right
+        column.text_input(f"Reference {i + 1}", key=ref_key, on_change=mark_custom)
+    refs = [st.session_state[k] for k in REF_KEYS if st.session_state[k].strip()]
+    return hyp, refs
+
+
+def controls() -> tuple[TokenizeConfig, BleuConfig]:
+    """Tokenizer, flavour, smoothing, order, weights and effective order."""
+    a, b, c, d = st.columns(4)
+    tokenizer = a.selectbox("Tokenizer", TOKENIZERS, key="learn_tokenize")
+    name = b.selectbox("Flavour", list(FLAVORS), key="learn_flavor")
+    flavor = get_flavor(name)
+    smooth = c.selectbox("Smoothing", flavor.smoothing, key=f"learn_smooth_{name}")
+    value = None
+    if smooth in flavor.smoothing_values:
+        value = d.number_input("Smoothing value", 0.0, step=0.1, key=f"learn_value_{smooth}")
+    e, f, g = st.columns([1, 2, 2])
+    order = int(e.number_input("Max order N", 1, MAX_ORDER, step=1, key="learn_max_order"))
+    weighting = f.radio(
+        "Weights",
+        list(WEIGHTINGS),
+        format_func=WEIGHTINGS.__getitem__,
+        key="learn_weights",
+        horizontal=True,
+    )
+    effective = flavor.effective_order and g.checkbox(
+        "Effective order (sacrebleu sentence_bleu)",
+        key="learn_effective_order",
+        help="Average only the orders the candidate has n-grams for. corpus_bleu leaves it off.",
+    )
+    weights = None if weighting == "cumulative" else (0.0,) * (order - 1) + (1.0,)
+    config = BleuConfig(name, order, weights, smooth, value, effective)
+    return TokenizeConfig(tokenizer), config

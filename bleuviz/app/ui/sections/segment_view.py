@@ -1,0 +1,263 @@
+"""One segment's drill-down, shared by the sentences and compare pages."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from bleuviz.app import routes
+from bleuviz.app.ui.cache.data import metric_scores, metric_spec
+from bleuviz.app.ui.frame.settings import chosen_metrics
+from bleuviz.app.ui.sections.notes import note_editor
+from bleuviz.app.ui.state.links import apply_links, write_links
+from bleuviz.app.ui.state.page_links import imported_range_param
+from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
+from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.arrays import FloatArray
+from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.explain import SegmentExplanation, explain_segment
+from bleuviz.bleu.signature import signature
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.io.testset import TestSet
+from bleuviz.metrics import rouge_text
+from bleuviz.render.highlight import hypothesis_html, legend, reference_html
+from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
+from bleuviz.render.search_marks import mark_hits
+from bleuviz.rouge.explain import TypeExplanation
+from bleuviz.rouge.explain import explain_segment as explain_rouge
+from bleuviz.rouge.score import RougeConfig
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def explanation(
+    hyp: str, refs: tuple[str, ...], tokenize: TokenizeConfig, order: int
+) -> SegmentExplanation:
+    """Explain one segment (cached: only the segments on screen are ever explained)."""
+    return explain_segment(hyp, refs, tokenize, order)
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def rouge_explanation(
+    hyp: str, refs: tuple[str, ...], rouge_type: str, stemmer: bool
+) -> TypeExplanation:
+    """Explain one ROUGE type of one segment (cached: only segments on screen)."""
+    config = RougeConfig((rouge_type,), use_stemmer=stemmer)
+    return explain_rouge(rouge_text(hyp), [rouge_text(r) for r in refs], config)[rouge_type]
+
+
+def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
+    """The n-gram table of one order, its columns named for a student.
+
+    "matched" is the clipped count min(times in hypothesis, most in one
+    reference); "clipped" is what the clip took away. The reference holding the
+    most is a dash where no reference holds the n-gram.
+    """
+    rows = expl.rows[order - 1]
+    return pd.DataFrame(
+        {
+            "n-gram": [r.text for r in rows],
+            "times in hypothesis": [r.hyp_count for r in rows],
+            "most in one reference": [r.max_ref_count for r in rows],
+            "reference with the most": [
+                "—" if r.best_ref is None else f"reference {r.best_ref + 1}" for r in rows
+            ],
+            "matched": [r.matched for r in rows],
+            "clipped": [r.clipped for r in rows],
+        }
+    )
+
+
+def show_segment(
+    corpus: CorpusStats, config: BleuConfig, system: str, index: int, key_prefix: str
+) -> None:
+    """Draw source, hypothesis and references highlighted, the n-gram tables and the BP."""
+    testset = corpus.testset
+    stats = corpus.systems[system]
+    row = stats.select([index])
+    score = sentence_scores(row, config)
+    label = testset.segment_label(index)
+    doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
+    # Segment ids, document ids and system names come from the data: shown literally.
+    st.subheader(md(f"Segment {label}{doc} · {system}"))
+    hyp = testset.systems[system][index]
+    refs = tuple(stream[index] for stream in testset.references)
+    expl = explanation(hyp, refs, corpus.tokenize, config.max_order)
+    a, b, c = st.columns(3)
+    a.metric("Sentence BLEU", fmt_bleu(float(score.score[0])))
+    b.metric("Brevity penalty", fmt_bp(float(score.bp[0])))
+    ref_len = int(config.flavor_spec.ref_lengths(row)[0])
+    c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}")
+    _other_metrics(corpus, system, index)
+    learn_link(hyp, refs)
+    order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
+    show_html(legend())
+    st.markdown("**Hypothesis**")
+    if expl.hyp_spans is None:
+        st.caption(
+            "The tokenizer changed this text, so its tokens are shown instead of the original."
+        )
+    show_html(hypothesis_html(expl, order))
+    for r in range(len(refs)):
+        st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
+        show_html(reference_html(expl, order, r))
+    note_editor(testset, system, index, key_prefix)
+    _precision_lines(expl, config)
+    st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
+    specs = {label: metric_spec(corpus, label) for label in chosen_metrics()}
+    rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
+    if rouge:
+        _rouge_section(hyp, refs, rouge, key_prefix)
+
+
+def learn_link(hyp: str, refs: tuple[str, ...], label: str = "Open this segment in Learn") -> None:
+    """A link that carries the hypothesis and references to the Learn walkthrough."""
+    st.page_link(
+        routes.LEARN,
+        label=label,
+        query_params={"hyp": hyp, "ref": list(refs)},
+        icon=":material/school:",
+    )
+
+
+def source_and_order(corpus: CorpusStats, config: BleuConfig, index: int, key: str) -> int:
+    """Show the segment's source (if any) and return the n-gram order chosen to highlight."""
+    if corpus.testset.source is not None:
+        st.markdown("**Source**")
+        st.text(corpus.testset.source[index])
+    return int(
+        st.radio(
+            "Highlight n-grams of order",
+            list(range(1, config.max_order + 1)),
+            horizontal=True,
+            key=key,
+            persist_state="page",
+        )
+    )
+
+
+def _other_metrics(corpus: CorpusStats, system: str, index: int) -> None:
+    """Sentence scores of the metrics chosen beside BLEU."""
+    labels = chosen_metrics()
+    for col, label in zip(st.columns(max(len(labels), 1)), labels, strict=False):
+        spec = metric_spec(corpus, label)
+        value = float(metric_scores(corpus, system, label).sentence[index])
+        kind = "Imported" if spec.imported else "Sentence"
+        shown = md(label) if spec.imported else label  # imported names come from the data
+        col.metric(f"{kind} {shown}{direction_note(spec)}", fmt_metric(spec, value))
+
+
+def _rouge_section(
+    hyp: str, refs: tuple[str, ...], labels: dict[str, str], key_prefix: str
+) -> None:
+    """The tokens that make one ROUGE type's score, in the hypothesis and the chosen reference."""
+    st.markdown("**ROUGE**: which tokens count")
+    label = st.radio("ROUGE type", list(labels), horizontal=True, key=f"{key_prefix}_rouge_type")
+    stemmer = bool(st.session_state.get("rouge_stemmer"))
+    expl = rouge_explanation(hyp, refs, labels[label], stemmer)
+    score = expl.score
+    st.caption(
+        f"{label}: precision {score.precision:.4f} · recall {score.recall:.4f} · "
+        f"F {score.fmeasure:.4f}, against reference {expl.ref_index + 1} (the best F). "
+        "Tokens are rouge-score's: lowercased, punctuation dropped"
+        + (", Porter-stemmed." if stemmer else ".")
+    )
+    st.markdown("Hypothesis")
+    show_html(rouge_hypothesis_html(expl))
+    st.markdown(f"Reference {expl.ref_index + 1}")
+    show_html(rouge_reference_html(expl))
+
+
+def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:
+    """Clipped counts and modified precision per order, as fractions and decimals."""
+    parts = []
+    for n in range(1, config.max_order + 1):
+        m, t = expl.matches(n), expl.totals(n)
+        value = f"{m / t:.4f}" if t else "undefined"
+        parts.append(f"p{n} = {m}/{t} = {value}")
+    st.markdown("Modified precision: " + " · ".join(parts))
+
+
+def imported_ranges(corpus: CorpusStats, labels: list[str]) -> dict[str, tuple[float, float]]:
+    """A range slider per imported score over every system's scores; return the chosen ranges.
+
+    A range left at its full extent keeps the segments without a score too.
+    """
+    ranges: dict[str, tuple[float, float]] = {}
+    if not labels:
+        return ranges
+    columns = st.columns(min(len(labels), 3))
+    for i, label in enumerate(labels):
+        values = np.concatenate([metric_scores(corpus, n, label).sentence for n in corpus.systems])
+        finite = values[np.isfinite(values)]
+        if not len(finite) or finite.min() == finite.max():
+            continue
+        low, high = float(finite.min()), float(finite.max())
+        link = imported_range_param(label, f"sent_range::{label}", low, high)
+        st.session_state.setdefault(link.key, (low, high))
+        apply_links([link])
+        slider = columns[i % len(columns)].slider(
+            f"{md(label)} (imported)",
+            low,
+            high,
+            key=link.key,  # its value is in session state: set above or by the link
+            help="Segments of the shown system whose score lies in this range",
+        )
+        chosen = cast(tuple[float, float], slider)
+        write_links([link])
+        if chosen != (low, high):
+            ranges[label] = (float(chosen[0]), float(chosen[1]))
+    return ranges
+
+
+def in_range(values: FloatArray, low: float, high: float) -> NDArray[np.bool_]:
+    """Mask of scores within [low, high]; a missing score (NaN) is outside every range."""
+    with np.errstate(invalid="ignore"):
+        mask: NDArray[np.bool_] = (values >= low) & (values <= high)
+    return mask
+
+
+def sentence_columns(
+    corpus: CorpusStats, config: BleuConfig, systems: list[str]
+) -> dict[str, dict[str, FloatArray]]:
+    """Sentence BLEU and every chosen metric's sentence scores of ``systems``, for exports."""
+    columns = {"BLEU": {n: sentence_scores(corpus.systems[n], config).score for n in systems}}
+    for label in chosen_metrics():
+        columns[label] = {n: metric_scores(corpus, n, label).sentence for n in systems}
+    return columns
+
+
+def sentence_signature(corpus: CorpusStats, config: BleuConfig) -> str:
+    """The signature of the sentence BLEU scores (sentence-level semantics)."""
+    return signature(config.for_sentences(), corpus.tokenize, corpus.n_refs)
+
+
+def sentence_semantics_note(corpus: CorpusStats, config: BleuConfig) -> str:
+    """Which sentence-level semantics the sentence scores use, with their signature."""
+    if not config.flavor_spec.sentence_effective_order:
+        how = f"each segment scored as a one-segment corpus ({config.flavor})"
+    elif config.sentence_like_corpus:
+        how = "each segment with exactly the sidebar's settings (BLEU(...).sentence_score)"
+    else:
+        how = "sacrebleu's sentence_bleu: effective order on"
+    return f"Sentence BLEU: {how} · `{sentence_signature(corpus, config)}`"
+
+
+def search_hits(testset: TestSet, system: str, index: int, text: str) -> None:
+    """The open segment's hypothesis, references and source with the search hits marked."""
+    st.markdown(f"**Where “{md(text.strip())}” occurs** in this segment")
+    named = [("Hypothesis", testset.systems[system][index])]
+    named += [(f"Reference {r}", s[index]) for r, s in enumerate(testset.references, 1)]
+    if testset.source is not None:
+        named.append(("Source", testset.source[index]))
+    rows = "".join(
+        f'<div class="bv-hit"><span style="font-weight:600">{label}</span>: '
+        f"{mark_hits(line, text)}</div>"
+        for label, line in named
+    )
+    show_html(f'<div class="bv-hits">{rows}</div>')

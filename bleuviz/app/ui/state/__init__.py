@@ -1,0 +1,1 @@
+"""Session state and links: every setting in the URL, selections and stepping."""

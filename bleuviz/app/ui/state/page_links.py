@@ -1,0 +1,97 @@
+"""Each page's own state as link parameters: which system, segment, filters and choices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bleuviz.app.ui.state.links import (
+    LinkParam,
+    choice,
+    integer,
+    number_range,
+    show_number,
+    text,
+)
+from bleuviz.render.labels import code_span
+
+ALL_DOCUMENTS = "(all)"
+
+
+def segment_param(name: str, key: str, n_segments: int) -> LinkParam:
+    """A segment number, counted from 1 as the page shows it."""
+    return LinkParam(
+        name, key, integer(1, n_segments), show_number, default_text="the first segment"
+    )
+
+
+def system_param(name: str, key: str, systems: Sequence[str]) -> LinkParam:
+    """A system of the test set, by name."""
+    return LinkParam(name, key, choice(systems, "system"), default_text=code_span(systems[0]))
+
+
+def sentence_links(
+    systems: Sequence[str], n_segments: int, longest: int, documents: Sequence[str]
+) -> list[LinkParam]:
+    """The Sentences page: system, segment, search, BLEU and length ranges, document."""
+    params = [
+        system_param("sys", "sent_system", systems),
+        segment_param("seg", "sent_seg", n_segments),
+        LinkParam("q", "sent_search", text, default=""),
+        LinkParam("bleu", "sent_bleu", number_range(0.0, 100.0), show_number, default=(0.0, 100.0)),
+        LinkParam(
+            "len", "sent_len", number_range(0, longest, whole=True), show_number, (0, longest)
+        ),
+    ]
+    if documents:
+        params.append(
+            LinkParam("doc", "sent_doc", choice(documents, "document"), default=ALL_DOCUMENTS)
+        )
+    return params
+
+
+def imported_range_param(label: str, key: str, low: float, high: float) -> LinkParam:
+    """The range of an imported score on the Sentences page, ``range.NAME=low,high``."""
+    return LinkParam(
+        f"range.{label}", key, number_range(low, high), show_number, default=(low, high)
+    )
+
+
+def compare_links(systems: Sequence[str], n_segments: int) -> list[LinkParam]:
+    """The Compare page's pair and segment: ``a``, ``b`` and ``seg``."""
+    return [
+        system_param("a", "cmp_a", systems),
+        system_param("b", "cmp_b", systems),
+        segment_param("seg", "cmp_seg", n_segments),
+    ]
+
+
+def compare_metric_links(
+    corpus_options: Sequence[str], sentence_options: Sequence[str]
+) -> list[LinkParam]:
+    """Compare's metrics: ``metric`` (corpus score and tests), ``seg_metric`` (sentences)."""
+    return [
+        LinkParam(
+            "metric", "cmp_sig_metric", choice(corpus_options, "metric"), default=corpus_options[0]
+        ),
+        LinkParam(
+            "seg_metric",
+            "cmp_metric",
+            choice(sentence_options, "metric"),
+            default=sentence_options[0],
+        ),
+    ]
+
+
+def significance_links(defaults: tuple[int, int, int]) -> list[LinkParam]:
+    """Compare's test settings: ``bs`` (bootstrap samples), ``ar`` (trials), ``seed``."""
+    n_bs, n_ar, seed = defaults
+    return [
+        LinkParam("bs", "cmp_n_bootstrap", integer(1, 100_000), show_number, default=n_bs),
+        LinkParam("ar", "cmp_n_ar", integer(1, 1_000_000), show_number, default=n_ar),
+        LinkParam("seed", "cmp_seed", integer(0, 2**32 - 1), show_number, default=seed),
+    ]
+
+
+def choice_param(name: str, key: str, options: Sequence[str], what: str) -> LinkParam:
+    """A choice whose first option is the default (a bucket, an n-gram, a kind)."""
+    return LinkParam(name, key, choice(options, what), default=options[0])

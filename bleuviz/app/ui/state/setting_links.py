@@ -1,0 +1,114 @@
+"""The sidebar's settings as link parameters, so a shared link shows the sender's numbers.
+
+``tok``, ``lc``, ``flavor``, ``smooth``, ``smooth_value``, ``order``, ``weights``
+(comma-separated), ``eff``, ``sent``, ``reweigh``, ``metrics`` (comma-separated)
+and ``stem``; a parameter at its default is left out of the URL.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleuviz.app.ui.frame.settings import FLAVOR_SENTENCES, SENTENCE_SEMANTICS, parse_weights
+from bleuviz.app.ui.state.links import (
+    LinkParam,
+    LinkValueError,
+    apply_links,
+    choice,
+    choices,
+    flag,
+    integer,
+    number,
+    show_flag,
+    show_list,
+    show_number,
+    write_links,
+)
+from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
+from bleuviz.errors import BleuvizError
+from bleuviz.metrics import EXTRA_METRICS
+
+
+def parse_weights_param(raw: str) -> object:
+    """``0.5,0.5`` -> the weights box's text; one to MAX_ORDER non-negative numbers."""
+    try:
+        weights = parse_weights(raw)
+    except BleuvizError:
+        raise LinkValueError("not a comma-separated list of numbers") from None
+    if weights is None:
+        return ""
+    if len(weights) > MAX_ORDER:
+        raise LinkValueError(f"{len(weights)} weights, at most {MAX_ORDER}")
+    if any(not w >= 0 for w in weights) or not sum(weights) > 0:
+        raise LinkValueError("weights must be non-negative and not all zero")
+    return " ".join(f"{w:g}" for w in weights)
+
+
+def show_weights(value: object) -> str:
+    """The weights box's text as ``0.5,0.5``."""
+    return ",".join(str(value).replace(",", " ").split())
+
+
+def flavor_free_params() -> list[LinkParam]:
+    """The settings that mean the same in every flavour (the flavour itself included)."""
+    return [
+        LinkParam(
+            "tok", "tokenize", choice(list(TOKENIZERS), "tokenizer"), default=DEFAULT_TOKENIZER
+        ),
+        LinkParam("lc", "lowercase", flag, show_flag, default=False),
+        LinkParam("flavor", "flavor", choice(list(FLAVORS), "flavour"), default=DEFAULT_FLAVOR),
+        LinkParam("order", "max_order", integer(1, MAX_ORDER), show_number, default=DEFAULT_ORDER),
+        LinkParam("weights", "weights_text", parse_weights_param, show_weights, default=""),
+        LinkParam("eff", "effective_order", flag, show_flag, default=False),
+        LinkParam(
+            "sent",
+            "sentence_semantics",
+            choice(list(SENTENCE_SEMANTICS), "sentence semantics"),
+            default=FLAVOR_SENTENCES,
+        ),
+        LinkParam("reweigh", "auto_reweigh", flag, show_flag, default=False),
+        LinkParam("metrics", "metrics", choices(list(EXTRA_METRICS), "metric"), show_list, []),
+        LinkParam("stem", "rouge_stemmer", flag, show_flag, default=False),
+    ]
+
+
+def flavor_params() -> list[LinkParam]:
+    """The smoothing and its value, whose keys depend on the flavour chosen."""
+    flavor = get_flavor(str(st.session_state.get("flavor", DEFAULT_FLAVOR)))
+    params = [
+        LinkParam(
+            "smooth",
+            f"smooth_{flavor.name}",
+            choice(list(flavor.smoothing), f"{flavor.name} smoothing"),
+            default=flavor.default_smoothing,
+        )
+    ]
+    smooth = st.session_state.get(f"smooth_{flavor.name}")
+    if smooth in flavor.smoothing_values:
+        params.append(
+            LinkParam(
+                "smooth_value",
+                f"smooth_value_{smooth}",
+                number(0.0),
+                show_number,
+                default=flavor.smoothing_values[str(smooth)],
+            )
+        )
+    return params
+
+
+def apply_setting_links() -> None:
+    """Apply the link's settings before the sidebar is drawn (the flavour first)."""
+    apply_links(flavor_free_params())
+    apply_links(flavor_params()[:1])  # the smoothing, which names its value's key
+    apply_links(flavor_params()[1:])
+
+
+def write_setting_links() -> None:
+    """Write the settings that differ from their defaults into the URL."""
+    by_flavor = flavor_params()
+    write_links([*flavor_free_params(), *by_flavor])
+    # A smoothing without a value (exp, none, nltk's methods) takes smooth_value out.
+    if "smooth_value" in st.query_params and len(by_flavor) == 1:
+        del st.query_params["smooth_value"]

@@ -1,0 +1,1 @@
+"""Small widgets: highlight markup, number formats, filter chips, exports, table windows."""

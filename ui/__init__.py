@@ -1,1 +1,0 @@
-"""Sections several pages share, and the cache boundary between the pages and ``bleuviz``."""
