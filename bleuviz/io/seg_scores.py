@@ -16,58 +16,28 @@ segment. Three layouts are read:
 Missing scores are NaN here; a NaN or infinite value in a file is refused, so
 NaN always means "no score". Nothing is truncated or padded: a system with
 another number of scores than the test set has segments is refused.
+The value type, ``SegmentScores``, and those checks are in ``bleuviz.io.scores``.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 
-import numpy as np
-
-from bleuviz.arrays import FloatArray
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, decode_text
 from bleuviz.io.plain import system_name_from_filename
+from bleuviz.io.scores import SegmentScores, build_scores
 from bleuviz.io.testset import TestSet
 
 #: mt-metrics-eval's suffix of a segment-level score file.
 SEG_SCORE_SUFFIX = ".seg.score"
 #: What mt-metrics-eval writes for a segment without a score.
 MISSING = "None"
-#: Names whose scores are errors by default (MetricX predicts an MQM-like error score).
-_LOWER_IS_BETTER_NAMES = re.compile(r"metricx", re.IGNORECASE)
 #: Keys of a COMET ``--to_json`` record that are texts, not the score.
 _COMET_TEXT_KEYS = frozenset({"src", "mt", "ref"})
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class SegmentScores:
-    """One imported metric: a score per system and segment, NaN where missing.
-
-    Attributes:
-        name: the metric's name ("COMET-22", "mqm").
-        origin: the file (and column) it was read from, for messages and signatures.
-        values: system -> (N,) float64 scores (read-only), for the systems scored.
-        lower_is_better: True for error scores (MetricX, MQM penalties).
-    """
-
-    name: str
-    origin: str
-    values: Mapping[str, FloatArray]
-    lower_is_better: bool = False
-
-    def scored(self, system: str) -> FloatArray:
-        """Return the (N,) boolean mask of ``system``'s segments that have a score."""
-        mask: FloatArray = ~np.isnan(self.values[system])
-        return mask
-
-
-def default_lower_is_better(name: str) -> bool:
-    """Return the direction a metric gets unless the user says otherwise (MetricX: lower)."""
-    return bool(_LOWER_IS_BETTER_NAMES.search(name))
 
 
 def parse_score(where: str, text: str, missing: frozenset[str] = frozenset({MISSING})) -> float:
@@ -86,39 +56,6 @@ def parse_score(where: str, text: str, missing: frozenset[str] = frozenset({MISS
     if not math.isfinite(number):
         raise InputError(f"{where}: {value!r} is not a finite number")
     return number
-
-
-def build_scores(
-    origin: str,
-    name: str,
-    columns: Mapping[str, Sequence[float]],
-    systems: Sequence[str],
-    n_segments: int,
-) -> SegmentScores:
-    """Check the systems and counts of parsed scores and freeze them.
-
-    Raises:
-        InputError: a system not in the test set, a count that differs from the
-            segment count, or no scores at all.
-    """
-    if not columns:
-        raise InputError(f"{origin}: no scores")
-    for system, values in columns.items():
-        if system not in systems:
-            known = ", ".join(systems)
-            raise InputError(f"{origin}: system {system!r} is not in the test set ({known})")
-        if len(values) != n_segments:
-            raise InputError(
-                f"{origin}: system {system!r} has {len(values)} scores "
-                f"but the test set has {n_segments} segments"
-            )
-    frozen = {}
-    for system in systems:  # the test set's order
-        if system in columns:
-            array = np.asarray(columns[system], dtype=np.float64)
-            array.flags.writeable = False
-            frozen[system] = array
-    return SegmentScores(name, origin, frozen, default_lower_is_better(name))
 
 
 def read_seg_scores(

@@ -28,7 +28,8 @@ from bleuviz.io.decode import (
     plural,
     split_lines,
 )
-from bleuviz.io.seg_scores import MISSING, SegmentScores, build_scores, parse_score
+from bleuviz.io.scores import SegmentScores, build_scores
+from bleuviz.io.seg_scores import MISSING, parse_score
 from bleuviz.io.testset import TestSet
 
 _REF_COLUMN = re.compile(r"(?:ref|reference)(?:\d+|[._-].+)?", re.IGNORECASE)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from bleuviz.errors import InputError
 
 if TYPE_CHECKING:
-    from bleuviz.io.seg_scores import SegmentScores
+    from bleuviz.io.scores import SegmentScores
 
 
 @dataclass(frozen=True, slots=True)

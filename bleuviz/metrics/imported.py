@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from bleuviz.errors import ConfigError
-from bleuviz.io.seg_scores import SegmentScores
+from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.registry import EXTRA_METRICS
 from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, readonly

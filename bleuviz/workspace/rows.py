@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from bleuviz.io.seg_scores import SegmentScores
+from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace.codec import compress_all, decode_all, decode_scores, encode_scores, payload
 from bleuviz.workspace.identity import DefiningStreams, digest

@@ -15,12 +15,8 @@ import pytest
 from bleuviz.errors import InputError
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.load import load_paths
-from bleuviz.io.seg_scores import (
-    attach_seg_scores,
-    default_lower_is_better,
-    read_seg_scores,
-    set_directions,
-)
+from bleuviz.io.scores import default_lower_is_better
+from bleuviz.io.seg_scores import attach_seg_scores, read_seg_scores, set_directions
 from bleuviz.io.table import load_table
 from bleuviz.io.testset import TestSet
 from tests.data import HUMAN_SCORES, METRICX_SCORES, SAMPLE_HYPS, SAMPLE_REFS

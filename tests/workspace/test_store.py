@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuviz.errors import InputError, UnknownTestSet
-from bleuviz.io.seg_scores import build_scores
+from bleuviz.io.scores import build_scores
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import DB_NAME, DefiningStreams, Workspace
 from bleuviz.workspace.codec import decompress
