@@ -19,7 +19,7 @@ from bleuviz.workspace.location import WORKSPACE_ENV
 
 if TYPE_CHECKING:
     from bleuviz.bleu.corpus import CorpusStats
-    from bleuviz.metrics.ter_score import TerConfig
+    from bleuviz.metrics.ter_config import TerConfig
 
 #: ``--metrics`` names, as sacrebleu's ``-m`` spells them.
 SCORE_METRICS = ("bleu", "chrf", "ter")
@@ -147,7 +147,7 @@ def chrf_config(args: argparse.Namespace) -> ChrfConfig:
 
 def ter_config(args: argparse.Namespace) -> TerConfig:
     """Build the TerConfig the ``--ter-*`` options describe."""
-    from bleuviz.metrics.ter_score import TerConfig  # TER's modules, for TER only
+    from bleuviz.metrics.ter_config import TerConfig  # TER's modules, for TER only
 
     return TerConfig(
         normalized=args.ter_normalized,

@@ -19,14 +19,14 @@ if TYPE_CHECKING:
     )
     from bleuviz.metrics.rouge_adapter import rouge_signature, rouge_text
     from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
-    from bleuviz.metrics.ter_score import TerConfig
+    from bleuviz.metrics.ter_config import TerConfig
     from bleuviz.metrics.ter_scorers import ter_scores
     from bleuviz.progress import Progress
 
 _EXPORTS = {
     "ChrfConfig": "bleuviz.metrics.chrf_score",
     "Progress": "bleuviz.progress",
-    "TerConfig": "bleuviz.metrics.ter_score",
+    "TerConfig": "bleuviz.metrics.ter_config",
     "chrf_systems": "bleuviz.metrics.chrf_scorers",
     "ter_scores": "bleuviz.metrics.ter_scorers",
     "EXTRA_METRICS": "bleuviz.metrics.registry",

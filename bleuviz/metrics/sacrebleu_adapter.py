@@ -21,7 +21,7 @@ from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
 
 if TYPE_CHECKING:
-    from bleuviz.metrics.ter_score import TerConfig
+    from bleuviz.metrics.ter_config import TerConfig
 
 
 def sacrebleu_metric(key: str, lowercase: bool = False) -> Metric:

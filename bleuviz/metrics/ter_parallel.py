@@ -29,7 +29,8 @@ import numpy as np
 
 from bleuviz.arrays import FloatArray
 from bleuviz.metrics.spec import readonly
-from bleuviz.metrics.ter_score import TerConfig, ter_statistics
+from bleuviz.metrics.ter_config import TerConfig
+from bleuviz.metrics.ter_score import ter_statistics
 from bleuviz.progress import Progress
 
 #: Segments per task sent to a worker.

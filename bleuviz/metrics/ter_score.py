@@ -1,4 +1,4 @@
-"""TER's options and segment statistics, equal to sacrebleu 2.6's ``TER``.
+"""TER's segment statistics, equal to sacrebleu 2.6's ``TER``.
 
 A segment's statistics are sacrebleu's ``[best edits, average reference
 length]`` (``TER._compute_segment_statistics``): the fewest edits over the
@@ -7,30 +7,22 @@ own tercom tokenizer (through the adapter); the edits from
 :func:`bleuviz.metrics.ter_shifts.edit_counts`, a batched replica of its
 ``translation_edit_rate``. :func:`ter_statistics` is pure (text in, statistics
 out), so chunks of segments can go to worker processes and be concatenated.
+TER's options are :class:`bleuviz.metrics.ter_config.TerConfig`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from bleuviz.arrays import FloatArray
+from bleuviz.metrics.ter_config import TerConfig as TerConfig  # re-exported: see below
 from bleuviz.metrics.ter_shifts import edit_counts
 
-
-@dataclass(frozen=True, slots=True)
-class TerConfig:
-    """TER's options, as sacrebleu's ``TER`` takes them (``--ter-*`` on its command line).
-
-    The default is sacrebleu's: case-insensitive, no normalization, punctuation kept.
-    """
-
-    normalized: bool = False
-    no_punct: bool = False
-    asian_support: bool = False
-    case_sensitive: bool = False
+# TerConfig moved to bleuviz.metrics.ter_config (the adapter needs it, and this
+# module needs the adapter); it is re-exported here only for importers that a
+# concurrent rewrite still holds (bleuviz/metrics/spec.py). Import it from there.
 
 
 def ter_statistics(

@@ -18,8 +18,9 @@ from sacrebleu.metrics import lib_ter
 from sacrebleu.metrics.ter import TER
 
 from bleuviz.metrics import ter_parallel
+from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.metrics.ter_parallel import clear_cache, ter_systems
-from bleuviz.metrics.ter_score import TerConfig, ter_statistics
+from bleuviz.metrics.ter_score import ter_statistics
 from bleuviz.metrics.ter_shifts import edit_counts
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 
