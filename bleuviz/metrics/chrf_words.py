@@ -2,8 +2,9 @@
 
 sacrebleu 2.6 (``sacrebleu/metrics/chrf.py``, ``CHRF._remove_punctuation``)
 splits a line with ``str.split()``; a word longer than one character loses a
-trailing punctuation mark (``string.punctuation``) as a word of its own, else
-a leading one. :func:`python_words` is that loop;
+trailing punctuation mark (``string.punctuation``, kept in
+:mod:`bleuviz.metrics.chrf_punctuation`) as a word of its own, else a leading
+one. :func:`python_words` is that loop;
 :func:`bleuviz.metrics.chrf_words_columnar.columnar_words` the same rule on
 whole columns. The columnar split is faster once pyarrow is imported, but
 importing it takes 0.15 s: a one-file ``score -m chrf --chrf-word-order 2`` of
@@ -12,19 +13,16 @@ importing it takes 0.15 s: a one-file ``score -m chrf --chrf-word-order 2`` of
 
 from __future__ import annotations
 
-import string
 import sys
 from collections.abc import Sequence
 
 import numpy as np
 
+from bleuviz.metrics.chrf_punctuation import PUNCTUATION
 from bleuviz.metrics.ngram_counts import IdStream
 
 #: From this many lines in all, the columnar split pays for importing pyarrow.
 COLUMNAR_MIN_LINES = 15_000
-
-#: sacrebleu's CHRF._PUNCTS: the ASCII punctuation marks, spelled out there.
-PUNCTUATION = frozenset(string.punctuation)
 
 
 def words(streams: Sequence[Sequence[str]]) -> list[IdStream]:

@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 from bleuviz.arrays import IntArray
 from bleuviz.bleu.arrow import bool_column, bool_values, int_column, int_values, string_column
 from bleuviz.bleu.columnar import tokenize_none
-from bleuviz.metrics.chrf_words import PUNCTUATION
+from bleuviz.metrics.chrf_punctuation import PUNCTUATION
 from bleuviz.metrics.ngram_counts import IdStream
 
 _PUNCTS = [c.encode() for c in sorted(PUNCTUATION)]
