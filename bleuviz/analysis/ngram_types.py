@@ -19,11 +19,11 @@ import numpy as np
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.arrow import int_values
 from bleuviz.bleu.ngrams import unique_inverse
 from bleuviz.bleu.references import ReferenceIndex, build_reference_index
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
+from bleuviz.text.arrow import int_values
 
 #: Marks "no token here" in ``token_ranks`` rows of n-grams shorter than the widest column.
 NO_TOKEN = -1

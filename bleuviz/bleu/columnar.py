@@ -12,7 +12,8 @@ Deliberate differences in means, not in results:
 
 * Python's ``str.split()``/``str.rstrip()`` whitespace is not RE2's ``\\s`` nor
   necessarily pyarrow's ``utf8_split_whitespace``; every replica spells Python's
-  set out (``python_whitespace``) and splits on a plain space after mapping it.
+  set out (``python_whitespace``) and splits on a plain space after mapping it
+  (``bleuviz.text.split``, which chrF++'s words share).
 * Lowercasing is not done here: ``str.lower()`` and pyarrow's ``utf8_lower``
   differ (``'İ'`` and newer Unicode letters), so the caller lowers each line in
   Python first, as sacrebleu does.
@@ -26,7 +27,6 @@ Deliberate differences in means, not in results:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
 
@@ -34,53 +34,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from bleuviz.arrays import IntArray
-from bleuviz.bleu.arrow import bool_column, int_values, string_scalar
-from bleuviz.bleu.whitespace import python_whitespace
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class TokenColumn:
-    """Every token of N lines in order, and where each line's tokens start.
-
-    Attributes:
-        tokens: (T,) non-empty token strings (a pyarrow string array).
-        offsets: (N + 1,) line i's tokens are ``tokens[offsets[i]:offsets[i + 1]]``.
-    """
-
-    tokens: pa.Array
-    offsets: IntArray
-
-
-@cache
-def _other_whitespace() -> str:
-    """Return an RE2 character class of Python's whitespace other than the space."""
-    others = (c for c in python_whitespace() if c != " ")
-    return "[" + "".join(f"\\x{{{ord(c):x}}}" for c in others) + "]"
+from bleuviz.text.arrow import string_scalar
+from bleuviz.text.split import TokenColumn, other_whitespace, split_lines
+from bleuviz.text.whitespace import python_whitespace
 
 
 def _rstrip(text: pa.Array) -> pa.Array:
     """Apply ``str.rstrip()`` to every line (``utf8_rtrim`` with Python's set spelled out)."""
     return pc.utf8_rtrim(text, python_whitespace())
-
-
-def _split(text: pa.Array) -> TokenColumn:
-    """Apply ``str.split()`` to every line.
-
-    Python's other whitespace becomes a space first, so that the ASCII splitter,
-    whose set (space, \\t, \\n, \\v, \\f, \\r) is all Python whitespace, splits at
-    exactly Python's. Trimmed first, a line gives no empty token unless it is empty.
-    """
-    spaced = pc.utf8_trim(pc.replace_substring_regex(text, _other_whitespace(), " "), " ")
-    lists = pc.ascii_split_whitespace(spaced)
-    empty = int_values(pc.binary_length(spaced)) == 0
-    tokens = pc.list_flatten(lists)
-    if empty.any():  # an empty line splits into ['']; str.split() gives []
-        tokens = tokens.filter(bool_column(int_values(pc.binary_length(tokens)) > 0))
-    lengths = int_values(pc.list_value_length(lists)) - empty
-    offsets = np.zeros(len(text) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return TokenColumn(tokens, offsets)
 
 
 # sacrebleu/tokenizers/tokenizer_re.py (TokenizerRegexp), in its order. The
@@ -129,12 +90,12 @@ def tokenize_13a(text: pa.Array) -> TokenColumn:
     text = pc.binary_join_element_wise(space, text, space, empty)
     for pattern, replacement in _REGEXP_13A:
         text = pc.replace_substring_regex(text, pattern, replacement)
-    return _split(text)
+    return split_lines(text)
 
 
 def tokenize_none(text: pa.Array) -> TokenColumn:
     """Replicate ``NoneTokenizer``: the tokens are ``line.split()``."""
-    return _split(text)
+    return split_lines(text)
 
 
 def tokenize_char(text: pa.Array) -> TokenColumn:
@@ -144,7 +105,7 @@ def tokenize_char(text: pa.Array) -> TokenColumn:
     a whitespace character is no token. The rest are cut at UTF-8 lead bytes:
     one code point is one Python character.
     """
-    text = pc.replace_substring_regex(text, _other_whitespace(), "")
+    text = pc.replace_substring_regex(text, other_whitespace(), "")
     text = pc.replace_substring(text, " ", "")
     offsets = np.frombuffer(text.buffers()[1], np.int64)[text.offset : text.offset + len(text) + 1]
     first, end = int(offsets[0]), int(offsets[-1])
@@ -207,7 +168,7 @@ def tokenize_zh(text: pa.Array) -> TokenColumn:
     text = pc.replace_substring_regex(text, zh_class(), " \\0 ")
     for pattern, replacement in _REGEXP_13A:
         text = pc.replace_substring_regex(text, pattern, replacement)
-    return _split(text)
+    return split_lines(text)
 
 
 #: Tokenizer name -> columnar replica; any other name keeps sacrebleu's per-line tokenizer.

@@ -18,10 +18,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.arrow import int_values, string_column
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.ngrams import UNSEEN, split_tokens
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
+from bleuviz.text.arrow import int_values, string_column
 
 
 @dataclass(frozen=True, slots=True, eq=False)

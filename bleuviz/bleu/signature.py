@@ -16,8 +16,8 @@ import numpy as np
 from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.flavors.sacrebleu import SMOOTH_DEFAULTS
 from bleuviz.bleu.orders import DEFAULT_ORDER
-from bleuviz.bleu.sacrebleu_signature import sacrebleu_version, signature_text
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenizer_signature
+from bleuviz.text.sacrebleu_signature import sacrebleu_version, signature_text
 
 
 def signature(config: BleuConfig, tokenize: TokenizeConfig, n_refs: int) -> str:

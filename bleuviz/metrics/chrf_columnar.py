@@ -26,9 +26,9 @@ from functools import cache
 import numpy as np
 
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.whitespace import python_whitespace
 from bleuviz.metrics.chrf_score import ChrfConfig, f_scores
 from bleuviz.metrics.ngram_counts import IdStream, match_statistics
+from bleuviz.text.whitespace import python_whitespace
 
 #: One more than the largest code point.
 _CODE_POINTS = 0x110000

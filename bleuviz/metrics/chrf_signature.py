@@ -2,7 +2,7 @@
 
 sacrebleu 2.6's ``CHRFSignature`` (``sacrebleu/metrics/chrf.py``) writes
 ``nrefs``, ``case``, ``eff``, ``nc``, ``nw``, ``space`` and ``version`` in that
-order, in ``Signature.format``'s form (:func:`bleuviz.bleu.sacrebleu_signature.signature_text`).
+order, in ``Signature.format``'s form (:func:`bleuviz.text.sacrebleu_signature.signature_text`).
 Importing sacrebleu for that string takes 0.1-0.2 s, a third of the one-file
 ``score -m chrf`` command; the string is written here and tested equal to
 sacrebleu's own.
@@ -10,8 +10,8 @@ sacrebleu's own.
 
 from __future__ import annotations
 
-from bleuviz.bleu.sacrebleu_signature import signature_text
 from bleuviz.metrics.chrf_score import ChrfConfig
+from bleuviz.text.sacrebleu_signature import signature_text
 
 
 def chrf_signature(config: ChrfConfig, n_refs: int) -> str:

@@ -2,7 +2,7 @@
 
 sacrebleu (``sacrebleu/metrics/chrf.py``, ``extract_word_ngrams``) splits a line
 with ``str.split()`` and applies ``CHRF._remove_punctuation`` to every word.
-Here: ``str.split()`` by the columnar splitter of ``bleuviz.bleu.columnar``, then
+Here: ``str.split()`` by the columnar splitter of ``bleuviz.text.split``, then
 the punctuation rule with pyarrow kernels (a word longer than one character
 loses a trailing ASCII punctuation mark, else a leading one, as a separate
 word), numbered by ``dictionary_encode``. sacrebleu joins a bigram's words with
@@ -19,10 +19,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.arrow import bool_column, bool_values, int_column, int_values, string_column
-from bleuviz.bleu.columnar import tokenize_none
 from bleuviz.metrics.chrf_punctuation import PUNCTUATION
 from bleuviz.metrics.ngram_counts import IdStream
+from bleuviz.text.arrow import bool_column, bool_values, int_column, int_values, string_column
+from bleuviz.text.split import split_lines
 
 _PUNCTS = [c.encode() for c in sorted(PUNCTUATION)]
 
@@ -31,7 +31,7 @@ def columnar_words(streams: Sequence[Sequence[str]]) -> list[IdStream]:
     """Return chrF++'s words of every stream, numbered with one vocabulary."""
     pieces, lengths = [], []
     for lines in streams:
-        column = tokenize_none(string_column([line.encode() for line in lines]))
+        column = split_lines(string_column([line.encode() for line in lines]))
         split, per_token = _remove_punctuation(column.tokens)
         bounds = np.concatenate([[0], np.cumsum(per_token, dtype=np.int64)])
         pieces.append(split)

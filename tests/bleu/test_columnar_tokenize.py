@@ -30,7 +30,7 @@ from bleuviz.bleu.ngrams import UNSEEN, split_tokens
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import compute_stats
 from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, tokenize_lines
-from bleuviz.bleu.whitespace import python_whitespace
+from bleuviz.text.whitespace import python_whitespace
 from tests.data import SAMPLE, SAMPLE_HYPS, SAMPLE_REFS
 
 COLUMNAR = sorted(COLUMNAR_TOKENIZERS)

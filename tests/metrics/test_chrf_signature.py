@@ -12,9 +12,9 @@ import pytest
 import sacrebleu
 from sacrebleu.metrics import CHRF
 
-from bleuviz.bleu.sacrebleu_signature import sacrebleu_version
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.chrf_signature import chrf_signature
+from bleuviz.text.sacrebleu_signature import sacrebleu_version
 
 HYPS = ["The cat sat on the mat.", "A dog (barking) ran!"]
 REFS = ["The cat is on the mat.", "The dog ran, barking."]

@@ -1,7 +1,7 @@
 """The buffer-built pyarrow columns against pyarrow's own conversions (the oracle).
 
 ``pa.array``, ``pa.scalar``, ``fill_null`` and ``to_numpy`` are what
-bleuviz.bleu.arrow avoids (they import pandas); here they check that the
+bleuviz.text.arrow avoids (they import pandas); here they check that the
 columns, scalars and values are the same, including sliced columns (a non-zero
 offset), empty ones and filled nulls.
 """
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuviz.bleu.arrow import (
+from bleuviz.text.arrow import (
     bool_column,
     bool_values,
     int_column,

@@ -1,0 +1,1 @@
+"""Columnar text helpers and sacrebleu's signature format, shared by the BLEU and chrF replicas."""
