@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
+from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
 from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
 from bleuviz.errors import ConfigError
 from bleuviz.metrics import SIGNIFICANCE_METRICS
@@ -61,11 +61,11 @@ def run_compare(args: argparse.Namespace) -> int:
     if args.holm and not args.all_pairs:
         raise ConfigError("--holm: only with --all-pairs")
     config = bleu_config(args)
-    corpus, _ = load_corpus(args, config)
-    if len(corpus.systems) < 2:
+    testset, _ = load_testset(args)
+    if len(testset.systems) < 2:
         raise ConfigError(f"--set: test set {args.set} has one system; compare needs two")
-    metric = tested_metric(corpus, config, args)
-    names = list(corpus.systems)
+    metric = tested_metric(testset, config, args)
+    names = list(testset.systems)
     results = metric.tester(names[0], names[1:])
     signature = paired_signature(metric.signature, args.paired_bs, args.paired_ar, args.seed)
     report = _json(metric, results, signature)

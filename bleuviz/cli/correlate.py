@@ -6,24 +6,19 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from bleuviz.analysis.correlation import (
-    Correlation,
-    MetricView,
-    bleu_view,
-    correlate,
-    scores_view,
-)
-from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_corpus
+from bleuviz.analysis.correlation import Correlation, MetricView, correlate, scores_view
+from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
+from bleuviz.cli.tested import cli_settings
 from bleuviz.errors import ConfigError
-from bleuviz.metrics import SIGNIFICANCE_METRICS, score_metric
 from bleuviz.metrics.imported import imported_scores
+from bleuviz.metrics.registry import METRICS
 
 if TYPE_CHECKING:
-    from bleuviz.bleu.config import BleuConfig
-    from bleuviz.bleu.corpus import CorpusStats
+    from bleuviz.io.testset import TestSet
 
-#: ``-m`` names, as sacrebleu spells them, and the metric each computes.
-COMPUTED_METRICS = {"bleu": "BLEU", **{label.lower(): label for label in SIGNIFICANCE_METRICS}}
+#: ``-m`` names, as sacrebleu spells them, and the metric each computes: those with
+#: statistics that sum (BLEU, chrF, chrF++, TER).
+COMPUTED_METRICS = {label.lower(): label for label, spec in METRICS.items() if spec.paired_tests}
 
 
 def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:
@@ -50,12 +45,15 @@ def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:
 def run_correlate(args: argparse.Namespace) -> int:
     """Print each metric's correlations with the human score."""
     config = bleu_config(args)
-    corpus, _ = load_corpus(args, config)
-    testset = corpus.testset
+    testset, _ = load_testset(args)
     human_scores = testset.seg_score(args.human)
-    human = _imported_view(corpus, args.human)
-    views = [_computed_view(corpus, config, COMPUTED_METRICS[m], args) for m in args.metrics]
-    views += [_imported_view(corpus, s.name) for s in testset.seg_scores if s is not human_scores]
+    human = _imported_view(testset, args.human)
+    settings = cli_settings(args, config)
+    views = [
+        scores_view(label, METRICS[label].score_systems(testset, settings))
+        for label in (COMPUTED_METRICS[m] for m in args.metrics)
+    ]
+    views += [_imported_view(testset, s.name) for s in testset.seg_scores if s is not human_scores]
     results = [correlate(view, human) for view in views]
     if args.format == "json":
         report = {"human": args.human, "metrics": [r.as_dict() for r in results]}
@@ -65,23 +63,9 @@ def run_correlate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _computed_view(
-    corpus: CorpusStats, config: BleuConfig, label: str, args: argparse.Namespace
-) -> MetricView:
-    """Corpus and sentence scores of BLEU (sentence-level semantics) or a sacrebleu metric."""
-    if label == "BLEU":
-        return bleu_view(corpus, config)
-    testset = corpus.testset
-    scored = {
-        name: score_metric(label, lines, testset.references, bool(args.lowercase))
-        for name, lines in testset.systems.items()
-    }
-    return scores_view(label, scored)
-
-
-def _imported_view(corpus: CorpusStats, name: str) -> MetricView:
+def _imported_view(testset: TestSet, name: str) -> MetricView:
     """Means and segment scores of an imported metric, for the systems it scores."""
-    scores = corpus.testset.seg_score(name)
+    scores = testset.seg_score(name)
     scored = {system: imported_scores(scores, system) for system in scores.values}
     if not scored:
         raise ConfigError(f"{scores.origin}: no system has {name} scores")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from bleuviz.bleu.tokenize import default_workers
 from bleuviz.cli.options import (
+    SCORE_METRICS,
     add_bleu_options,
     add_input_options,
     add_metric_options,
@@ -21,10 +22,10 @@ from bleuviz.cli.options import (
 )
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics.chrf_scorers import chrf_systems
 from bleuviz.metrics.imported import imported_scores
-from bleuviz.metrics.registry import get_spec
-from bleuviz.metrics.spec import MetricScores
+from bleuviz.metrics.registry import METRICS
+from bleuviz.metrics.spec import MetricScores, Settings
+from bleuviz.metrics.ter_config import TerConfig
 
 # The JSON and LaTeX writers are imported where those formats are written, and
 # the resampling where a confidence interval is asked for: the text output of
@@ -63,27 +64,26 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _chrf(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, MetricScores]]:
-    """chrF (chrF++ with --chrf-word-order 2) of every system, and sacrebleu's name for it."""
-    config = chrf_config(args)
-    spec = get_spec("chrF++" if config.word_order else "chrF")
-    systems = chrf_systems(spec, testset.systems, testset.references, config, default_workers())
-    return config.name, systems
+def _extra_scores(
+    args: argparse.Namespace, testset: TestSet
+) -> list[tuple[str, dict[str, MetricScores]]]:
+    """Each metric of ``--metrics`` beside BLEU: sacrebleu's name for it, every system's scores.
 
-
-def _ter(args: argparse.Namespace, testset: TestSet) -> tuple[str, dict[str, MetricScores]]:
-    """TER of every system (in worker processes), and sacrebleu's name for it."""
-    from bleuviz.metrics.ter_scorers import ter_scores  # sacrebleu's tercom, for TER only
-
-    config = ter_config(args)
-    scores = ter_scores(
-        get_spec("TER"), testset.systems, testset.references, config, default_workers()
+    The registry's metric of each name (``chrf``, ``ter``) scores the systems with
+    the ``--chrf-*`` and ``--ter-*`` options.
+    """
+    extras = [name for name in args.metrics if name != "bleu"]
+    settings = Settings(
+        chrf=chrf_config(args) if "chrf" in extras else None,
+        ter=ter_config(args) if "ter" in extras else TerConfig(),
+        workers=default_workers(),
     )
-    return "TER", scores
-
-
-#: --metrics beside BLEU -> (sacrebleu's name, every system's scores).
-EXTRA_SCORES = {"chrf": _chrf, "ter": _ter}
+    by_name = {label.casefold(): spec for label, spec in METRICS.items()}
+    ordered = [name for name in SCORE_METRICS if name in extras]
+    return [
+        (by_name[name].score_name(settings), by_name[name].score_systems(testset, settings))
+        for name in ordered
+    ]
 
 
 def run_score(args: argparse.Namespace) -> int:
@@ -95,7 +95,7 @@ def run_score(args: argparse.Namespace) -> int:
     if args.confidence and not with_bleu:
         raise ConfigError("--confidence: bootstrap intervals are for BLEU; add bleu to --metrics")
     testset, paths = load_testset(args)
-    extras = {m: EXTRA_SCORES[m](args, testset) for m in EXTRA_SCORES if m in args.metrics}
+    extras = _extra_scores(args, testset)
     corpus = bleu_statistics(testset, args, config) if with_bleu else None
     reports: list[tuple[dict[str, Any], BleuScore | None]] = []
     for name, path in zip(testset.systems, paths, strict=True):
@@ -108,7 +108,7 @@ def run_score(args: argparse.Namespace) -> int:
         if extras:
             report["metrics"] = [
                 metric_dict(label, scores[name], args.sentence_level)
-                for label, scores in extras.values()
+                for label, scores in extras
             ]
         reports.append((report, score))
     if args.format == "json":

@@ -1,78 +1,108 @@
-"""chrF and chrF++ as ``MetricScores``: bleuviz's exact replicas, sacrebleu's names.
+"""chrF and chrF++ as metrics: bleuviz's exact replicas, sacrebleu's names.
 
 The statistics come from :mod:`bleuviz.metrics.chrf_columnar` (equal to
 sacrebleu 2.6's, tested against it), the scores from
 :mod:`bleuviz.metrics.chrf_score` and the signature from
 :mod:`bleuviz.metrics.chrf_signature`; sacrebleu itself is not imported, so a
-chrF command starts without it. Statistics are kept per segment, so a subset's
-or a resample's score is a sum away.
+chrF command starts without it (its ``CHRF`` scores paired-test resamples only).
+Rows are statistics per segment, so a subset's or a resample's score is a sum away.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.metrics.chrf_columnar import chrf_statistics, prepare_references
 from bleuviz.metrics.chrf_score import ChrfConfig, corpus_f_score, f_scores
 from bleuviz.metrics.chrf_signature import chrf_signature
-from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Scorer, readonly
+from bleuviz.metrics.spec import MetricSpec, Resampler, Settings
 from bleuviz.metrics.streams import check_streams
 
+if TYPE_CHECKING:
+    from bleuviz.io.testset import TestSet
+    from bleuviz.progress import Progress
 
-def chrf_scores(
-    spec: MetricSpec, hyps: Sequence[str], references: Sequence[Sequence[str]], config: ChrfConfig
-) -> MetricScores:
-    """Score every segment and the corpus with chrF (chrF++ with word orders).
 
-    Raises:
-        InputError: no segments, or a stream's length differs from ``hyps``.
+@dataclass(frozen=True, slots=True)
+class ChrfMetric(MetricSpec):
+    """chrF (``word_order`` 0) or chrF++ (2), with sacrebleu's other defaults.
+
+    ``Settings.chrf``, when set (the command line's ``--chrf-*`` options), is
+    used instead of the defaults and the lowercase switch.
     """
-    return chrf_systems(spec, {"": hyps}, references, config)[""]
 
+    word_order: int = 0
 
-def chrf_scorer(word_order: int) -> Scorer:
-    """Return the registry's scorer of chrF (``word_order`` 0) or chrF++ (2)."""
-
-    def score(
-        spec: MetricSpec,
-        hyps: Sequence[str],
-        references: Sequence[Sequence[str]],
-        options: MetricOptions,
-    ) -> MetricScores:
-        config = ChrfConfig(word_order=word_order, lowercase=options.lowercase)
-        return chrf_scores(spec, hyps, references, config)
-
-    return score
-
-
-def chrf_systems(
-    spec: MetricSpec,
-    systems: Mapping[str, Sequence[str]],
-    references: Sequence[Sequence[str]],
-    config: ChrfConfig,
-    workers: int = 1,
-) -> dict[str, MetricScores]:
-    """Score every system with chrF (``config``); the references are prepared once for all.
-
-    ``workers`` threads count each system's n-grams.
-
-    Raises:
-        InputError: no segments, or a stream's length differs from a system's.
-    """
-    for hyps in systems.values():
-        check_streams(hyps, references)
-    prepared = prepare_references(references, config)
-    signature = chrf_signature(config, len(references))
-    scores = {}
-    for name, hyps in systems.items():
-        stats = chrf_statistics(hyps, prepared, config, workers)
-        scores[name] = MetricScores(
-            spec,
-            readonly(f_scores(stats, config.beta)),
-            corpus_f_score(stats, config.beta),
-            signature,
-            readonly(stats.astype(np.float64)),
+    def reads(self, settings: Settings) -> Settings:
+        """chrF reads the lowercase switch, or the command line's full options."""
+        return Settings(
+            options=self.options(settings.options.lowercase),
+            chrf=settings.chrf,
+            workers=settings.workers,
         )
-    return scores
+
+    def score_name(self, settings: Settings) -> str:
+        """sacrebleu's name: ``chrF2``, ``chrF2++`` (the options' beta and word order)."""
+        return self.config(settings).name
+
+    def config(self, settings: Settings) -> ChrfConfig:
+        """Return the chrF options the settings give this metric."""
+        if settings.chrf is not None:
+            return settings.chrf
+        return ChrfConfig(word_order=self.word_order, lowercase=settings.options.lowercase)
+
+    def rows(
+        self,
+        testset: TestSet,
+        settings: Settings,
+        systems: Sequence[str] | None = None,
+        progress: Progress | None = None,
+    ) -> dict[str, FloatArray]:
+        """Count each system's character (and word) n-grams; the references are prepared once.
+
+        ``settings.workers`` threads count a system's n-grams.
+
+        Raises:
+            InputError: no segments, or a stream's length differs from a system's.
+        """
+        names = testset.system_names if systems is None else systems
+        for name in names:
+            check_streams(testset.systems[name], testset.references)
+        config = self.config(settings)
+        prepared = prepare_references(testset.references, config)
+        return {
+            name: chrf_statistics(testset.systems[name], prepared, config, settings.workers).astype(
+                np.float64
+            )
+            for name in names
+        }
+
+    def corpus_score(self, rows: FloatArray, settings: Settings) -> float:
+        """chrF of the summed statistics (sacrebleu's ``_compute_score_from_stats``)."""
+        return corpus_f_score(_counts(rows), self.config(settings).beta)
+
+    def sentence_scores(self, rows: FloatArray, settings: Settings) -> FloatArray:
+        """Each segment's chrF from its own statistics."""
+        return f_scores(_counts(rows), self.config(settings).beta)
+
+    def signature(self, testset: TestSet, settings: Settings, rows: FloatArray) -> str:
+        """sacrebleu's chrF signature."""
+        return chrf_signature(self.config(settings), len(testset.references))
+
+    def resampler(self, settings: Settings, rows: FloatArray) -> Resampler:
+        """sacrebleu's ``CHRF`` scores the resampled sums, as ``PairedTest`` does."""
+        from bleuviz.metrics.sacrebleu_adapter import sacrebleu_metric
+        from bleuviz.metrics.sacrebleu_resampler import SacrebleuResampler
+
+        return SacrebleuResampler(sacrebleu_metric(self.key, self.config(settings).lowercase))
+
+
+def _counts(rows: FloatArray) -> IntArray:
+    """Rows as the integer counts they hold (statistics are kept as float64 rows)."""
+    counts: IntArray = np.rint(rows).astype(np.int64)
+    return counts

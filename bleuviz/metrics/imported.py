@@ -1,53 +1,96 @@
-"""Metrics scored outside bleuviz (COMET, MetricX, human judgements) as registry specs.
+"""Metrics scored outside bleuviz (COMET, MetricX, human judgements) as metrics.
 
-An imported metric is read, not computed (``bleuviz.io.seg_scores``): its spec
-says its direction and that its corpus figure is the mean of the segments that
-have a score; its scores keep NaN where a segment has none.
+An imported metric is read, not computed (``bleuviz.io.seg_scores``): its rows
+are the test set's scores for it, one value per segment, NaN where a segment has
+none; its corpus figure is the mean of the segments that have a score, and its
+paired tests compare means (``bleuviz.significance.mean``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics.registry import EXTRA_METRICS
-from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, readonly
+from bleuviz.metrics.spec import MetricScores, MetricSpec, Settings, readonly
+
+if TYPE_CHECKING:
+    from bleuviz.progress import Progress
 
 
-def _not_from_text(
-    spec: MetricSpec, hyps: Sequence[str], refs: Sequence[Sequence[str]], options: MetricOptions
-) -> MetricScores:
-    """Refuse to score an imported metric from text: its scores come from a file."""
-    raise ConfigError(f"metric: {spec.label} is imported from a file and cannot be computed")
+@dataclass(frozen=True, slots=True)
+class ImportedMetric(MetricSpec):
+    """An imported metric (4 decimals, the mean of its scored segments)."""
+
+    origin: str = ""
+
+    def reads(self, settings: Settings) -> Settings:
+        """Imported scores read no setting."""
+        return Settings()
+
+    def rows(
+        self,
+        testset: TestSet,
+        settings: Settings,
+        systems: Sequence[str] | None = None,
+        progress: Progress | None = None,
+    ) -> dict[str, FloatArray]:
+        """Return each system's imported scores as a column (NaN for a system not scored).
+
+        Raises:
+            InputError: the test set has no imported metric of this name.
+        """
+        scores = testset.seg_score(self.label)
+        names = testset.system_names if systems is None else systems
+        return {name: _values(scores, name, testset.n_segments)[:, None] for name in names}
+
+    def corpus_score(self, rows: FloatArray, settings: Settings) -> float:
+        """The mean of the scored segments (NaN if none has a score)."""
+        values = rows[:, 0]
+        return float(np.nanmean(values)) if _scored(values) else float("nan")
+
+    def sentence_scores(self, rows: FloatArray, settings: Settings) -> FloatArray:
+        """Each segment's imported score (NaN where it has none)."""
+        return rows[:, 0]
+
+    def signature(self, testset: TestSet, settings: Settings, rows: FloatArray) -> str:
+        """Where the scores come from, how many segments have one, and their direction."""
+        return _imported_signature(self, rows)
 
 
-def imported_spec(scores: SegmentScores) -> MetricSpec:
-    """Return the spec of an imported metric (4 decimals, mean of its scored segments).
+def imported_spec(scores: SegmentScores) -> ImportedMetric:
+    """Return the metric of imported scores.
 
     Raises:
         ConfigError: its name is a metric bleuviz computes itself (BLEU, chrF, ...).
     """
-    if scores.name in EXTRA_METRICS or scores.name.upper() == "BLEU":
+    from bleuviz.metrics.bleu_metric import BLEU
+    from bleuviz.metrics.registry import METRICS  # the registry also offers imported metrics
+
+    # BLEU in any case ("bleu" is what sacrebleu's JSON calls it); the others as spelled.
+    if scores.name in METRICS or scores.name.upper() == BLEU.label:
         raise ConfigError(
             f"{scores.origin}: {scores.name!r} is a metric bleuviz computes; rename the scores"
         )
-    return MetricSpec(
+    return ImportedMetric(
         scores.name,
         scores.name,
-        _not_from_text,
         higher_is_better=not scores.lower_is_better,
         scale=1.0,
         mean_of_sentences=True,
         imported=True,
+        origin=scores.origin,
     )
 
 
-def imported_specs(testset: TestSet) -> Mapping[str, MetricSpec]:
-    """Return the spec of every metric imported into ``testset``, by name."""
+def imported_specs(testset: TestSet) -> Mapping[str, ImportedMetric]:
+    """Return the metric of every score set imported into ``testset``, by name."""
     return {scores.name: imported_spec(scores) for scores in testset.seg_scores}
 
 
@@ -56,21 +99,31 @@ def imported_scores(scores: SegmentScores, system: str) -> MetricScores:
 
     A system the file does not score gets NaN for every segment (and the mean).
     """
-    if system in scores.values:
-        values = scores.values[system]  # read-only already (``build_scores``): no copy
-    else:
-        values = readonly(np.full(len(next(iter(scores.values.values()))), np.nan))
-    scored = int(np.count_nonzero(~np.isnan(values)))
-    mean = float(np.nanmean(values)) if scored else float("nan")
+    metric = imported_spec(scores)
+    n_segments = len(next(iter(scores.values.values())))
+    rows = _values(scores, system, n_segments)[:, None]
+    settings = Settings()
     return MetricScores(
-        imported_spec(scores),
-        values,
-        mean,
-        imported_signature(scores, scored),
+        metric,
+        readonly(metric.sentence_scores(rows, settings)),
+        metric.corpus_score(rows, settings),
+        _imported_signature(metric, rows),
     )
 
 
-def imported_signature(scores: SegmentScores, scored: int) -> str:
+def _imported_signature(metric: ImportedMetric, rows: FloatArray) -> str:
     """Say where the scores come from, how many segments have one, and their direction."""
-    direction = "lower" if scores.lower_is_better else "higher"
-    return f"imported:{scores.origin}|segments:{scored}|better:{direction}|agg:mean"
+    direction = "higher" if metric.higher_is_better else "lower"
+    return f"imported:{metric.origin}|segments:{_scored(rows[:, 0])}|better:{direction}|agg:mean"
+
+
+def _values(scores: SegmentScores, system: str, n_segments: int) -> FloatArray:
+    """``system``'s scores (read-only already, ``build_scores``), or NaN for every segment."""
+    if system in scores.values:
+        return scores.values[system]
+    return readonly(np.full(n_segments, np.nan))
+
+
+def _scored(values: FloatArray) -> int:
+    """How many segments have a score."""
+    return int(np.count_nonzero(~np.isnan(values)))

@@ -1,10 +1,12 @@
-"""Every metric beside BLEU by label, and scoring by label.
+"""Every metric, BLEU included, by label: the one place that knows which metrics exist.
 
-chrF, chrF++ and TER are exact replicas of sacrebleu's, with its names and
-signatures (:mod:`bleuviz.metrics.chrf_scorers`, :mod:`bleuviz.metrics.ter_scorers`);
-ROUGE replicates rouge-score 0.1.2 (:mod:`bleuviz.metrics.rouge_adapter`).
-Callers ask a spec what they need (direction, scale, options, paired tests);
-they never compare metric names.
+BLEU (every flavour: :mod:`bleuviz.metrics.bleu_metric`), chrF, chrF++ and TER
+(exact replicas of sacrebleu's, with its names and signatures:
+:mod:`bleuviz.metrics.chrf_scorers`, :mod:`bleuviz.metrics.ter_scorers`), ROUGE
+(rouge-score 0.1.2: :mod:`bleuviz.metrics.rouge_metric`) and the metrics a test
+set imports (:mod:`bleuviz.metrics.imported`). Callers ask a metric what they
+need (direction, scale, options, rows, scores, resampler, signature); they never
+compare metric names.
 """
 
 from __future__ import annotations
@@ -12,76 +14,35 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from bleuviz.errors import ConfigError
-from bleuviz.metrics.chrf_scorers import chrf_scorer
-from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Scorer
+from bleuviz.metrics.bleu_metric import BLEU
+from bleuviz.metrics.chrf_scorers import ChrfMetric
+from bleuviz.metrics.rouge_metric import RougeMetric
+from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Settings
+from bleuviz.metrics.streams import check_streams
+from bleuviz.metrics.ter_scorers import TerMetric
 
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
 
-
-def _sacrebleu(
-    label: str, scorer: Scorer, higher_is_better: bool = True, lowercase: bool = True
-) -> MetricSpec:
-    """A sacrebleu metric: statistics that sum, hence paired tests."""
-    return MetricSpec(
-        label,
-        label,
-        scorer,
-        higher_is_better=higher_is_better,
-        reads_lowercase=lowercase,
-        paired_tests=True,
-    )
+    from bleuviz.io.testset import TestSet
 
 
-def _score_ter(
-    spec: MetricSpec,
-    hyps: Sequence[str],
-    references: Sequence[Sequence[str]],
-    options: MetricOptions,
-) -> MetricScores:
-    """Score one system with TER, importing sacrebleu only then (its tercom tokenizer).
-
-    sacrebleu takes 0.1-0.2 s to import; chrF and ROUGE do without it.
-    """
-    from bleuviz.metrics.ter_scorers import score_ter
-
-    return score_ter(spec, hyps, references, options)
-
-
-def _score_one_rouge(
-    spec: MetricSpec,
-    hyps: Sequence[str],
-    references: Sequence[Sequence[str]],
-    options: MetricOptions,
-) -> MetricScores:
-    """Score one ROUGE type, importing rouge-score only then (its nltk takes about 1 s)."""
-    from bleuviz.metrics.rouge_adapter import score_one_rouge
-
-    return score_one_rouge(spec, hyps, references, options)
-
-
-def _rouge(label: str, key: str) -> MetricSpec:
+def _rouge(label: str, key: str) -> RougeMetric:
     """A ROUGE type: F-measure on a 0-1 scale, the corpus figure a mean."""
-    return MetricSpec(
-        label,
-        key,
-        _score_one_rouge,
-        scale=1.0,
-        reads_stemmer=True,
-        mean_of_sentences=True,
-        rouge_type=key,
+    return RougeMetric(
+        label, key, scale=1.0, reads_stemmer=True, mean_of_sentences=True, rouge_type=key
     )
 
 
-EXTRA_METRICS: Mapping[str, MetricSpec] = {
+#: Every metric bleuviz computes, BLEU first.
+METRICS: Mapping[str, MetricSpec] = {
     spec.label: spec
     for spec in (
-        _sacrebleu("chrF", chrf_scorer(word_order=0)),
-        _sacrebleu("chrF++", chrf_scorer(word_order=2)),
-        _sacrebleu("TER", _score_ter, higher_is_better=False, lowercase=False),
+        BLEU,
+        ChrfMetric("chrF", "chrF", reads_lowercase=True, paired_tests=True, word_order=0),
+        ChrfMetric("chrF++", "chrF++", reads_lowercase=True, paired_tests=True, word_order=2),
+        TerMetric("TER", "TER", higher_is_better=False, paired_tests=True),
         _rouge("ROUGE-1", "rouge1"),
         _rouge("ROUGE-2", "rouge2"),
         _rouge("ROUGE-L", "rougeL"),
@@ -89,19 +50,45 @@ EXTRA_METRICS: Mapping[str, MetricSpec] = {
     )
 }
 
-#: Metrics whose paired tests sacrebleu's ``PairedTest`` runs (and bleuviz replicates).
-SIGNIFICANCE_METRICS = tuple(s.label for s in EXTRA_METRICS.values() if s.paired_tests)
+#: The metrics a user adds beside the one every page shows.
+EXTRA_METRICS: Mapping[str, MetricSpec] = {
+    label: spec for label, spec in METRICS.items() if not spec.always_on
+}
+
+#: Metrics beside BLEU whose paired tests sacrebleu's ``PairedTest`` runs (and bleuviz
+#: replicates).
+SIGNIFICANCE_METRICS = tuple(label for label, spec in EXTRA_METRICS.items() if spec.paired_tests)
 
 
 def get_spec(label: str) -> MetricSpec:
-    """Return the spec of ``label``.
+    """Return the metric bleuviz computes under ``label``.
 
     Raises:
-        ConfigError: not one of :data:`EXTRA_METRICS`.
+        ConfigError: not one of :data:`METRICS`.
     """
-    if label not in EXTRA_METRICS:
-        raise ConfigError(f"metric: unknown {label!r}; choose from {', '.join(EXTRA_METRICS)}")
-    return EXTRA_METRICS[label]
+    if label not in METRICS:
+        raise ConfigError(f"metric: unknown {label!r}; choose from {', '.join(METRICS)}")
+    return METRICS[label]
+
+
+def metrics_of(testset: TestSet) -> dict[str, MetricSpec]:
+    """Return every metric of ``testset``: the computed ones, then the imported ones."""
+    from bleuviz.metrics.imported import imported_specs
+
+    return {**METRICS, **imported_specs(testset)}
+
+
+def get_metric(label: str, testset: TestSet) -> MetricSpec:
+    """Return the metric ``label``: one bleuviz computes, or one ``testset`` imports.
+
+    Raises:
+        InputError: neither (the message lists the imported ones).
+    """
+    if label in METRICS:
+        return METRICS[label]
+    from bleuviz.metrics.imported import imported_spec
+
+    return imported_spec(testset.seg_score(label))
 
 
 def score_metric(
@@ -119,8 +106,12 @@ def score_metric(
         ConfigError: an unknown label.
         InputError: no segments, or a stream's length differs from ``hyps``.
     """
+    from bleuviz.io.testset import TestSet
+
     spec = get_spec(label)
-    return spec.scorer(spec, hyps, references, spec.options(lowercase, stemmer))
+    check_streams(hyps, references)
+    testset = TestSet({"": tuple(hyps)}, tuple(tuple(stream) for stream in references))
+    return spec.score_systems(testset, Settings(options=MetricOptions(lowercase, stemmer)))[""]
 
 
 def score_sacrebleu(
@@ -131,9 +122,9 @@ def score_sacrebleu(
 ) -> MetricScores:
     """Score every segment and the corpus with sacrebleu's chrF, chrF++ or TER."""
     spec = get_spec(label)
-    if not spec.paired_tests:
+    if not spec.paired_tests or spec.always_on:
         raise ConfigError(f"metric: {label!r} is not a sacrebleu metric")
-    return spec.scorer(spec, hyps, references, spec.options(lowercase=lowercase))
+    return score_metric(label, hyps, references, lowercase)
 
 
 def score_rouge(
@@ -162,17 +153,15 @@ def subset_score(scores: MetricScores, indices: Sequence[int], lowercase: bool =
     Raises:
         ConfigError: the metric has no statistics that sum (ROUGE).
     """
-    from bleuviz.metrics.sacrebleu_adapter import corpus_from_stats, sacrebleu_metric
-
-    selected = scores.statistics()[np.asarray(indices, dtype=np.int64)]
-    return corpus_from_stats(sacrebleu_metric(scores.spec.key, lowercase), selected)
+    settings = Settings(options=MetricOptions(lowercase))
+    return scores.spec.subset_score(scores, indices, settings)
 
 
 def paired_test_metric(label: str, lowercase: bool = False) -> Metric:
-    """Return the metric object paired tests score resamples with (see significance)."""
+    """Return the sacrebleu metric object paired tests score chrF/TER resamples with."""
     from bleuviz.metrics.sacrebleu_adapter import sacrebleu_metric
 
     spec = get_spec(label)
-    if not spec.paired_tests:
+    if not spec.paired_tests or spec.always_on:
         raise ConfigError(f"metric: {label!r} has no paired tests")
     return sacrebleu_metric(spec.key, spec.options(lowercase=lowercase).lowercase)

@@ -11,20 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec
+from bleuviz.metrics.spec import MetricScores, MetricSpec
 from bleuviz.metrics.streams import check_streams
 from bleuviz.rouge.score import RougeConfig, score_corpus
 from bleuviz.rouge.tokenize import SENTENCE_BREAK
-
-
-def score_one_rouge(
-    spec: MetricSpec,
-    hyps: Sequence[str],
-    references: Sequence[Sequence[str]],
-    options: MetricOptions,
-) -> MetricScores:
-    """Score one ROUGE type (the registry's scorer)."""
-    return score_with_rouge([spec], hyps, references, options.stemmer)[spec.label]
 
 
 def score_with_rouge(

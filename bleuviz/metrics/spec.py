@@ -1,54 +1,118 @@
-"""What a metric beside BLEU is (name, direction, scale, options, scorer) and what it returns."""
+"""The metric protocol: what every metric, BLEU included, provides, and what it returns.
+
+Modelled on sacrebleu's ``Metric`` hooks (statistics of a segment, a score from
+statistics) and ExplainaBoard's ``Metric`` class. A metric turns a test set (or
+a chunk of one) into one row per segment: additive sufficient statistics where
+the metric has them (BLEU, chrF, TER), else one value per segment (ROUGE's
+F-measure, an imported COMET score). Corpus and sentence scores are computed
+from rows, never from text, so a subset, a bucket, a resample or a Dask chunk's
+rows are scored by the same two methods. Callers ask the registry
+(:mod:`bleuviz.metrics.registry`) for a metric and call these methods; they
+never branch on a metric's name.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+from numpy.typing import ArrayLike
 
 from bleuviz.arrays import FloatArray
+from bleuviz.bleu.config import BleuConfig
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
+from bleuviz.metrics.chrf_score import ChrfConfig
+from bleuviz.metrics.ter_config import TerConfig
 
-#: Score one system: ``(spec, hyps, references, options)`` -> its scores.
-Scorer = Callable[
-    ["MetricSpec", Sequence[str], Sequence[Sequence[str]], "MetricOptions"], "MetricScores"
-]
+if TYPE_CHECKING:
+    from bleuviz.io.testset import TestSet
+    from bleuviz.progress import Progress
 
 
 @dataclass(frozen=True, slots=True)
 class MetricOptions:
-    """Options a metric may read; each spec says which ones it does."""
+    """The app's switches beside BLEU's settings; each metric says which ones it reads."""
 
     lowercase: bool = False
     stemmer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class MetricSpec:
-    """What a metric is and how to read it.
+class Settings:
+    """Everything any metric may read; a metric keeps what it reads (``MetricSpec.reads``).
 
     Attributes:
-        label: the name shown in the app ("chrF", "ROUGE-L").
+        bleu: how BLEU statistics become scores (flavour, order, smoothing).
+        tokenize: BLEU's tokenization, its lowercasing included.
+        options: the switches other metrics read (chrF's lowercase, ROUGE's stemmer).
+        chrf: chrF's full options (the command line's ``--chrf-*``); None: the
+            metric's own orders with ``options.lowercase``.
+        ter: TER's options (sacrebleu's defaults unless the command line sets them).
+        workers: threads or processes a metric may count with (not part of a result).
+    """
+
+    bleu: BleuConfig = field(default_factory=BleuConfig)
+    tokenize: TokenizeConfig = field(default_factory=TokenizeConfig)
+    options: MetricOptions = field(default_factory=MetricOptions)
+    chrf: ChrfConfig | None = None
+    ter: TerConfig = field(default_factory=TerConfig)
+    workers: int = field(default=1, compare=False)
+
+
+class Resampler(Protocol):
+    """How one metric scores rows of summed statistics (``bleuviz.significance.paired``).
+
+    ``lasts`` holds, per row, the statistics row of the last segment of the
+    resample or pseudo-system (nltk's BLEU smoothing reads it; others ignore it).
+    """
+
+    def total(self, matrix: FloatArray) -> FloatArray:
+        """Sum a system's rows as the implementation does (the order can matter)."""
+        ...
+
+    def corpus_score(self, matrix: FloatArray) -> float:
+        """Score one system's whole corpus."""
+        ...
+
+    def bootstrap_scores(self, sums: FloatArray, lasts: FloatArray) -> ArrayLike:
+        """Score bootstrap resamples (the implementation's number types kept)."""
+        ...
+
+    def trial_scores(self, sums: FloatArray, lasts: FloatArray) -> ArrayLike:
+        """Score approximate-randomization pseudo-systems."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MetricSpec(ABC):
+    """One metric: its name, direction and options, its rows, scores from rows, its tests.
+
+    Attributes:
+        label: the name shown in the app and accepted on the command line.
         key: the implementation's own name (sacrebleu's label, rouge-score's type).
-        scorer: computes the metric for one system.
-        higher_is_better: False for an error rate (TER).
-        scale: the score's nominal maximum (100, or 1 for ROUGE F).
-        reads_lowercase: whether the lowercase switch changes it (chrF; TER is
-            case-insensitive by default).
+        higher_is_better: False for an error rate (TER) or an error score.
+        scale: the score's nominal maximum (100, or 1 for ROUGE F and imported scores).
+        reads_lowercase: whether the lowercase switch changes it (chrF; BLEU reads
+            its tokenization's own).
         reads_stemmer: whether the Porter-stemmer switch changes it (ROUGE).
-        paired_tests: whether its segments carry statistics that sum to the corpus
-            score, so that sacrebleu's paired tests apply.
+        paired_tests: whether its rows are statistics that sum to the corpus score,
+            so that sacrebleu's paired tests resample them (``resampler``).
         mean_of_sentences: whether the corpus figure is a mean of sentence scores
-            (ROUGE), rather than a score of summed statistics.
+            (ROUGE, imported scores) rather than a score of summed statistics.
         rouge_type: rouge-score's type name, for the drill-down's token
             explanation; None for metrics that are not ROUGE.
         imported: whether its scores were read from a file (COMET, human
             judgements); its paired tests compare means
             (``bleuviz.significance.mean``), and a segment may lack a score (NaN).
+        always_on: shown on every page (BLEU) rather than chosen beside it.
     """
 
     label: str
     key: str
-    scorer: Scorer
     higher_is_better: bool = True
     scale: float = 100.0
     reads_lowercase: bool = False
@@ -57,10 +121,98 @@ class MetricSpec:
     mean_of_sentences: bool = False
     rouge_type: str | None = None
     imported: bool = False
+    always_on: bool = False
+
+    @property
+    def digits(self) -> int:
+        """Decimals to print: 2 on a 0-100 scale, 4 on a 0-1 scale."""
+        return 2 if self.scale >= 100 else 4
+
+    def score_name(self, settings: Settings) -> str:
+        """The name the implementation prints for the score (sacrebleu's ``chrF2++``)."""
+        return self.label
 
     def options(self, lowercase: bool = False, stemmer: bool = False) -> MetricOptions:
-        """Keep only the options this metric reads (for cache keys and scoring)."""
+        """Keep only the switches this metric reads (for cache keys and scoring)."""
         return MetricOptions(lowercase and self.reads_lowercase, stemmer and self.reads_stemmer)
+
+    def reads(self, settings: Settings) -> Settings:
+        """Keep only the settings this metric's rows and scores depend on (a cache key)."""
+        options = settings.options
+        return Settings(
+            options=self.options(options.lowercase, options.stemmer), workers=settings.workers
+        )
+
+    @abstractmethod
+    def rows(
+        self,
+        testset: TestSet,
+        settings: Settings,
+        systems: Sequence[str] | None = None,
+        progress: Progress | None = None,
+    ) -> dict[str, FloatArray]:
+        """Return each system's rows (all systems by default): one per segment.
+
+        Raises:
+            InputError: no segments, or the scores cannot be computed from this text.
+        """
+
+    @abstractmethod
+    def corpus_score(self, rows: FloatArray, settings: Settings) -> float:
+        """Return the corpus score of ``rows`` (a whole test set or any selection)."""
+
+    @abstractmethod
+    def sentence_scores(self, rows: FloatArray, settings: Settings) -> FloatArray:
+        """Return each row's own score."""
+
+    @abstractmethod
+    def signature(self, testset: TestSet, settings: Settings, rows: FloatArray) -> str:
+        """Return the implementation's signature (or one in sacrebleu's style)."""
+
+    def resampler(self, settings: Settings, rows: FloatArray) -> Resampler:
+        """Return what scores resampled sums of ``rows``, for the paired tests.
+
+        Raises:
+            ConfigError: the metric's rows do not sum (``paired_tests`` is False).
+        """
+        raise ConfigError(f"metric: {self.label} has no statistics to resample")
+
+    def score_systems(
+        self,
+        testset: TestSet,
+        settings: Settings,
+        systems: Sequence[str] | None = None,
+        progress: Progress | None = None,
+    ) -> dict[str, MetricScores]:
+        """Return each system's sentence and corpus scores, signature and rows."""
+        rows = self.rows(testset, settings, systems, progress)
+        return self.scores_from_rows(testset, settings, rows)
+
+    def scores_from_rows(
+        self, testset: TestSet, settings: Settings, rows: Mapping[str, FloatArray]
+    ) -> dict[str, MetricScores]:
+        """Return the scores of rows already computed (cached, or gathered from chunks)."""
+        return {
+            name: MetricScores(
+                self,
+                readonly(self.sentence_scores(matrix, settings)),
+                self.corpus_score(matrix, settings),
+                self.signature(testset, settings, matrix),
+                readonly(matrix) if self.paired_tests else None,
+            )
+            for name, matrix in rows.items()
+        }
+
+    def subset_score(
+        self, scores: MetricScores, indices: Sequence[int], settings: Settings
+    ) -> float:
+        """Return the corpus score of the segments at ``indices``, from their summed rows.
+
+        Raises:
+            ConfigError: the metric's rows do not sum (ROUGE, imported scores).
+        """
+        selected = scores.statistics()[np.asarray(indices, dtype=np.int64)]
+        return self.corpus_score(selected, settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +225,7 @@ class MetricScores:
         corpus: the corpus score (of summed statistics), or the mean sentence score.
         signature: the implementation's own signature, or one in sacrebleu's style.
         stats: the segment statistics, one row per segment (read-only); None for
-            a metric without statistics that sum (ROUGE).
+            a metric without statistics that sum (ROUGE, imported scores).
     """
 
     spec: MetricSpec
@@ -91,6 +243,15 @@ class MetricScores:
         if self.stats is None:
             raise ConfigError(f"metric: {self.spec.label} has no statistics to sum")
         return self.stats
+
+
+def only(testset: TestSet, systems: Sequence[str] | None) -> TestSet:
+    """Return ``testset`` with only ``systems`` (all of them for None), its text unchanged."""
+    if systems is None:
+        return testset
+    from bleuviz.io.testset import TestSet
+
+    return TestSet({name: testset.systems[name] for name in systems}, testset.references)
 
 
 def readonly(array: FloatArray) -> FloatArray:

@@ -4,9 +4,9 @@ Replicates sacrebleu/significance.py (``PairedTest``, ``_paired_bs_test``,
 ``_paired_ar_test``, ``_bootstrap_resample``, ``estimate_ci``, ``_compute_p_value``)
 draw for draw, but a resample is one row of summed statistics (a count matrix
 times the statistics matrix), and rows are scored together by a ``Resampler``:
-one per metric family (``bleuviz.significance.bleu`` for BLEU,
-``bleuviz.significance.sacrebleu_metrics`` for chrF, chrF++ and TER), which
-says how summed statistics become scores.
+each metric's own (``MetricSpec.resampler``: :mod:`bleuviz.bleu.resampler` for
+BLEU, :mod:`bleuviz.metrics.sacrebleu_resampler` for chrF, chrF++ and TER),
+which says how summed statistics become scores.
 
 Random draws, exactly as sacrebleu makes them:
 
@@ -31,13 +31,12 @@ entropy from the OS, like ``SACREBLEU_SEED=none``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
 
 import numpy as np
-from numpy.typing import ArrayLike
 
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.metrics.spec import Resampler
 from bleuviz.progress import Progress
 from bleuviz.significance.resampling import (
     PairedResult,
@@ -49,30 +48,6 @@ from bleuviz.significance.resampling import (
     estimate_ci,
     paired_result,
 )
-
-
-class Resampler(Protocol):
-    """How one metric family scores rows of summed statistics.
-
-    ``lasts`` holds, per row, the statistics row of the last segment of the
-    resample or pseudo-system (nltk's BLEU smoothing reads it; others ignore it).
-    """
-
-    def total(self, matrix: FloatArray) -> FloatArray:
-        """Sum a system's rows as the implementation does (the order can matter)."""
-        ...
-
-    def corpus_score(self, matrix: FloatArray) -> float:
-        """Score one system's whole corpus."""
-        ...
-
-    def bootstrap_scores(self, sums: FloatArray, lasts: FloatArray) -> ArrayLike:
-        """Score bootstrap resamples (the implementation's number types kept)."""
-        ...
-
-    def trial_scores(self, sums: FloatArray, lasts: FloatArray) -> ArrayLike:
-        """Score approximate-randomization pseudo-systems."""
-        ...
 
 
 def check_counts(count: int, count_name: str, seed: int | None, n_ar: int | None = None) -> None:

@@ -1,0 +1,93 @@
+"""BLEU as a metric like the others: its rows are ``SegmentStats.to_matrix`` rows.
+
+Every flavour (sacrebleu, nltk, tensorflow/nmt) is BLEU's settings, not another
+metric: ``Settings.bleu`` says how rows become scores, ``Settings.tokenize`` how
+text becomes rows. The maths is :mod:`bleuviz.bleu`'s; this module only fits
+it to the protocol (:mod:`bleuviz.metrics.spec`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bleuviz.arrays import FloatArray
+from bleuviz.metrics.spec import MetricSpec, Resampler, Settings, only
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.corpus import CorpusStats
+    from bleuviz.bleu.stats import SegmentStats
+    from bleuviz.io.testset import TestSet
+    from bleuviz.progress import Progress
+
+#: BLEU's statistics per order: matches, totals and nltk's floored totals.
+_BLOCKS = 3
+#: Columns before them: hypothesis, closest and shortest reference lengths.
+_LENGTHS = 3
+
+
+def stats_of(rows: FloatArray) -> SegmentStats:
+    """Turn rows back into ``SegmentStats`` (their order is read off the width)."""
+    from bleuviz.bleu.stats import SegmentStats
+
+    return SegmentStats.from_matrix(rows, (rows.shape[-1] - _LENGTHS) // _BLOCKS)
+
+
+def rows_of(corpus: CorpusStats, systems: Sequence[str] | None = None) -> dict[str, FloatArray]:
+    """Return the rows of statistics already counted (the app's cached ``CorpusStats``)."""
+    names = corpus.systems if systems is None else systems
+    return {name: corpus.systems[name].to_matrix() for name in names}
+
+
+@dataclass(frozen=True, slots=True)
+class BleuMetric(MetricSpec):
+    """BLEU in the flavour, tokenization and smoothing the settings name."""
+
+    def reads(self, settings: Settings) -> Settings:
+        """BLEU reads its own settings and tokenization (its lowercasing included)."""
+        return Settings(bleu=settings.bleu, tokenize=settings.tokenize, workers=settings.workers)
+
+    def rows(
+        self,
+        testset: TestSet,
+        settings: Settings,
+        systems: Sequence[str] | None = None,
+        progress: Progress | None = None,
+    ) -> dict[str, FloatArray]:
+        """Tokenize and count each system against the references, chunk by chunk."""
+        from bleuviz.bleu.corpus import compute_corpus_stats  # pyarrow, for BLEU only
+
+        corpus = compute_corpus_stats(
+            only(testset, systems),
+            settings.tokenize,
+            settings.bleu.stats_order,
+            settings.workers,
+            progress=progress,
+        )
+        return rows_of(corpus)
+
+    def corpus_score(self, rows: FloatArray, settings: Settings) -> float:
+        """Corpus BLEU of the summed rows (nltk's context: the last row)."""
+        return self.resampler(settings, rows).corpus_score(rows)
+
+    def sentence_scores(self, rows: FloatArray, settings: Settings) -> FloatArray:
+        """Each segment's BLEU with the flavour's sentence-level semantics."""
+        from bleuviz.bleu.score import sentence_scores
+
+        return sentence_scores(stats_of(rows), settings.bleu).score
+
+    def signature(self, testset: TestSet, settings: Settings, rows: FloatArray) -> str:
+        """sacrebleu's BLEU signature (with what sacrebleu cannot express added)."""
+        from bleuviz.bleu.signature import signature
+
+        return signature(settings.bleu, settings.tokenize, len(testset.references))
+
+    def resampler(self, settings: Settings, rows: FloatArray) -> Resampler:
+        """Score resampled sums with the flavour's maths (sacrebleu's float32 kept)."""
+        from bleuviz.bleu.resampler import BleuResampler
+
+        return BleuResampler(settings.bleu, (rows.shape[-1] - _LENGTHS) // _BLOCKS)
+
+
+BLEU = BleuMetric("BLEU", "BLEU", paired_tests=True, always_on=True)
