@@ -77,15 +77,15 @@ def tested_metric(testset: TestSet, config: BleuConfig, args: argparse.Namespace
         ConfigError: ``--metric`` is neither a metric bleuviz computes nor an imported one.
     """
     # Imported here: the command line imports this module to build its parser.
-    from bleuviz.significance.by_metric import tested_segments, tester
+    from bleuviz.significance.by_metric import pair_tester, segments_tested
 
     spec = get_metric(args.metric, testset)
     settings = cli_settings(args, config)
     scores = spec.score_systems(testset, settings)
-    test = tester(spec, settings, scores, args.paired_bs, args.paired_ar, args.seed)
+    test = pair_tester(spec, settings, scores, args.paired_bs, args.paired_ar, args.seed)
 
     def used(baseline: str, system: str) -> int:
-        return tested_segments(spec, scores[baseline], scores[system])
+        return segments_tested(spec, scores[baseline], scores[system])
 
     first = scores[testset.system_names[0]].signature
     return TestedMetric(spec, scores, test, used, first)

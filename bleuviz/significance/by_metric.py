@@ -71,14 +71,14 @@ def paired_test(
     raise ConfigError(f"metric: {metric.label} has no paired test")
 
 
-def tested_segments(metric: MetricSpec, a: MetricScores, b: MetricScores) -> int:
+def segments_tested(metric: MetricSpec, a: MetricScores, b: MetricScores) -> int:
     """How many segments a test of ``a`` against ``b`` uses (imported: both scored)."""
     if metric.imported:
         return int(both_scored(a.sentence, b.sentence).sum())
     return len(a.sentence)
 
 
-def tester(
+def pair_tester(
     metric: MetricSpec,
     settings: Settings,
     scores: Mapping[str, MetricScores],
