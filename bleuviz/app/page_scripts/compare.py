@@ -17,14 +17,13 @@ import streamlit as st
 
 from bleuviz.app.ui.cache.compare import (
     all_systems_frame,
-    corpus_identity,
     results_frame,
     score_spec,
     sentence_comparison,
     significance,
     tested_signature,
 )
-from bleuviz.app.ui.cache.data import current_corpus, score_every_system
+from bleuviz.app.ui.cache.data import current_data, score_every_system
 from bleuviz.app.ui.frame.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section
 from bleuviz.app.ui.sections.compare.buckets import bucket_choice, bucket_section
@@ -55,7 +54,7 @@ from bleuviz.app.ui.widgets.markup import show_signature
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Compare")
-corpus, config = current_corpus()
+corpus, config, identity = current_data()
 testset = corpus.testset
 systems = list(corpus.systems)
 if len(systems) < 2:
@@ -69,7 +68,6 @@ if len(systems) < 2:
 links = compare_links(systems, testset.n_segments)
 apply_links(links)
 names = choose_pair(systems)
-identity = corpus_identity(corpus)
 
 corpus_metric, sentence_metric = choose_metrics(imported_metrics())
 score_every_system(corpus, (corpus_metric, sentence_metric, *chosen_metrics()))
@@ -112,7 +110,7 @@ if (tab := views[SENTENCES]) is not None:
 
 if (tab := views[BUCKETS]) is not None:
     with tab:
-        bucket_section(corpus, config, names, sentence_metric, buckets, settings)
+        bucket_section(identity, corpus, config, names, sentence_metric, buckets, settings)
 
 if (tab := views[NGRAMS]) is not None:
     with tab:

@@ -1,9 +1,15 @@
-"""The Compare page's data: cached computations keyed on hashable stand-ins, and formatting.
+"""The Compare page's data: cached computations keyed on the data's content, and formatting.
 
-Nothing here draws a widget; the section modules and bleuviz/app/page_scripts/compare.py do.
+Every cached function is keyed on the loaded data's ``DataKey`` (content ids,
+tokenization, order, imported directions) and the settings it reads, passed
+in by the script thread; the corpus itself is an unhashed ``_`` argument.
+Nothing here reads the session's settings or draws a widget; the section
+modules and bleuviz/app/page_scripts/compare.py do.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -21,12 +27,19 @@ from bleuviz.analysis.salient import (
     salient_ngrams,
 )
 from bleuviz.app.ui.cache.background import with_progress
-from bleuviz.app.ui.cache.data import counting_threads, metric_scores, metric_spec
+from bleuviz.app.ui.cache.data import (
+    DataKey,
+    counting_threads,
+    metric_scores,
+    metric_spec,
+    options_for,
+    system_scores,
+)
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
 from bleuviz.bleu import BleuConfig, corpus_score
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.stats import pair_matches
-from bleuviz.metrics import MetricSpec, paired_test_metric
+from bleuviz.metrics import MetricOptions, MetricScores, MetricSpec, paired_test_metric
 from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import (
     Axis,
@@ -41,17 +54,21 @@ BLEU = "BLEU"
 SIGNIFICANT = 0.05
 
 
-def corpus_identity(corpus: CorpusStats) -> tuple[object, ...]:
-    """A hashable stand-in for the corpus in cache keys: its identity and a fingerprint."""
-    sums = tuple(
-        (int(s.hyp_len.sum()), int(s.matches.sum()), int(s.closest_ref_len.sum()))
-        for s in corpus.systems.values()
-    )
-    return (id(corpus), corpus.tokenize, corpus.testset.n_segments, tuple(corpus.systems), sums)
+def scores_of(
+    key: DataKey, corpus: CorpusStats, metric: str, options: MetricOptions, names: list[str]
+) -> dict[str, MetricScores]:
+    """``metric``'s scores of each system in ``names`` (none for BLEU, scored from statistics).
+
+    Called on the script thread, so a metric still to compute shows its spinner
+    there; the work on a worker thread gets the scores as an argument.
+    """
+    if metric == BLEU:
+        return {}
+    return {n: system_scores(key.loaded, corpus.testset, n, metric, options) for n in names}
 
 
 def significance(
-    identity: tuple[object, ...],
+    identity: DataKey,
     baseline: str,
     metric: str,
     config: BleuConfig,
@@ -61,31 +78,37 @@ def significance(
 ) -> list[PairedResult]:
     """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
 
+    ``lowercase``: the sidebar's switch (only a metric that reads it keys on it).
     A progress bar names the test and the resample under way when they take a
     while (about 7 s for two systems at 100,000 segments).
     """
-    key = (identity, baseline, metric, config, settings, lowercase)
+    options = options_for(metric, lowercase)
+    scores = scores_of(identity, corpus, metric, options, list(corpus.systems))
+    key = (identity, baseline, metric, config, settings, options)
     return with_progress(
-        "Significance tests", lambda report: _significance(*key, corpus, _progress=report)
+        "Significance tests",
+        lambda report: _significance(*key, corpus, scores, _progress=report),
     )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _significance(
-    identity: tuple[object, ...],
+    identity: DataKey,
     baseline: str,
     metric: str,
     config: BleuConfig,
     settings: tuple[int, int, int],
-    lowercase: bool,
+    options: MetricOptions,
     _corpus: CorpusStats,
+    _scores: Mapping[str, MetricScores],
     _progress: Progress | None = None,
 ) -> list[PairedResult]:
     """The tests, cached per data, baseline, metric and settings.
 
     BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
-    sacrebleu's own segment statistics of each system; an imported score on its
-    mean, over the segments both systems of a pair scored.
+    sacrebleu's own segment statistics of each system (``_scores``, computed
+    with ``options``); an imported score on its mean, over the segments both
+    systems of a pair scored.
     """
     others = [name for name in _corpus.systems if name != baseline]
     if metric == BLEU:
@@ -93,24 +116,24 @@ def _significance(
         base_stats = _corpus.systems[baseline]
         return compare_systems(baseline, base_stats, stats, config, *settings, _progress)
     if metric_spec(_corpus, metric).imported:
-        values = {name: metric_scores(_corpus, name, metric).sentence for name in _corpus.systems}
+        values = {name: _scores[name].sentence for name in _corpus.systems}
         rest = {name: values[name] for name in others}
         compared = compare_means(baseline, values[baseline], rest, *settings, _progress)
         return [c.result for c in compared]
-    sums = {name: metric_scores(_corpus, name, metric).statistics() for name in others}
-    base = metric_scores(_corpus, baseline, metric).statistics()
-    scorer = paired_test_metric(metric, lowercase)
+    sums = {name: _scores[name].statistics() for name in others}
+    base = _scores[baseline].statistics()
+    scorer = paired_test_metric(metric, options.lowercase)
     return compare_systems_metric(baseline, base, sums, scorer, *settings, _progress)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
-def ngram_types(identity: tuple[object, ...], _corpus: CorpusStats) -> NgramTypes:
+def ngram_types(identity: DataKey, _corpus: CorpusStats) -> NgramTypes:
     """The references' n-grams and their corpus-wide types, shared by every system."""
     return NgramTypes.build(_corpus.testset.references, _corpus.tokenize, MAX_ORDER)
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
-def system_matches(identity: tuple[object, ...], system: str, _corpus: CorpusStats) -> PairMatches:
+def system_matches(identity: DataKey, system: str, _corpus: CorpusStats) -> PairMatches:
     """Per (segment, reference n-gram) pair, the system's clipped match count (never mutated)."""
     types = ngram_types(identity, _corpus)
     threads = counting_threads(_corpus.tokenize)
@@ -118,7 +141,7 @@ def system_matches(identity: tuple[object, ...], system: str, _corpus: CorpusSta
 
 
 def salient(
-    identity: tuple[object, ...], a: str, b: str, orders: tuple[int, ...], corpus: CorpusStats
+    identity: DataKey, a: str, b: str, orders: tuple[int, ...], corpus: CorpusStats
 ) -> SalientComparison:
     """compare-mt's salient n-grams of the pair, with a progress bar while counting.
 
@@ -133,7 +156,7 @@ def salient(
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _salient(
-    identity: tuple[object, ...],
+    identity: DataKey,
     a: str,
     b: str,
     orders: tuple[int, ...],

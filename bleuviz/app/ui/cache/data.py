@@ -1,9 +1,17 @@
 """The UI boundary: the loaded test set, its statistics and metric scores, cached.
 
 Heavy, immutable results (test sets, statistics) are cached with
-``st.cache_resource`` keyed on the files' identity and the tokenization, so a
-change of flavour, smoothing or weights rescoring never re-tokenizes. Nothing
-cached is ever mutated: the core's dataclasses are frozen.
+``st.cache_resource``. A loader is keyed on the files' identity (paths, sizes
+and times, or upload ids) and returns the test set with its content id
+(``bleuviz.io.content_id``), hashed once there; everything computed from a test
+set is keyed on that id and the settings it depends on, so a change of flavour,
+smoothing or weights rescoring never re-tokenizes. Nothing cached is ever
+mutated: the core's dataclasses are frozen.
+
+Cached functions, and whatever runs on a worker thread (``with_progress``),
+take every setting they read as an argument: off the script thread Streamlit's
+session state reads as empty. Only the functions documented as reading the
+sidebar's settings read it, on the script thread.
 """
 
 from __future__ import annotations
@@ -28,11 +36,12 @@ from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
 from bleuviz.errors import BleuvizError
+from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes, read_path
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics import EXTRA_METRICS, MetricScores, MetricSpec, score_metric
+from bleuviz.metrics import EXTRA_METRICS, MetricOptions, MetricScores, MetricSpec, score_metric
 from bleuviz.metrics.imported import imported_scores, imported_spec, imported_specs
 from bleuviz.progress import Progress
 from bleuviz.sample_data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
@@ -94,9 +103,10 @@ def sample_paths() -> PathSet:
 
 
 @st.cache_resource(max_entries=6, show_spinner="Reading files…")
-def read_testset(key: tuple[object, ...], _paths: PathSet) -> TestSet:
+def read_testset(key: tuple[object, ...], _paths: PathSet) -> LoadedTestSet:
     """Read a test set from disk (cached on paths, sizes and modification times)."""
-    return load_paths(_paths.hyp, _paths.ref, _paths.src or None, _paths.docids or None)
+    testset = load_paths(_paths.hyp, _paths.ref, _paths.src or None, _paths.docids or None)
+    return LoadedTestSet.of(testset)
 
 
 @st.cache_resource(max_entries=6, show_spinner="Reading uploads…")
@@ -106,9 +116,9 @@ def load_uploads(
     _ref: tuple[NamedBytes, ...],
     _src: NamedBytes | None,
     _docids: NamedBytes | None,
-) -> TestSet:
+) -> LoadedTestSet:
     """Read an uploaded test set (cached on the uploads' file ids)."""
-    return load_files(list(_hyp), list(_ref), _src, _docids)
+    return LoadedTestSet.of(load_files(list(_hyp), list(_ref), _src, _docids))
 
 
 def counting_threads(tokenize: TokenizeConfig) -> int:
@@ -129,16 +139,14 @@ def stats_settings() -> tuple[TokenizeConfig, int]:
 
 
 #: Statistics counted ahead of their page (``start_corpus_stats``), at most one test set's:
-#: (id of the test set, tokenization, order) -> (the test set, its statistics to come, and
-#: the last report of their progress).
-_EARLY: dict[
-    tuple[int, TokenizeConfig, int], tuple[TestSet, Future[CorpusStats], LatestReport]
-] = {}
+#: (content id of the test set, tokenization, order) -> (its statistics to come, and the
+#: last report of their progress).
+_EARLY: dict[tuple[str, TokenizeConfig, int], tuple[Future[CorpusStats], LatestReport]] = {}
 _EARLY_POOL = ThreadPoolExecutor(1, thread_name_prefix="bleuviz-early-stats")
 
 
-def start_corpus_stats(testset: TestSet, tokenize: TokenizeConfig, order: int) -> None:
-    """Start counting ``testset``'s n-grams on a background thread; ``corpus_stats`` takes them.
+def start_corpus_stats(loaded: LoadedTestSet, tokenize: TokenizeConfig, order: int) -> None:
+    """Start counting the test set's n-grams on a background thread; ``corpus_stats`` takes them.
 
     The command line's files are counted while they are saved in the workspace and
     the sidebar is drawn, work that leaves a core idle, instead of after it.
@@ -147,37 +155,36 @@ def start_corpus_stats(testset: TestSet, tokenize: TokenizeConfig, order: int) -
     report = LatestReport()
     work = _EARLY_POOL.submit(
         compute_corpus_stats,
-        testset,
+        loaded.testset,
         tokenize,
         order,
         counting_threads(tokenize),
         progress=report,
     )
-    _EARLY[(id(testset), tokenize, order)] = (testset, work, report)
+    _EARLY[(loaded.content_id, tokenize, order)] = (work, report)
 
 
-def corpus_stats(
-    key: tuple[object, ...], testset: TestSet, tokenize: TokenizeConfig, order: int
-) -> CorpusStats:
+def corpus_stats(loaded: LoadedTestSet, tokenize: TokenizeConfig, order: int) -> CorpusStats:
     """The test set's statistics, with a progress bar while they are counted (seconds at 100k)."""
+    content_id, testset = loaded.content_id, loaded.testset
     return with_progress(
         "Counting n-grams",
-        lambda report: _corpus_stats(key, testset, tokenize, order, _progress=report),
+        lambda report: _corpus_stats(content_id, testset, tokenize, order, _progress=report),
     )
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _corpus_stats(
-    key: tuple[object, ...],
+    content_id: str,
     _testset: TestSet,
     tokenize: TokenizeConfig,
     order: int,
     _progress: Progress | None = None,
 ) -> CorpusStats:
-    """Tokenize and count the test set once per (data, tokenizer, lowercase, order)."""
-    early = _EARLY.pop((id(_testset), tokenize, order), None)
-    if early is not None and early[0] is _testset:  # the very object, not one at its address
-        _, work, report = early
+    """Tokenize and count the test set once per (content id, tokenizer, lowercase, order)."""
+    early = _EARLY.pop((content_id, tokenize, order), None)
+    if early is not None:  # the same content: its statistics are these
+        work, report = early
         if _progress is not None:
             report.follow(_progress)
         return work.result()
@@ -192,18 +199,45 @@ _SCORED: set[tuple[object, ...]] = set()
 
 @st.cache_resource(max_entries=64, show_spinner="Scoring with another metric…")
 def system_metric(
-    key: tuple[object, ...],
-    _testset: TestSet,
-    system: str,
-    label: str,
-    lowercase: bool,
-    stemmer: bool,
+    content_id: str, _testset: TestSet, system: str, label: str, options: MetricOptions
 ) -> MetricScores:
     """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
     hyps, refs = _testset.systems[system], _testset.references
-    scores = score_metric(label, hyps, refs, lowercase, stemmer)
-    _SCORED.add((key, system, label, lowercase, stemmer))
+    scores = score_metric(label, hyps, refs, options.lowercase, options.stemmer)
+    _SCORED.add((content_id, system, label, options))
     return scores
+
+
+def system_scores(
+    content_id: str, testset: TestSet, system: str, label: str, options: MetricOptions
+) -> MetricScores:
+    """``label``'s scores of ``system`` in ``testset`` (``content_id``: its content id).
+
+    Reads no setting: ``options`` are the switches the metric reads
+    (``metric_options``). An imported metric's scores are read from the test
+    set, not computed.
+    """
+    if label not in EXTRA_METRICS:
+        return imported_scores(testset.seg_score(label), system)
+    return system_metric(content_id, testset, system, label, options)
+
+
+def options_for(label: str, lowercase: bool, stemmer: bool = False) -> MetricOptions:
+    """The switches among ``lowercase`` and ``stemmer`` that ``label`` reads."""
+    spec = EXTRA_METRICS.get(label)
+    if spec is None:  # BLEU (its settings are the BleuConfig) or imported scores
+        return MetricOptions()
+    return spec.options(lowercase, stemmer)
+
+
+def metric_options(label: str) -> MetricOptions:
+    """The sidebar's switches ``label`` reads: chrF the lowercase switch, ROUGE the stemmer.
+
+    Reads the session's settings: call it on the script thread and pass the
+    value to cached work.
+    """
+    state = st.session_state
+    return options_for(label, bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
 
 
 def every_system_scores(
@@ -214,21 +248,14 @@ def every_system_scores(
     Systems are scored one at a time at this boundary, so the bar names the one
     under way ("TER: system 3 of 9") and a rerun (another page, another setting)
     can stop the loop between systems; systems already scored come from the
-    cache, and when all are, no bar is drawn.
+    cache, and when all are, no bar is drawn. Reads the sidebar's settings.
     """
-    state = st.session_state
-    _, key = _current_testset()
-    options = (
-        EXTRA_METRICS[label].options(bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
-        if label in EXTRA_METRICS
-        else None
-    )
+    content_id = _current_testset().content_id
+    options = metric_options(label)
     todo = (
-        []
-        if options is None
-        else [
-            n for n in systems if (key, n, label, options.lowercase, options.stemmer) not in _SCORED
-        ]
+        [n for n in systems if (content_id, n, label, options) not in _SCORED]
+        if label in EXTRA_METRICS
+        else []
     )
     bar = st.empty()  # on every run: a bar on one run only would shift what follows
     if todo:
@@ -238,7 +265,7 @@ def every_system_scores(
         if name in todo:
             done = todo.index(name)
             bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
-        scores[name] = metric_scores(corpus, name, label)
+        scores[name] = system_scores(content_id, corpus.testset, name, label, options)
     if todo:
         bar.empty()
     return scores
@@ -262,14 +289,21 @@ def sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> BleuA
 
     Shared by every session and page (Overview's boxes, mean and outliers; the
     segment tables), so a rerun that changes no setting recomputes nothing.
+    Reads which test set is loaded; cached work calls ``keyed_sentence_bleu``.
     """
-    _, key = _current_testset()
-    return _sentence_bleu(key, corpus.tokenize, system, config, corpus)
+    return keyed_sentence_bleu(_current_testset().content_id, corpus, system, config)
+
+
+def keyed_sentence_bleu(
+    content_id: str, corpus: CorpusStats, system: str, config: BleuConfig
+) -> BleuArrays:
+    """``sentence_bleu`` of the corpus counted from the test set ``content_id`` names."""
+    return _sentence_bleu(content_id, corpus.tokenize, system, config, corpus)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _sentence_bleu(
-    key: tuple[object, ...],
+    content_id: str,
     tokenize: TokenizeConfig,
     system: str,
     config: BleuConfig,
@@ -281,13 +315,13 @@ def _sentence_bleu(
 
 def segment_frame(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.DataFrame:
     """The Sentences table of ``system`` (cached and shared: copy it before changing it)."""
-    _, key = _current_testset()
-    return _segment_frame(key, corpus.tokenize, system, config, corpus)
+    content_id = _current_testset().content_id
+    return _segment_frame(content_id, corpus.tokenize, system, config, corpus)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _segment_frame(
-    key: tuple[object, ...],
+    content_id: str,
     tokenize: TokenizeConfig,
     system: str,
     config: BleuConfig,
@@ -309,49 +343,78 @@ def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
 
     Only the options a metric reads enter its cache key: chrF reads the
     lowercase switch, ROUGE the stemmer, TER neither. An imported metric's
-    scores are read, not computed: they come from the test set.
+    scores are read, not computed: they come from the test set. Reads the
+    sidebar's settings: cached work calls ``system_scores`` instead.
     """
-    if label not in EXTRA_METRICS:
-        return imported_scores(corpus.testset.seg_score(label), system)
-    state = st.session_state
-    _, key = _current_testset()
-    options = EXTRA_METRICS[label].options(
-        bool(state.get("lowercase")), bool(state.get("rouge_stemmer"))
-    )
-    return system_metric(key, corpus.testset, system, label, options.lowercase, options.stemmer)
+    content_id = _current_testset().content_id
+    return system_scores(content_id, corpus.testset, system, label, metric_options(label))
+
+
+@dataclass(frozen=True, slots=True)
+class DataKey:
+    """The loaded corpus in cache keys: the content it was read from and counted with.
+
+    Attributes:
+        loaded: the content id of the test set as its loader read it (the key of
+            metric scores, which read its systems and references).
+        scored: the content id with the imported segment-score files attached
+            (``loaded`` when there are none).
+        tokenize: the tokenization the statistics were counted with.
+        order: the n-gram order they were counted to.
+        directions: each imported metric's name and whether lower is better,
+            after the sidebar's switches.
+    """
+
+    loaded: str
+    scored: str
+    tokenize: TokenizeConfig
+    order: int
+    directions: tuple[tuple[str, bool], ...] = ()
 
 
 def current_corpus() -> tuple[CorpusStats, BleuConfig]:
     """Return the loaded corpus and settings; on a core error, show it and stop the page."""
+    corpus, config, _ = current_data()
+    return corpus, config
+
+
+def current_data() -> tuple[CorpusStats, BleuConfig, DataKey]:
+    """``current_corpus`` and the key of its data, for the page's cached work."""
     try:
-        testset, key = _current_testset()
+        loaded = _current_testset()
         tokenize, order = stats_settings()
         config = bleu_config_from_state()
-        corpus = corpus_stats(key, testset, tokenize, order)
-        scored, scores_key = scored_testset()
-        if scored.seg_scores:
-            directions = imported_directions(scored)
-            corpus = with_scores((key, scores_key, tokenize, order), directions, corpus, scored)
+        corpus = corpus_stats(loaded, tokenize, order)
+        scored = scored_testset()
+        directions: tuple[tuple[str, bool], ...] = ()
+        if scored.testset.seg_scores:
+            directions = imported_directions(scored.testset)
+            key = (scored.content_id, tokenize, order)
+            corpus = with_scores(key, directions, corpus, scored.testset)
     except UploadPending as exc:  # not an error: nothing is chosen yet
         st.info(str(exc).removeprefix("upload: ").capitalize() + ".", icon=":material/upload:")
         st.stop()
     except BleuvizError as exc:
         st.error(str(exc), icon=":material/error:")
         st.stop()
-    return corpus, config
+    return (
+        corpus,
+        config,
+        DataKey(loaded.content_id, scored.content_id, tokenize, order, directions),
+    )
 
 
 #: Session-state key of an imported metric's "lower is better" switch.
 LOWER_KEY = "imported_lower::"
 
 
-def scored_testset() -> tuple[TestSet, tuple[object, ...]]:
+def scored_testset() -> LoadedTestSet:
     """The test set with the segment scores of the command line and the sidebar's uploads.
 
     Directions are the defaults (MetricX names and ``--lower-is-better`` names:
     lower is better); the sidebar's switches override them (``imported_directions``).
     """
-    testset, key = _current_testset()
+    loaded = _current_testset()
     state = st.session_state
     files: list[NamedBytes] = []
     stamps: list[object] = []
@@ -364,9 +427,9 @@ def scored_testset() -> tuple[TestSet, tuple[object, ...]]:
     files += [f for f, _ in uploads]
     stamps += [file_id for _, file_id in uploads]
     if not files:
-        return testset, key
-    scores_key = (*key, *stamps, lower)
-    return attached_scores(scores_key, testset, tuple(files), lower), scores_key
+        return loaded
+    scores_key = (loaded.content_id, *stamps, lower)
+    return attached_scores(scores_key, loaded.testset, tuple(files), lower)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
@@ -375,11 +438,11 @@ def attached_scores(
     _testset: TestSet,
     _files: tuple[NamedBytes, ...],
     lower: tuple[str, ...],
-) -> TestSet:
-    """Read segment-score files into the test set (cached on the files and the test set)."""
+) -> LoadedTestSet:
+    """Read segment-score files into the test set (cached on the test set and the files)."""
     scored = set_directions(attach_seg_scores(_testset, _files), lower)
     imported_specs(scored)  # refuses a name bleuviz computes itself
-    return scored
+    return LoadedTestSet.of(scored)
 
 
 def imported_directions(testset: TestSet) -> tuple[tuple[str, bool], ...]:
@@ -399,20 +462,20 @@ def with_scores(
 ) -> CorpusStats:
     """The corpus statistics with the imported scores beside them, directions applied.
 
-    Statistics are shared (nothing is re-tokenized); one object per key, so the
-    Compare page's caches keyed on the corpus keep hitting.
+    ``key``: the scored test set's content id, the tokenization and the order.
+    Statistics are shared (nothing is re-tokenized).
     """
     lower = [name for name, low in directions if low]
     higher = [name for name, low in directions if not low]
     return replace(_corpus, testset=set_directions(_scored, lower, higher))
 
 
-def current_testset() -> tuple[TestSet, tuple[object, ...]]:
-    """The loaded test set and its identity for cache keys (files, sizes, times or upload ids)."""
+def current_testset() -> LoadedTestSet:
+    """The loaded test set with its content id (the key of everything computed from it)."""
     return _current_testset()
 
 
-def _current_testset() -> tuple[TestSet, tuple[object, ...]]:
+def _current_testset() -> LoadedTestSet:
     """Load the test set the sidebar's data source points to."""
     source = st.session_state.get("data_source", "sample")
     if source == SAVED:
@@ -422,9 +485,6 @@ def _current_testset() -> tuple[TestSet, tuple[object, ...]]:
         if uploads is None:
             raise UploadPending("upload: choose hypothesis and reference files in the sidebar")
         key = ("upload", *uploads["key"])
-        return load_uploads(
-            key, uploads["hyp"], uploads["ref"], uploads["src"], uploads["docids"]
-        ), key
+        return load_uploads(key, uploads["hyp"], uploads["ref"], uploads["src"], uploads["docids"])
     paths: PathSet = st.session_state["cli_paths"] if source == "cli" else sample_paths()
-    key = ("paths", *paths.key())
-    return read_testset(key, paths), key
+    return read_testset(("paths", *paths.key()), paths)

@@ -15,6 +15,7 @@ import streamlit as st
 
 from bleuviz.app.ui.frame.app_args import app_args
 from bleuviz.errors import BleuvizError
+from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import DefiningStreams, SavedSet, Workspace
 
@@ -62,46 +63,52 @@ def saved_sets() -> tuple[SavedSet, ...]:
 
 
 @st.cache_resource(max_entries=6, show_spinner="Opening the saved test set…")
-def _load(folder: str, saved: SavedSet) -> TestSet:
+def _load(folder: str, saved: SavedSet) -> LoadedTestSet:
     """Load a saved test set (cached on its listing: adding a system changes the key)."""
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or f"workspace {folder}: not available")
-    return workspace.load(saved.id)
+    return LoadedTestSet.of(workspace.load(saved.id))
 
 
 #: Test sets this server saved, as it held them: id -> (the listing after the save, the set).
 #: Reading one back from the database would make a second copy of what is in memory.
-_SAVED_HERE: dict[str, tuple[SavedSet, TestSet]] = {}
+_SAVED_HERE: dict[str, tuple[SavedSet, LoadedTestSet]] = {}
 
 
-def load_saved(set_id: str) -> tuple[TestSet, tuple[object, ...]]:
-    """The saved test set ``set_id`` and its cache key; raises UnknownTestSet if it is gone."""
+def load_saved(set_id: str) -> LoadedTestSet:
+    """The saved test set ``set_id`` with its content id; raises UnknownTestSet if it is gone."""
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
     saved = workspace.get(set_id)
     here = _SAVED_HERE.get(set_id)
     if here is not None and here[0] == saved:  # nothing added or renamed since
-        return here[1], ("saved", saved)
-    return _load(str(workspace.folder), saved), ("saved", saved)
+        return here[1]
+    return _load(str(workspace.folder), saved)
 
 
-def save_testset(testset: TestSet, name: str, defining: DefiningStreams | None = None) -> SavedSet:
+def save_testset(
+    testset: TestSet | LoadedTestSet, name: str, defining: DefiningStreams | None = None
+) -> SavedSet:
     """Save ``testset`` (merging into the set of the same references) and forget stale copies.
 
     ``defining``: ``DefiningStreams.of(testset)``, if the caller has built it already.
+    A ``LoadedTestSet`` brings its content id, which is otherwise computed when
+    the set is new to the workspace (it is then served from memory).
     """
+    loaded = testset if isinstance(testset, LoadedTestSet) else None
+    plain = testset.testset if isinstance(testset, LoadedTestSet) else testset
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
     before = {s.id for s in workspace.testsets()}
-    saved = workspace.save_testset(testset, name, defining)
+    saved = workspace.save_testset(plain, name, defining)
     new = saved.id not in before
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
     _SAVED_HERE.pop(saved.id, None)
     if new:  # the database now holds exactly the set given (no earlier systems or scores)
-        _SAVED_HERE[saved.id] = (saved, testset)
+        _SAVED_HERE[saved.id] = (saved, loaded or LoadedTestSet.of(plain))
     return saved
 
 

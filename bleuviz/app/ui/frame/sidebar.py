@@ -40,6 +40,7 @@ from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_proble
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.errors import BleuvizError
+from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes, read_path
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
@@ -154,15 +155,15 @@ def registered_files(
     """
     if open_workspace() is None or workspace_readonly():
         return None
-    testset = read_testset(("paths", *key), _paths)
+    loaded = read_testset(("paths", *key), _paths)
     if seg_scores:
         files = tuple(read_path(path) for path in seg_scores)
-        testset = set_directions(attach_seg_scores(testset, files), lower)
-    defining = DefiningStreams.of(testset)  # joined and encoded once, for the id and the save
+        loaded = LoadedTestSet.of(set_directions(attach_seg_scores(loaded.testset, files), lower))
+    defining = DefiningStreams.of(loaded.testset)  # joined and encoded once, for id and save
     if _count_with is not None and defining.id not in {s.id for s in saved_sets()}:
-        start_corpus_stats(testset, *_count_with)
+        start_corpus_stats(loaded, *_count_with)
     names = [Path(p).name for p in _paths.hyp]
-    return save_testset(testset, f"command line: {upload_name(names)}", defining).id
+    return save_testset(loaded, f"command line: {upload_name(names)}", defining).id
 
 
 def data_sidebar() -> None:
@@ -281,14 +282,14 @@ def save_upload() -> None:
     if uploads is None or open_workspace() is None or workspace_readonly():
         return
     try:
-        testset = load_uploads(
+        loaded = load_uploads(
             ("upload", *uploads["key"]),
             uploads["hyp"],
             uploads["ref"],
             uploads["src"],
             uploads["docids"],
         )
-        saved = save_testset(testset, upload_name([f.name for f in uploads["hyp"]]))
+        saved = save_testset(loaded, upload_name([f.name for f in uploads["hyp"]]))
     except BleuvizError:  # the page shows why the upload cannot be read
         return
     st.session_state["pending_set"] = saved.id
@@ -399,7 +400,7 @@ def imported_sidebar() -> None:
         (NamedBytes(f.name, f.getvalue()), f.file_id) for f in uploads or []
     )
     try:
-        scored, _ = scored_testset()
+        scored = scored_testset().testset
     except BleuvizError:  # the page shows the error
         scored = None
     if scored is not None and uploads:

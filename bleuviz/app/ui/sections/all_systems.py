@@ -8,7 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.outliers import find_outliers
-from bleuviz.app.ui.cache.data import current_testset, metric_scores, metric_spec, sentence_bleu
+from bleuviz.app.ui.cache.data import (
+    current_testset,
+    keyed_sentence_bleu,
+    metric_scores,
+    metric_spec,
+)
 from bleuviz.app.ui.frame.settings import chosen_metrics
 from bleuviz.app.ui.sections.segment_view import explanation
 from bleuviz.app.ui.widgets.export import export_buttons
@@ -65,13 +70,13 @@ def flagged_segments(
 
     Cached and shared: never change the frame returned.
     """
-    _, key = current_testset()
-    return _flagged(key, corpus.tokenize, config, gap, low, high, corpus)
+    content_id = current_testset().content_id
+    return _flagged(content_id, corpus.tokenize, config, gap, low, high, corpus)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Looking for suspicious segments…")
 def _flagged(
-    key: tuple[object, ...],
+    content_id: str,
     tokenize: TokenizeConfig,
     config: BleuConfig,
     gap: float,
@@ -81,7 +86,7 @@ def _flagged(
 ) -> pd.DataFrame:
     """The flagged pairs (keyed on the data, tokenization, settings and thresholds)."""
     names = list(_corpus.systems)
-    bleu = {n: sentence_bleu(_corpus, n, config).score for n in names}
+    bleu = {n: keyed_sentence_bleu(content_id, _corpus, n, config).score for n in names}
     hyp_len = {n: _corpus.systems[n].hyp_len for n in names}
     ref_len = {n: config.flavor_spec.ref_lengths(_corpus.systems[n]) for n in names}
     found = find_outliers(bleu, hyp_len, ref_len, gap, low, high)

@@ -48,15 +48,15 @@ def current_set_id() -> str | None:
     if workspace is None:
         return None
     try:
-        testset, key = current_testset()
+        loaded = current_testset()
     except BleuvizError:
         return None
-    content = _content_id(key, testset)
+    content = _content_id(loaded.content_id, loaded.testset)
     return content if any(s.id == content for s in workspace.testsets()) else None
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _content_id(key: tuple[object, ...], _testset: TestSet) -> str:
+def _content_id(content_id: str, _testset: TestSet) -> str:
     """The workspace id the test set would have (hashed once per data)."""
     return testset_id(_testset)
 

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.app.ui.cache.compare import score_spec, significance
+from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
@@ -23,7 +24,7 @@ TESTS = {"paired bootstrap": "p_value_bs", "approximate randomization": "p_value
 def all_pairs_section(
     corpus: CorpusStats,
     config: BleuConfig,
-    identity: tuple[object, ...],
+    identity: DataKey,
     metric: str,
     settings: tuple[int, int, int],
     signature: str,
@@ -72,7 +73,7 @@ def pairs_frame(pairs: list[PairTest]) -> pd.DataFrame:
 def _tested_pairs(
     corpus: CorpusStats,
     config: BleuConfig,
-    identity: tuple[object, ...],
+    identity: DataKey,
     metric: str,
     settings: tuple[int, int, int],
     lowercase: bool,

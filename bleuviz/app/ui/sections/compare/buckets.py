@@ -24,8 +24,8 @@ from bleuviz.analysis.buckets import (
     segments_in,
 )
 from bleuviz.app.ui.cache.background import with_progress
-from bleuviz.app.ui.cache.compare import ALL, BLEU, corpus_identity, fmt_p, fmt_score, score_spec
-from bleuviz.app.ui.cache.data import metric_scores, metric_spec
+from bleuviz.app.ui.cache.compare import ALL, BLEU, fmt_p, fmt_score, score_spec, scores_of
+from bleuviz.app.ui.cache.data import DataKey, metric_options, metric_scores, metric_spec
 from bleuviz.app.ui.state.links import LinkParam, LinkValueError, apply_links, write_links
 from bleuviz.app.ui.state.page_links import choice_param
 from bleuviz.app.ui.widgets.export import export_buttons
@@ -33,7 +33,7 @@ from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.errors import BleuvizError
-from bleuviz.metrics import MetricSpec, paired_test_metric
+from bleuviz.metrics import MetricOptions, MetricScores, MetricSpec, paired_test_metric
 from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import bucket_bars
 from bleuviz.render.labels import escape_markdown as md
@@ -130,6 +130,7 @@ def _offered(labels: tuple[str, ...], groups: IntArray) -> list[str]:
 
 
 def bucket_section(
+    key: DataKey,
     corpus: CorpusStats,
     config: BleuConfig,
     names: tuple[str, str],
@@ -161,7 +162,10 @@ def bucket_section(
         "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
     )
     write_links(choice.links)
-    table = bucket_tests(corpus, config, names, metric, choice.labels, choice.groups, settings)
+    options = metric_options(metric)
+    table = bucket_tests(
+        key, corpus, config, names, metric, options, choice.labels, choice.groups, settings
+    )
     _show(table, names, metric, choice.titles[choice.kind], score_spec(corpus, metric))
     if choice.kind == OWN_SCORE or choice.kind.removeprefix(SCORE_KIND) == metric:
         st.warning(
@@ -208,52 +212,56 @@ def _default_score_edges(values: FloatArray, metric: str, kind: str) -> tuple[fl
 
 
 def bucket_tests(
+    key: DataKey,
     corpus: CorpusStats,
     config: BleuConfig,
     names: tuple[str, str],
     metric: str,
+    options: MetricOptions,
     labels: tuple[str, ...],
     groups: IntArray,
     settings: tuple[int, int, int],
 ) -> pd.DataFrame:
     """Per bucket: segments, A's and B's score on ``metric``, B's gain, the bootstrap p-value.
 
-    Cached per data, settings, pair, metric and buckets (one bootstrap per bucket
-    is too slow to repeat on every rerun of the page).
+    Cached per data, settings, pair, metric, its options and buckets (one
+    bootstrap per bucket is too slow to repeat on every rerun of the page).
     """
-    lowercase = bool(st.session_state.get("lowercase"))
-    key = (corpus_identity(corpus), config, names, metric, labels)
+    scores = scores_of(key, corpus, metric, options, list(names))
+    hashed = (key, config, names, metric, options, labels, groups, settings)
     return with_progress(
         "Testing each bucket",
-        lambda report: _bucket_tests(*key, groups, settings, lowercase, corpus, _progress=report),
+        lambda report: _bucket_tests(*hashed, corpus, scores, _progress=report),
     )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _bucket_tests(
-    identity: tuple[object, ...],
+    key: DataKey,
     config: BleuConfig,
     names: tuple[str, str],
     metric: str,
+    options: MetricOptions,
     labels: tuple[str, ...],
     groups: IntArray,
     settings: tuple[int, int, int],
-    lowercase: bool,
     _corpus: CorpusStats,
+    _scores: dict[str, MetricScores],
     _progress: Progress | None = None,
 ) -> pd.DataFrame:
-    """The bucket tests (``lowercase`` keys the paired tests of chrF, which read it)."""
+    """The bucket tests (``_scores``: A's and B's scores on ``metric``, with ``options``)."""
     corpus = _corpus
     rows: list[tuple[str, int, float, float, float, float | None]] = []
     spec = score_spec(corpus, metric)
     higher = spec is None or spec.higher_is_better
+    test = PairTest(names, metric, config, options, settings)
     for g, label in enumerate(labels):
         index = np.flatnonzero(groups == g)
         if not len(index):
             rows.append((label, 0, np.nan, np.nan, np.nan, None))
             continue
         within = _within_bucket(_progress, label, g, len(labels))
-        result = _pair_test(corpus, config, names, metric, index, settings, within)
+        result = _pair_test(test, corpus, _scores, index, within)
         a, b = (r.score for r in result) if result else (np.nan, np.nan)
         p = result[1].p_value_bs if result else None
         rows.append((label, len(index), a, b, (b - a) if higher else (a - b), p))
@@ -274,28 +282,49 @@ def _within_bucket(progress: Progress | None, label: str, g: int, n: int) -> Pro
     return report
 
 
+@dataclass(frozen=True, slots=True)
+class PairTest:
+    """What a bucket's test of A against B runs with.
+
+    Attributes:
+        names: A's and B's names.
+        metric: the sentence metric.
+        config: BLEU's settings (read when ``metric`` is BLEU).
+        options: the switches ``metric`` reads (chrF: lowercase).
+        settings: bootstrap samples, randomization trials (unused here) and seed.
+    """
+
+    names: tuple[str, str]
+    metric: str
+    config: BleuConfig
+    options: MetricOptions
+    settings: tuple[int, int, int]
+
+
 def _pair_test(
+    test: PairTest,
     corpus: CorpusStats,
-    config: BleuConfig,
-    names: tuple[str, str],
-    metric: str,
+    scores: dict[str, MetricScores],
     index: IntArray,
-    settings: tuple[int, int, int],
     progress: Progress | None,
 ) -> list[PairedResult] | None:
-    """A's and B's scores on the segments at ``index`` and B's bootstrap p-value (no AR)."""
-    n_bootstrap, _, seed = settings
+    """A's and B's scores on the segments at ``index`` and B's bootstrap p-value (no AR).
+
+    ``scores``: A's and B's scores on ``test.metric`` (none for BLEU, whose
+    statistics ``corpus`` holds). Reads no setting: it runs on a worker thread.
+    """
+    n_bootstrap, _, seed = test.settings
+    names, metric = test.names, test.metric
     a, b = names
     if metric == BLEU:
         sa, sb = (corpus.systems[n].select(index) for n in names)
-        return compare_systems(a, sa, {b: sb}, config, n_bootstrap, 0, seed, progress)
+        return compare_systems(a, sa, {b: sb}, test.config, n_bootstrap, 0, seed, progress)
     spec = metric_spec(corpus, metric)
     if spec.paired_tests:
-        lowercase = bool(st.session_state.get("lowercase"))
-        ma, mb = (metric_scores(corpus, n, metric).statistics()[index] for n in names)
-        scorer = paired_test_metric(metric, lowercase)
+        ma, mb = (scores[n].statistics()[index] for n in names)
+        scorer = paired_test_metric(metric, test.options.lowercase)
         return compare_systems_metric(a, ma, {b: mb}, scorer, n_bootstrap, 0, seed, progress)
-    va, vb = (metric_scores(corpus, n, metric).sentence[index] for n in names)
+    va, vb = (scores[n].sentence[index] for n in names)
     if not (~(np.isnan(va) | np.isnan(vb))).any():
         return None
     compared = compare_means(a, va, {b: vb}, n_bootstrap, 0, seed, progress)

@@ -17,6 +17,7 @@ from bleuviz.analysis.salient import (
 )
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.compare import BLEU, NONE, fmt_p, fmt_score, salient, verdict
+from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, integer, write_links
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
 from bleuviz.app.ui.widgets.export import export_buttons
@@ -164,7 +165,7 @@ class SalientChoice:
 
 
 def salient_choice(
-    identity: tuple[object, ...], corpus: CorpusStats, names: tuple[str, str], drawn: bool
+    identity: DataKey, corpus: CorpusStats, names: tuple[str, str], drawn: bool
 ) -> SalientChoice:
     """Read (and on arrival, take from the link) the salient n-gram order and n-gram."""
     order_link = LinkParam(
