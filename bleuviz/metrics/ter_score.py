@@ -17,12 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from bleuviz.arrays import FloatArray
-from bleuviz.metrics.ter_config import TerConfig as TerConfig  # re-exported: see below
+from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.metrics.ter_shifts import edit_counts
-
-# TerConfig moved to bleuviz.metrics.ter_config (the adapter needs it, and this
-# module needs the adapter); it is re-exported here only for importers that a
-# concurrent rewrite still holds (bleuviz/metrics/spec.py). Import it from there.
 
 
 def ter_statistics(
