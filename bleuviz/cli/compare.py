@@ -8,7 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
-from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
+from bleuviz.cli.tested import BLEU, TestedMetric, cli_evaluation, tested_metric
 from bleuviz.errors import ConfigError
 from bleuviz.metrics import SIGNIFICANCE_METRICS
 from bleuviz.render.latex import booktabs_table, escape_latex
@@ -64,7 +64,7 @@ def run_compare(args: argparse.Namespace) -> int:
     testset, _ = load_testset(args)
     if len(testset.systems) < 2:
         raise ConfigError(f"--set: test set {args.set} has one system; compare needs two")
-    metric = tested_metric(testset, config, args)
+    metric = tested_metric(cli_evaluation(testset, args, config), args)
     names = list(testset.systems)
     results = metric.tester(names[0], names[1:])
     signature = paired_signature(metric.signature, args.paired_bs, args.paired_ar, args.seed)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from bleuviz.analysis.correlation import Correlation, MetricView, correlate, scores_view
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
-from bleuviz.cli.tested import cli_settings
+from bleuviz.cli.tested import cli_evaluation
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import METRICS
@@ -48,10 +48,10 @@ def run_correlate(args: argparse.Namespace) -> int:
     testset, _ = load_testset(args)
     human_scores = testset.seg_score(args.human)
     human = _imported_view(testset, args.human)
-    settings = cli_settings(args, config)
+    evaluation = cli_evaluation(testset, args, config)
     views = [
-        scores_view(label, METRICS[label].score_systems(testset, settings))
-        for label in (COMPUTED_METRICS[m] for m in args.metrics)
+        scores_view(COMPUTED_METRICS[m], evaluation.scores(COMPUTED_METRICS[m]))
+        for m in args.metrics
     ]
     views += [_imported_view(testset, s.name) for s in testset.seg_scores if s is not human_scores]
     results = [correlate(view, human) for view in views]

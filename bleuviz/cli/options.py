@@ -7,18 +7,17 @@ import sys
 from typing import TYPE_CHECKING
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
-from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.chrf_score import BETA, CHAR_ORDER, WORD_ORDER, ChrfConfig
-from bleuviz.metrics.imported import imported_specs
+from bleuviz.metrics.registry import imported_specs
 from bleuviz.workspace.location import WORKSPACE_ENV
 
 if TYPE_CHECKING:
-    from bleuviz.bleu.corpus import CorpusStats
     from bleuviz.metrics.ter_config import TerConfig
 
 #: ``--metrics`` names, as sacrebleu's ``-m`` spells them.
@@ -175,26 +174,11 @@ def bleu_config(args: argparse.Namespace) -> BleuConfig:
     )
 
 
-def load_corpus(args: argparse.Namespace, config: BleuConfig) -> tuple[CorpusStats, list[str]]:
-    """Read the files and compute statistics; return them with each system's path."""
-    testset, paths = load_testset(args)
-    return bleu_statistics(testset, args, config), paths
-
-
 def load_testset(args: argparse.Namespace) -> tuple[TestSet, list[str]]:
     """Read the files (and --seg-scores); return the test set with each system's path."""
     testset = with_seg_scores(read_testset(args), args)
     paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
     return testset, paths
-
-
-def bleu_statistics(testset: TestSet, args: argparse.Namespace, config: BleuConfig) -> CorpusStats:
-    """Tokenize with --tokenize/--lowercase and count every system's BLEU statistics."""
-    # Imported here: BLEU's tokenizers need pyarrow, which chrF alone does not.
-    from bleuviz.bleu.corpus import compute_corpus_stats
-
-    tokenize = TokenizeConfig(args.tokenize, args.lowercase)
-    return compute_corpus_stats(testset, tokenize, config.stats_order, default_workers())
 
 
 #: What ``--hyp -`` reads, and the system's name.

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from bleuviz.bleu.tokenize import default_workers
+from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
 from bleuviz.cli.options import (
     SCORE_METRICS,
     add_bleu_options,
     add_input_options,
     add_metric_options,
     bleu_config,
-    bleu_statistics,
     chrf_config,
     load_testset,
     ter_config,
 )
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import METRICS
 from bleuviz.metrics.spec import MetricScores, Settings
@@ -64,25 +64,29 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _extra_scores(
-    args: argparse.Namespace, testset: TestSet
-) -> list[tuple[str, dict[str, MetricScores]]]:
-    """Each metric of ``--metrics`` beside BLEU: sacrebleu's name for it, every system's scores.
-
-    The registry's metric of each name (``chrf``, ``ter``) scores the systems with
-    the ``--chrf-*`` and ``--ter-*`` options.
-    """
-    extras = [name for name in args.metrics if name != "bleu"]
-    settings = Settings(
-        chrf=chrf_config(args) if "chrf" in extras else None,
-        ter=ter_config(args) if "ter" in extras else TerConfig(),
-        workers=default_workers(),
+def _evaluation(args: argparse.Namespace, testset: TestSet, config: BleuConfig) -> Evaluation:
+    """The test set under the options: BLEU's, ``--chrf-*`` and ``--ter-*``."""
+    return Evaluation(
+        testset,
+        Settings(
+            bleu=config,
+            tokenize=TokenizeConfig(args.tokenize, args.lowercase),
+            chrf=chrf_config(args) if "chrf" in args.metrics else None,
+            ter=ter_config(args) if "ter" in args.metrics else TerConfig(),
+            workers=default_workers(),
+        ),
     )
-    by_name = {label.casefold(): spec for label, spec in METRICS.items()}
-    ordered = [name for name in SCORE_METRICS if name in extras]
+
+
+def _extra_scores(
+    evaluation: Evaluation, names: list[str]
+) -> list[tuple[str, Mapping[str, MetricScores]]]:
+    """Each metric of ``--metrics`` beside BLEU: sacrebleu's name for it, every system's scores."""
+    labels = {label.casefold(): label for label in METRICS}
+    chosen = [labels[name] for name in SCORE_METRICS if name in names and name != "bleu"]
     return [
-        (by_name[name].score_name(settings), by_name[name].score_systems(testset, settings))
-        for name in ordered
+        (evaluation.metric(label).score_name(evaluation.settings), evaluation.scores(label))
+        for label in chosen
     ]
 
 
@@ -95,8 +99,9 @@ def run_score(args: argparse.Namespace) -> int:
     if args.confidence and not with_bleu:
         raise ConfigError("--confidence: bootstrap intervals are for BLEU; add bleu to --metrics")
     testset, paths = load_testset(args)
-    extras = _extra_scores(args, testset)
-    corpus = bleu_statistics(testset, args, config) if with_bleu else None
+    evaluation = _evaluation(args, testset, config)
+    extras = _extra_scores(evaluation, args.metrics)
+    corpus = evaluation.bleu_statistics() if with_bleu else None
     reports: list[tuple[dict[str, Any], BleuScore | None]] = []
     for name, path in zip(testset.systems, paths, strict=True):
         report: dict[str, Any] = {"name": name, "path": path}
@@ -107,8 +112,7 @@ def run_score(args: argparse.Namespace) -> int:
             report["seg_scores"] = seg_score_means(testset, name)
         if extras:
             report["metrics"] = [
-                metric_dict(label, scores[name], args.sentence_level)
-                for label, scores in extras
+                metric_dict(label, scores[name], args.sentence_level) for label, scores in extras
             ]
         reports.append((report, score))
     if args.format == "json":

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
 from bleuviz.metrics.bleu_metric import BLEU as BLEU_METRIC
-from bleuviz.metrics.registry import get_metric
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Settings
 
 if TYPE_CHECKING:
@@ -70,7 +70,12 @@ def cli_settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
     )
 
 
-def tested_metric(testset: TestSet, config: BleuConfig, args: argparse.Namespace) -> TestedMetric:
+def cli_evaluation(testset: TestSet, args: argparse.Namespace, config: BleuConfig) -> Evaluation:
+    """The test set under the command line's settings."""
+    return Evaluation(testset, cli_settings(args, config))
+
+
+def tested_metric(evaluation: Evaluation, args: argparse.Namespace) -> TestedMetric:
     """Score ``--metric`` and build its tester with the --paired-bs/--paired-ar/--seed settings.
 
     Raises:
@@ -79,13 +84,12 @@ def tested_metric(testset: TestSet, config: BleuConfig, args: argparse.Namespace
     # Imported here: the command line imports this module to build its parser.
     from bleuviz.significance.by_metric import pair_tester, segments_tested
 
-    spec = get_metric(args.metric, testset)
-    settings = cli_settings(args, config)
-    scores = spec.score_systems(testset, settings)
+    spec, settings = evaluation.metric(args.metric), evaluation.settings
+    scores = evaluation.scores(args.metric)
     test = pair_tester(spec, settings, scores, args.paired_bs, args.paired_ar, args.seed)
 
     def used(baseline: str, system: str) -> int:
         return segments_tested(spec, scores[baseline], scores[system])
 
-    first = scores[testset.system_names[0]].signature
+    first = scores[evaluation.testset.system_names[0]].signature
     return TestedMetric(spec, scores, test, used, first)

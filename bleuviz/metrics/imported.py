@@ -8,14 +8,13 @@ paired tests compare means (``bleuviz.significance.mean``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bleuviz.arrays import FloatArray
-from bleuviz.errors import ConfigError
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.spec import MetricScores, MetricSpec, Settings, readonly
@@ -29,6 +28,19 @@ class ImportedMetric(MetricSpec):
     """An imported metric (4 decimals, the mean of its scored segments)."""
 
     origin: str = ""
+
+    @classmethod
+    def of(cls, scores: SegmentScores) -> ImportedMetric:
+        """The metric of imported scores (the registry refuses names it computes itself)."""
+        return cls(
+            scores.name,
+            scores.name,
+            higher_is_better=not scores.lower_is_better,
+            scale=1.0,
+            mean_of_sentences=True,
+            imported=True,
+            origin=scores.origin,
+        )
 
     def reads(self, settings: Settings) -> Settings:
         """Imported scores read no setting."""
@@ -64,42 +76,12 @@ class ImportedMetric(MetricSpec):
         return _imported_signature(self, rows)
 
 
-def imported_spec(scores: SegmentScores) -> ImportedMetric:
-    """Return the metric of imported scores.
-
-    Raises:
-        ConfigError: its name is a metric bleuviz computes itself (BLEU, chrF, ...).
-    """
-    from bleuviz.metrics.bleu_metric import BLEU
-    from bleuviz.metrics.registry import METRICS  # the registry also offers imported metrics
-
-    # BLEU in any case ("bleu" is what sacrebleu's JSON calls it); the others as spelled.
-    if scores.name in METRICS or scores.name.upper() == BLEU.label:
-        raise ConfigError(
-            f"{scores.origin}: {scores.name!r} is a metric bleuviz computes; rename the scores"
-        )
-    return ImportedMetric(
-        scores.name,
-        scores.name,
-        higher_is_better=not scores.lower_is_better,
-        scale=1.0,
-        mean_of_sentences=True,
-        imported=True,
-        origin=scores.origin,
-    )
-
-
-def imported_specs(testset: TestSet) -> Mapping[str, ImportedMetric]:
-    """Return the metric of every score set imported into ``testset``, by name."""
-    return {scores.name: imported_spec(scores) for scores in testset.seg_scores}
-
-
 def imported_scores(scores: SegmentScores, system: str) -> MetricScores:
     """Return ``system``'s imported scores as a ``MetricScores`` (corpus: the mean).
 
     A system the file does not score gets NaN for every segment (and the mean).
     """
-    metric = imported_spec(scores)
+    metric = ImportedMetric.of(scores)
     n_segments = len(next(iter(scores.values.values())))
     rows = _values(scores, system, n_segments)[:, None]
     settings = Settings()

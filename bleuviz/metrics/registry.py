@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.bleu_metric import BLEU
 from bleuviz.metrics.chrf_scorers import ChrfMetric
+from bleuviz.metrics.imported import ImportedMetric
 from bleuviz.metrics.rouge_metric import RougeMetric
 from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Settings
 from bleuviz.metrics.streams import check_streams
@@ -25,6 +26,7 @@ from bleuviz.metrics.ter_scorers import TerMetric
 if TYPE_CHECKING:
     from sacrebleu.metrics.base import Metric
 
+    from bleuviz.io.scores import SegmentScores
     from bleuviz.io.testset import TestSet
 
 
@@ -71,10 +73,27 @@ def get_spec(label: str) -> MetricSpec:
     return METRICS[label]
 
 
+def imported_spec(scores: SegmentScores) -> ImportedMetric:
+    """Return the metric of imported scores.
+
+    Raises:
+        ConfigError: its name is a metric bleuviz computes itself (BLEU, chrF, ...).
+    """
+    # BLEU in any case ("bleu" is what sacrebleu's JSON calls it); the others as spelled.
+    if scores.name in METRICS or scores.name.upper() == BLEU.label:
+        raise ConfigError(
+            f"{scores.origin}: {scores.name!r} is a metric bleuviz computes; rename the scores"
+        )
+    return ImportedMetric.of(scores)
+
+
+def imported_specs(testset: TestSet) -> dict[str, MetricSpec]:
+    """Return the metric of every score set imported into ``testset``, by name."""
+    return {scores.name: imported_spec(scores) for scores in testset.seg_scores}
+
+
 def metrics_of(testset: TestSet) -> dict[str, MetricSpec]:
     """Return every metric of ``testset``: the computed ones, then the imported ones."""
-    from bleuviz.metrics.imported import imported_specs
-
     return {**METRICS, **imported_specs(testset)}
 
 
@@ -86,8 +105,6 @@ def get_metric(label: str, testset: TestSet) -> MetricSpec:
     """
     if label in METRICS:
         return METRICS[label]
-    from bleuviz.metrics.imported import imported_spec
-
     return imported_spec(testset.seg_score(label))
 
 

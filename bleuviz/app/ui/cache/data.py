@@ -42,7 +42,8 @@ from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS, MetricOptions, MetricScores, MetricSpec, score_metric
-from bleuviz.metrics.imported import imported_scores, imported_spec, imported_specs
+from bleuviz.metrics.imported import imported_scores
+from bleuviz.metrics.registry import imported_spec, imported_specs
 from bleuviz.progress import Progress
 from bleuviz.sample_data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
 
