@@ -12,7 +12,7 @@ page reads it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 class _Memo:
     """What a bundle and its siblings (other settings, same test set) have computed."""
 
-    rows: dict[Hashable, Mapping[str, FloatArray]] = field(default_factory=dict)
-    scores: dict[tuple[str, Settings], dict[str, MetricScores]] = field(default_factory=dict)
+    rows: dict[Hashable, dict[str, FloatArray]] = field(default_factory=dict)
+    scores: dict[tuple[MetricSpec, Settings], dict[str, MetricScores]] = field(default_factory=dict)
     statistics: dict[tuple[TokenizeConfig, int], CorpusStats] = field(default_factory=dict)
     lock: threading.RLock = field(default_factory=threading.RLock)
 
@@ -68,28 +68,49 @@ class Evaluation:
         """Return this test set under ``settings``, sharing everything already computed."""
         return replace(self, settings=settings)
 
-    def rows(self, label: str, progress: Progress | None = None) -> Mapping[str, FloatArray]:
-        """Return the metric's rows of every system (computed once per settings it reads)."""
-        metric = self.metric(label)
-        key = _rows_key(label, metric, self.settings)
-        with self._memo.lock:
-            if key not in self._memo.rows:
-                if metric is BLEU:  # BLEU's rows are its statistics, counted once
-                    rows = rows_of(self.bleu_statistics(progress))
-                else:
-                    rows = metric.rows(self.testset, self.settings, progress=progress)
-                self._memo.rows[key] = rows
-            return self._memo.rows[key]
+    def with_testset(self, testset: TestSet) -> Evaluation:
+        """Return the same text with other imported scores (or directions), sharing the rest.
 
-    def scores(self, label: str, progress: Progress | None = None) -> Mapping[str, MetricScores]:
-        """Return every system's scores of the metric ``label``."""
+        ``testset`` must hold the same systems and references: what is computed
+        from them is kept.
+        """
+        return replace(self, testset=testset)
+
+    def rows(
+        self, label: str, systems: Sequence[str] | None = None, progress: Progress | None = None
+    ) -> dict[str, FloatArray]:
+        """Return the metric's rows of ``systems`` (all by default), computing those not held."""
         metric = self.metric(label)
-        key = (label, metric.reads(self.settings))
+        names = list(self.testset.systems if systems is None else systems)
         with self._memo.lock:
-            if key not in self._memo.scores:
-                rows = self.rows(label, progress)
-                self._memo.scores[key] = metric.scores_from_rows(self.testset, self.settings, rows)
-            return self._memo.scores[key]
+            held = self._memo.rows.setdefault(_rows_key(metric, self.settings), {})
+            todo = [name for name in names if name not in held]
+            if todo:
+                if metric is BLEU:  # BLEU's rows are its statistics, counted once for all
+                    held.update(rows_of(self.bleu_statistics(progress), todo))
+                else:
+                    held.update(metric.rows(self.testset, self.settings, todo, progress))
+            return {name: held[name] for name in names}
+
+    def scores(
+        self, label: str, systems: Sequence[str] | None = None, progress: Progress | None = None
+    ) -> dict[str, MetricScores]:
+        """Return the scores of ``systems`` (all by default) by the metric ``label``."""
+        metric = self.metric(label)
+        names = list(self.testset.systems if systems is None else systems)
+        with self._memo.lock:
+            held = self._memo.scores.setdefault((metric, metric.reads(self.settings)), {})
+            todo = [name for name in names if name not in held]
+            if todo:
+                rows = self.rows(label, todo, progress)
+                held.update(metric.scores_from_rows(self.testset, self.settings, rows))
+            return {name: held[name] for name in names}
+
+    def has_scores(self, label: str, system: str) -> bool:
+        """Whether ``system``'s scores of ``label`` under these settings are held."""
+        metric = self.metric(label)
+        with self._memo.lock:
+            return system in self._memo.scores.get((metric, metric.reads(self.settings)), {})
 
     def bleu_statistics(self, progress: Progress | None = None) -> CorpusStats:
         """Return BLEU's statistics of every system under this tokenization (counted once).
@@ -117,9 +138,9 @@ class Evaluation:
             self._memo.statistics[(corpus.tokenize, orders)] = corpus
 
 
-def _rows_key(label: str, metric: MetricSpec, settings: Settings) -> Hashable:
+def _rows_key(metric: MetricSpec, settings: Settings) -> Hashable:
     """What a metric's rows depend on: BLEU's, its tokenization and the orders counted
     (not how they become scores); any other's, all the settings it reads."""
     if metric is BLEU:
-        return (label, settings.tokenize, settings.bleu.stats_order)
-    return (label, metric.reads(settings))
+        return (metric.label, settings.tokenize, settings.bleu.stats_order)
+    return (metric, metric.reads(settings))

@@ -40,15 +40,17 @@ def test_scores_equal_the_metrics_own(label: str) -> None:
 
 def test_scores_are_computed_once() -> None:
     evaluation = Evaluation(SAMPLE)
-    assert evaluation.scores("chrF") is evaluation.scores("chrF")
+    first = evaluation.scores("chrF", ["terse"])["terse"]
+    assert evaluation.has_scores("chrF", "terse") and not evaluation.has_scores("chrF", "repeat")
+    assert evaluation.scores("chrF")["terse"] is first
 
 
 def test_a_switch_a_metric_does_not_read_keeps_its_scores() -> None:
     evaluation = Evaluation(SAMPLE)
     bleu, chrf = evaluation.scores("BLEU"), evaluation.scores("chrF")
     lower = evaluation.with_settings(Settings(options=MetricOptions(lowercase=True)))
-    assert lower.scores("BLEU") is bleu
-    assert lower.scores("chrF") is not chrf
+    assert lower.scores("BLEU")["terse"] is bleu["terse"]
+    assert lower.scores("chrF")["terse"] is not chrf["terse"]
     assert lower.scores("chrF")["terse"].signature.startswith("nrefs:2|case:lc")
 
 
