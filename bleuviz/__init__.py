@@ -32,6 +32,9 @@ from typing import TYPE_CHECKING
 
 from bleuviz.lazy import lazy_exports
 
+#: The release: the one place it is written (the wheel's metadata and ``bleuviz --version``).
+__version__ = "0.2.0"
+
 if TYPE_CHECKING:
     from bleuviz.bleu.config import BleuConfig
     from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
