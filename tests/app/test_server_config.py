@@ -1,13 +1,20 @@
-"""The project's Streamlit configuration, read the way ``streamlit run`` reads it."""
+"""The project's Streamlit configuration, read the way ``streamlit run`` reads it.
+
+``bleuviz app`` passes the same settings as options (``bleuviz.cli.server_settings``),
+so that they hold from any directory; the last tests keep the two equal.
+"""
 
 from __future__ import annotations
 
 import ipaddress
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from streamlit import config
+
+from bleuviz.cli.server_settings import PINNED_DEFAULTS, SERVER_SETTINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,3 +58,17 @@ def test_no_full_garbage_collection_after_every_run() -> None:
 def test_source_files_are_not_watched() -> None:
     # The watcher resolves every imported module's path on script runs (issue 11).
     assert config.get_option("server.fileWatcherType") == "none"
+
+
+def test_bleuviz_app_passes_exactly_the_checkouts_settings() -> None:
+    toml = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    flat = {
+        f"{section}.{key}": value for section, table in toml.items() for key, value in table.items()
+    }
+    assert flat == dict(SERVER_SETTINGS)
+
+
+@pytest.mark.usefixtures("project_config")
+def test_the_defaults_bleuviz_app_pins_are_the_checkouts_too() -> None:
+    for name, value in {**SERVER_SETTINGS, **PINNED_DEFAULTS}.items():
+        assert config.get_option(name) == value, name
