@@ -1,0 +1,27 @@
+"""The README's two commands: installing and starting the app, and CI's, run verbatim by .ci/run."""
+
+from __future__ import annotations
+
+import re
+
+from tests.data import ROOT
+
+
+def two_commands() -> list[str]:
+    """The code blocks of the README's "Two commands" section."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Two commands", 1)[1].split("\n## ", 1)[0]
+    return [block.strip() for block in re.findall(r"```\n(.*?)```", section, flags=re.DOTALL)]
+
+
+def test_the_first_command_installs_the_package_and_starts_the_app() -> None:
+    first, _ = two_commands()
+    assert first == "python3 -m pip install . && bleuviz app"
+
+
+def test_ci_runs_the_second_command_verbatim() -> None:
+    _, second = two_commands()
+    assert "\n" not in second
+    assert "-c constraints.txt -e '.[dev]'" in second
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert ci[-1] == second
