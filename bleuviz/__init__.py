@@ -20,6 +20,12 @@ explain one segment's n-grams::
     detail = bleuviz.explain_segment(testset.systems["A"][0], [r[0] for r in testset.references],
                                      corpus.tokenize)
 
+In Jupyter, ``score`` (any ``corpus_score``) draws as a row of the app's
+systems table with its signature, and ``detail`` as the app's highlight of the
+segment's unigrams (``detail.highlight(2)`` for bigrams); text from the files
+shows literally, as in the app. They are the core's ``BleuScore`` and
+``SegmentExplanation`` (subclasses from :mod:`bleuviz.render.notebook`).
+
 A ``Workspace`` keeps test sets and notes in an SQLite file (``--workspace DIR``)::
 
     saved = bleuviz.Workspace.open("my-workspace").save_testset(testset, "newstest")
@@ -38,14 +44,15 @@ __version__ = "0.2.0"
 if TYPE_CHECKING:
     from bleuviz.bleu.config import BleuConfig
     from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
-    from bleuviz.bleu.explain import SegmentExplanation, explain_segment
+    from bleuviz.bleu.explain import SegmentExplanation
     from bleuviz.bleu.result import BleuScore
-    from bleuviz.bleu.score import corpus_score, sentence_scores
+    from bleuviz.bleu.score import sentence_scores
     from bleuviz.bleu.tokenize import TokenizeConfig
     from bleuviz.errors import BleuvizError, ConfigError, InputError, WorkspaceError
     from bleuviz.io.load import load_files, load_paths
     from bleuviz.io.testset import TestSet
     from bleuviz.metrics.registry import score_metric
+    from bleuviz.render.notebook import corpus_score, explain_segment
     from bleuviz.significance.bleu import compare_systems
     from bleuviz.significance.resampling import PairedResult
     from bleuviz.workspace.store import Workspace
@@ -58,13 +65,13 @@ _EXPORTS = {
     "compute_corpus_stats": "bleuviz.bleu.corpus",
     "CorpusStats": "bleuviz.bleu.corpus",
     "BleuConfig": "bleuviz.bleu.config",
-    "corpus_score": "bleuviz.bleu.score",
+    "corpus_score": "bleuviz.render.notebook",
     "sentence_scores": "bleuviz.bleu.score",
     "BleuScore": "bleuviz.bleu.result",
     "score_metric": "bleuviz.metrics.registry",
     "compare_systems": "bleuviz.significance.bleu",
     "PairedResult": "bleuviz.significance.resampling",
-    "explain_segment": "bleuviz.bleu.explain",
+    "explain_segment": "bleuviz.render.notebook",
     "SegmentExplanation": "bleuviz.bleu.explain",
     "BleuvizError": "bleuviz.errors",
     "ConfigError": "bleuviz.errors",
