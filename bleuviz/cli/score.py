@@ -81,9 +81,9 @@ def _evaluation(args: argparse.Namespace, testset: TestSet, config: BleuConfig) 
 def _extra_scores(
     evaluation: Evaluation, names: list[str]
 ) -> list[tuple[str, Mapping[str, MetricScores]]]:
-    """Each metric of ``--metrics`` beside BLEU: sacrebleu's name for it, every system's scores."""
+    """Each metric ``names`` names: sacrebleu's name for it, every system's scores."""
     labels = {label.casefold(): label for label in METRICS}
-    chosen = [labels[name] for name in SCORE_METRICS if name in names and name != "bleu"]
+    chosen = [labels[name] for name in SCORE_METRICS if name in names]
     return [
         (evaluation.metric(label).score_name(evaluation.settings), evaluation.scores(label))
         for label in chosen
@@ -93,14 +93,17 @@ def _extra_scores(
 def run_score(args: argparse.Namespace) -> int:
     """Print each system's corpus scores (and sentence scores with --sentence-level)."""
     config = bleu_config(args)
+    # BLEU's report is its own (precisions, brevity penalty, lengths, CI); the others
+    # print a name, a score and a signature.
     with_bleu = "bleu" in args.metrics
+    beside = [name for name in args.metrics if name != "bleu"]
     if args.confidence and args.confidence_n < 1:
         raise ConfigError(f"--confidence-n: must be at least 1, got {args.confidence_n}")
     if args.confidence and not with_bleu:
         raise ConfigError("--confidence: bootstrap intervals are for BLEU; add bleu to --metrics")
     testset, paths = load_testset(args)
     evaluation = _evaluation(args, testset, config)
-    extras = _extra_scores(evaluation, args.metrics)
+    extras = _extra_scores(evaluation, beside)
     corpus = evaluation.bleu_statistics() if with_bleu else None
     reports: list[tuple[dict[str, Any], BleuScore | None]] = []
     for name, path in zip(testset.systems, paths, strict=True):
@@ -121,7 +124,7 @@ def run_score(args: argparse.Namespace) -> int:
         write_json({"systems": [r for r, _ in reports]}, sys.stdout)
         sys.stdout.write("\n")
     elif args.format == "latex":
-        print(_latex([r for r, _ in reports]))
+        print(_latex([r for r, _ in reports], with_bleu))
     else:
         _print_text(reports)
     return 0
@@ -209,11 +212,10 @@ def _confidence(
     return {"mean": ci.mean, "ci": ci.ci, "signature": signature}
 
 
-def _latex(reports: list[dict[str, Any]]) -> str:
+def _latex(reports: list[dict[str, Any]], with_bleu: bool) -> str:
     """A booktabs table of every system's corpus BLEU (and CI, chrF, TER, imported means)."""
     from bleuviz.render.latex import booktabs_table, escape_latex
 
-    with_bleu = "bleu" in reports[0]
     confidence = "ci" in reports[0]
     imported = list(reports[0].get("seg_scores", {}))
     metrics = [m["name"] for m in reports[0].get("metrics", [])]

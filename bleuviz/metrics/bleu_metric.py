@@ -90,4 +90,11 @@ class BleuMetric(MetricSpec):
         return BleuResampler(settings.bleu, (rows.shape[-1] - _LENGTHS) // _BLOCKS)
 
 
-BLEU = BleuMetric("BLEU", "BLEU", paired_tests=True, always_on=True)
+#: Sentence BLEU is bucketed in tens, as compare-mt's ``ScoreBucketer`` does.
+BLEU = BleuMetric(
+    "BLEU",
+    "BLEU",
+    paired_tests=True,
+    always_on=True,
+    bucket_edges=tuple(float(edge) for edge in range(10, 100, 10)),
+)

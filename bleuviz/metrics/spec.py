@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bleuviz.arrays import FloatArray
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
@@ -109,6 +109,9 @@ class MetricSpec(ABC):
             judgements); its paired tests compare means
             (``bleuviz.significance.mean``), and a segment may lack a score (NaN).
         always_on: shown on every page (BLEU) rather than chosen beside it.
+        bucket_edges: the edges segments are bucketed by on this metric's sentence
+            scores, where the metric has customary ones (BLEU: tens, as
+            compare-mt); else none (quartiles are used).
     """
 
     label: str
@@ -122,6 +125,7 @@ class MetricSpec(ABC):
     rouge_type: str | None = None
     imported: bool = False
     always_on: bool = False
+    bucket_edges: tuple[float, ...] = ()
 
     @property
     def digits(self) -> int:
@@ -233,6 +237,22 @@ class MetricScores:
     corpus: float
     signature: str
     stats: FloatArray | None = None
+
+    def select(self, indices: Sequence[int] | IntArray, settings: Settings) -> MetricScores:
+        """Return the scores of the segments at ``indices``: a subset, a bucket, a document.
+
+        The corpus score is the metric's own of the selected rows (summed
+        statistics, or the mean of the selected sentence scores).
+        """
+        index = np.asarray(indices, dtype=np.int64)
+        sentence = readonly(self.sentence[index])
+        if self.stats is not None:
+            stats = readonly(self.stats[index])
+            return replace(
+                self, sentence=sentence, corpus=self.spec.corpus_score(stats, settings), stats=stats
+            )
+        corpus = self.spec.corpus_score(sentence[:, None], settings)
+        return replace(self, sentence=sentence, corpus=corpus)
 
     def statistics(self) -> FloatArray:
         """Return the segment statistics.

@@ -12,7 +12,6 @@ import pytest
 import streamlit
 from streamlit.testing.v1 import AppTest
 
-import bleuviz.app.ui.cache.data
 from tests.data import SAMPLE_SYSTEM_LINES
 
 N_SYSTEMS = len(SAMPLE_SYSTEM_LINES)
@@ -42,7 +41,6 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts of every progress bar drawn (and when it was emptied)."""
     texts: list[str] = []
     real_empty = streamlit.empty
-    monkeypatch.setattr(bleuviz.app.ui.cache.data, "_SCORED", set())  # as in a fresh server
     monkeypatch.setattr(streamlit, "empty", lambda: _Slot(texts, real_empty()))
     return texts
 

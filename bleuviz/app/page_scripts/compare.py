@@ -23,7 +23,7 @@ from bleuviz.app.ui.cache.compare import (
     significance,
     tested_signature,
 )
-from bleuviz.app.ui.cache.data import current_data, score_every_system
+from bleuviz.app.ui.cache.data import current_data, score_every_system, session_settings
 from bleuviz.app.ui.frame.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section
 from bleuviz.app.ui.sections.compare.buckets import bucket_choice, bucket_section
@@ -74,8 +74,7 @@ score_every_system(corpus, (corpus_metric, sentence_metric, *chosen_metrics()))
 corpus_spec = score_spec(corpus, corpus_metric)
 st.subheader(f"Corpus {md(corpus_metric)}")
 settings = significance_settings()
-lowercase = bool(st.session_state.get("lowercase"))
-results = significance(identity, names[0], corpus_metric, config, settings, lowercase, corpus)
+results = significance(identity, names[0], corpus_metric, settings, session_settings(), corpus)
 pair = next(r for r in results if r.name == names[1])
 corpus_level(names, results[0], pair, corpus_metric, corpus_spec)
 
@@ -93,20 +92,20 @@ if (tab := views[SIGNIFICANCE]) is not None:
             f"`--paired-bs` and `--paired-ar`. {md(corpus_metric)} is the corpus score; "
             "μ ± CI is its bootstrap mean and 95% interval."
         )
-        signature = tested_signature(corpus, config, corpus_metric, settings)
+        signature = tested_signature(corpus, corpus_metric, settings)
         show_signature(signature)
         export_buttons(
             results_frame(results), f"significance-{corpus_metric}", "cmp_sig_export", signature
         )
         st.subheader("Every pair of systems")
-        all_pairs_section(corpus, config, identity, corpus_metric, settings, signature)
+        all_pairs_section(corpus, identity, corpus_metric, settings, signature)
 
 if (tab := views[SENTENCES]) is not None:
     with tab:
-        comparison = sentence_comparison(corpus, config, names, sentence_metric)
+        comparison = sentence_comparison(corpus, names, sentence_metric)
         plots(corpus, comparison, names, sentence_metric)
         st.subheader("Where BLEU and another metric disagree")
-        disagreement_finder(corpus, config, names)
+        disagreement_finder(corpus, names)
 
 if (tab := views[BUCKETS]) is not None:
     with tab:
@@ -131,7 +130,7 @@ if (with_ngram := ngrams.segments()) is not None:
     )
 if (tab := views[SEGMENTS]) is not None:
     with tab:
-        comparison = sentence_comparison(corpus, config, names, sentence_metric)
+        comparison = sentence_comparison(corpus, names, sentence_metric)
         shown = segment_table(corpus, config, comparison, names, filters, sentence_metric)
         st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
         seg = int(

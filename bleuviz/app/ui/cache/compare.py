@@ -15,10 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleuviz.analysis.buckets import (
-    score_comparison,
-    segment_comparison,
-)
+from bleuviz.analysis.buckets import score_comparison
 from bleuviz.analysis.ngram_types import NgramTypes
 from bleuviz.analysis.salient import (
     MAX_ORDER,
@@ -32,21 +29,19 @@ from bleuviz.app.ui.cache.data import (
     counting_threads,
     metric_scores,
     metric_spec,
-    options_for,
     system_scores,
 )
-from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
-from bleuviz.bleu import BleuConfig, corpus_score
+from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.stats import pair_matches
-from bleuviz.metrics import MetricOptions, MetricScores, MetricSpec, paired_test_metric
+from bleuviz.metrics import MetricScores, MetricSpec, Settings
 from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import (
     Axis,
 )
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
-from bleuviz.significance.mean import compare_means
+from bleuviz.significance import PairedResult
+from bleuviz.significance.by_metric import paired_test
 from bleuviz.significance.resampling import paired_signature
 
 ALL, NONE = "(all)", "(none)"
@@ -55,36 +50,34 @@ SIGNIFICANT = 0.05
 
 
 def scores_of(
-    key: DataKey, corpus: CorpusStats, metric: str, options: MetricOptions, names: list[str]
+    key: DataKey, corpus: CorpusStats, metric: str, settings: Settings, names: list[str]
 ) -> dict[str, MetricScores]:
-    """``metric``'s scores of each system in ``names`` (none for BLEU, scored from statistics).
+    """``metric``'s scores of each system in ``names`` under ``settings``.
 
     Called on the script thread, so a metric still to compute shows its spinner
     there; the work on a worker thread gets the scores as an argument.
     """
-    if metric == BLEU:
-        return {}
-    return {n: system_scores(key.loaded, corpus.testset, n, metric, options) for n in names}
+    return {n: system_scores(key.loaded, corpus, n, metric, settings) for n in names}
 
 
 def significance(
     identity: DataKey,
     baseline: str,
     metric: str,
-    config: BleuConfig,
-    settings: tuple[int, int, int],
-    lowercase: bool,
+    tests: tuple[int, int, int],
+    settings: Settings,
     corpus: CorpusStats,
 ) -> list[PairedResult]:
     """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
 
-    ``lowercase``: the sidebar's switch (only a metric that reads it keys on it).
-    A progress bar names the test and the resample under way when they take a
-    while (about 7 s for two systems at 100,000 segments).
+    ``tests``: bootstrap samples, randomization trials and the seed. ``settings``:
+    the sidebar's (only those the metric reads key the cache). A progress bar
+    names the test and the resample under way when they take a while (about 7 s
+    for two systems at 100,000 segments).
     """
-    options = options_for(metric, lowercase)
-    scores = scores_of(identity, corpus, metric, options, list(corpus.systems))
-    key = (identity, baseline, metric, config, settings, options)
+    kept = metric_spec(corpus, metric).reads(settings)
+    scores = scores_of(identity, corpus, metric, kept, list(corpus.systems))
+    key = (identity, baseline, metric, tests, kept)
     return with_progress(
         "Significance tests",
         lambda report: _significance(*key, corpus, scores, _progress=report),
@@ -96,34 +89,20 @@ def _significance(
     identity: DataKey,
     baseline: str,
     metric: str,
-    config: BleuConfig,
-    settings: tuple[int, int, int],
-    options: MetricOptions,
+    tests: tuple[int, int, int],
+    settings: Settings,
     _corpus: CorpusStats,
     _scores: Mapping[str, MetricScores],
     _progress: Progress | None = None,
 ) -> list[PairedResult]:
-    """The tests, cached per data, baseline, metric and settings.
+    """The tests, cached per data, baseline, metric, tests and the settings the metric reads.
 
-    BLEU runs on bleuviz's statistics with ``config``; chrF, chrF++ and TER on
-    sacrebleu's own segment statistics of each system (``_scores``, computed
-    with ``options``); an imported score on its mean, over the segments both
-    systems of a pair scored.
+    ``paired_test`` chooses the metric's test: resampled statistics (BLEU, chrF,
+    chrF++, TER, as sacrebleu's ``PairedTest``) or means over the segments both
+    systems of a pair scored (imported scores).
     """
-    others = [name for name in _corpus.systems if name != baseline]
-    if metric == BLEU:
-        stats = {name: _corpus.systems[name] for name in others}
-        base_stats = _corpus.systems[baseline]
-        return compare_systems(baseline, base_stats, stats, config, *settings, _progress)
-    if metric_spec(_corpus, metric).imported:
-        values = {name: _scores[name].sentence for name in _corpus.systems}
-        rest = {name: values[name] for name in others}
-        compared = compare_means(baseline, values[baseline], rest, *settings, _progress)
-        return [c.result for c in compared]
-    sums = {name: _scores[name].statistics() for name in others}
-    base = _scores[baseline].statistics()
-    scorer = paired_test_metric(metric, options.lowercase)
-    return compare_systems_metric(baseline, base, sums, scorer, *settings, _progress)
+    spec = metric_spec(_corpus, metric)
+    return paired_test(spec, settings, baseline, _scores, *tests, _progress)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
@@ -179,13 +158,8 @@ def _salient(
     return salient_ngrams(types, counts_a, counts_b, orders=orders)
 
 
-def sentence_comparison(
-    corpus: CorpusStats, config: BleuConfig, names: tuple[str, str], metric: str
-) -> pd.DataFrame:
-    """Per-segment scores of A and B by ``metric``, and B's gain."""
-    if metric == BLEU:
-        stats_a, stats_b = (corpus.systems[name] for name in names)
-        return segment_comparison(stats_a, stats_b, config)
+def sentence_comparison(corpus: CorpusStats, names: tuple[str, str], metric: str) -> pd.DataFrame:
+    """Per-segment scores of A and B by ``metric`` (the sidebar's settings), and B's gain."""
     a, b = (metric_scores(corpus, name, metric).sentence for name in names)
     return score_comparison(a, b, metric_spec(corpus, metric).higher_is_better)
 
@@ -196,40 +170,30 @@ def sentence_axis(corpus: CorpusStats, metric: str) -> Axis:
     An imported score has no nominal range: its axis spans the scores of every
     system (MQM penalties are negative, DA runs to 100).
     """
-    if metric == BLEU:
-        return Axis()
     spec = metric_spec(corpus, metric)
-    label = f"{metric} (imported)" if spec.imported else f"sentence {metric}"
     if not spec.imported:
-        return Axis(label, spec.scale, spec.higher_is_better)
+        return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better)
     values = np.concatenate([metric_scores(corpus, n, metric).sentence for n in corpus.systems])
     finite = values[np.isfinite(values)]
     top = float(np.max(np.abs(finite), initial=0.0)) or 1.0
     floor = float(np.min(finite, initial=0.0))
-    return Axis(label, top, spec.higher_is_better, floor=min(floor, 0.0))
+    return Axis(f"{metric} (imported)", top, spec.higher_is_better, floor=min(floor, 0.0))
 
 
-def score_spec(corpus: CorpusStats, metric: str) -> MetricSpec | None:
-    """The spec of a metric beside BLEU, or None for BLEU."""
-    return None if metric == BLEU else metric_spec(corpus, metric)
+def score_spec(corpus: CorpusStats, metric: str) -> MetricSpec:
+    """The metric ``metric`` (BLEU, another computed one, or an imported one)."""
+    return metric_spec(corpus, metric)
 
 
-def fmt_score(spec: MetricSpec | None, value: float) -> str:
-    """A score as its library prints it (``spec`` None: BLEU)."""
-    return fmt_bleu(value) if spec is None else fmt_metric(spec, value)
+def fmt_score(spec: MetricSpec, value: float) -> str:
+    """A score as its library prints it."""
+    return fmt_metric(spec, value)
 
 
-def tested_signature(
-    corpus: CorpusStats, config: BleuConfig, metric: str, settings: tuple[int, int, int]
-) -> str:
+def tested_signature(corpus: CorpusStats, metric: str, tests: tuple[int, int, int]) -> str:
     """The metric's signature with the paired tests in it, as sacrebleu's ``PairedTest`` signs."""
-    first = next(iter(corpus.systems))
-    if metric == BLEU:
-        stats = corpus.systems[first]
-        own = corpus_score(stats, config, corpus.tokenize, corpus.n_refs).signature
-    else:
-        own = metric_scores(corpus, first, metric).signature
-    return paired_signature(own, *settings)
+    own = metric_scores(corpus, next(iter(corpus.systems)), metric).signature
+    return paired_signature(own, *tests)
 
 
 def results_frame(results: list[PairedResult]) -> pd.DataFrame:
@@ -257,9 +221,7 @@ def starred(value: float | None) -> str:
     return fmt_p(value) + (" *" if value is not None and value < SIGNIFICANT else "")
 
 
-def all_systems_frame(
-    results: list[PairedResult], metric: str, spec: MetricSpec | None
-) -> pd.DataFrame:
+def all_systems_frame(results: list[PairedResult], metric: str, spec: MetricSpec) -> pd.DataFrame:
     """sacrebleu's multi-system table: the score, mean ± 95% CI and both p-values."""
     return pd.DataFrame(
         {
@@ -274,12 +236,12 @@ def all_systems_frame(
 
 
 def verdict(
-    a: str, b: str, base: PairedResult, pair: PairedResult, metric: str, spec: MetricSpec | None
+    a: str, b: str, base: PairedResult, pair: PairedResult, metric: str, spec: MetricSpec
 ) -> str:
     """One sentence: how far B is from A, and which tests call it significant."""
     diff = pair.score - base.score
     direction = "above" if diff > 0 else "below" if diff < 0 else "level with"
-    if spec is not None and not spec.higher_is_better and diff != 0:
+    if not spec.higher_is_better and diff != 0:
         direction += " (better)" if diff < 0 else " (worse)"
     tests = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
     passed = [test for test, p in tests.items() if p is not None and p < SIGNIFICANT]

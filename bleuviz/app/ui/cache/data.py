@@ -41,9 +41,9 @@ from bleuviz.io.decode import NamedBytes, read_path
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics import EXTRA_METRICS, MetricOptions, MetricScores, MetricSpec, score_metric
-from bleuviz.metrics.imported import imported_scores
-from bleuviz.metrics.registry import imported_spec, imported_specs
+from bleuviz.metrics import EXTRA_METRICS, MetricOptions, MetricScores, MetricSpec, Settings
+from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.metrics.registry import get_metric, imported_specs
 from bleuviz.progress import Progress
 from bleuviz.sample_data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
 
@@ -193,52 +193,56 @@ def _corpus_stats(
     return compute_corpus_stats(_testset, tokenize, order, workers, progress=_progress)
 
 
-#: Keys of the metric scores this process has computed (``system_metric`` misses): a loop
-#: over systems shows a progress bar only while some are still to compute.
-_SCORED: set[tuple[object, ...]] = set()
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _bundle(content_id: str, _testset: TestSet) -> Evaluation:
+    """One evaluation bundle per loaded test set, shared by every session: what it computes
+    (any metric, any settings) is kept for all."""
+    return Evaluation(_testset)
 
 
-@st.cache_resource(max_entries=64, show_spinner="Scoring with another metric…")
-def system_metric(
-    content_id: str, _testset: TestSet, system: str, label: str, options: MetricOptions
-) -> MetricScores:
-    """Score one system with one metric beside BLEU, once per (data, system, metric, options)."""
-    hyps, refs = _testset.systems[system], _testset.references
-    scores = score_metric(label, hyps, refs, options.lowercase, options.stemmer)
-    _SCORED.add((content_id, system, label, options))
-    return scores
+def evaluation(content_id: str, corpus: CorpusStats, settings: Settings) -> Evaluation:
+    """The bundle of the test set ``content_id`` names, under ``settings``.
+
+    ``corpus``: BLEU's statistics, already counted (with a progress bar) under
+    ``settings.tokenize``, and the test set with its imported scores. Reads no
+    setting: cached work and worker threads may call it.
+    """
+    bundle = _bundle(content_id, corpus.testset)
+    bundle.seed_statistics(corpus)
+    return bundle.with_testset(corpus.testset).with_settings(settings)
+
+
+def session_settings() -> Settings:
+    """The sidebar's settings, for every metric: BLEU's, chrF's lowercase, ROUGE's stemmer.
+
+    Reads the session's settings: call it on the script thread and pass the
+    value (or a metric's part of it, ``MetricSpec.reads``) to cached work.
+    """
+    state = st.session_state
+    tokenize, _ = stats_settings()
+    options = MetricOptions(bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
+    return Settings(bleu=bleu_config_from_state(), tokenize=tokenize, options=options)
 
 
 def system_scores(
-    content_id: str, testset: TestSet, system: str, label: str, options: MetricOptions
+    content_id: str, corpus: CorpusStats, system: str, label: str, settings: Settings
 ) -> MetricScores:
-    """``label``'s scores of ``system`` in ``testset`` (``content_id``: its content id).
+    """``label``'s scores of ``system`` (``content_id``: the loaded test set's content id).
 
-    Reads no setting: ``options`` are the switches the metric reads
-    (``metric_options``). An imported metric's scores are read from the test
-    set, not computed.
+    Reads no setting. A computed metric still to score shows a spinner, so call
+    it on the script thread; an imported metric's scores are read from the test set.
     """
-    if label not in EXTRA_METRICS:
-        return imported_scores(testset.seg_score(label), system)
-    return system_metric(content_id, testset, system, label, options)
+    bundle = evaluation(content_id, corpus, settings)
+    if label in EXTRA_METRICS and not bundle.has_scores(label, system):
+        with st.spinner("Scoring with another metric…"):
+            return bundle.scores(label, [system])[system]
+    return bundle.scores(label, [system])[system]
 
 
-def options_for(label: str, lowercase: bool, stemmer: bool = False) -> MetricOptions:
-    """The switches among ``lowercase`` and ``stemmer`` that ``label`` reads."""
-    spec = EXTRA_METRICS.get(label)
-    if spec is None:  # BLEU (its settings are the BleuConfig) or imported scores
-        return MetricOptions()
-    return spec.options(lowercase, stemmer)
-
-
-def metric_options(label: str) -> MetricOptions:
-    """The sidebar's switches ``label`` reads: chrF the lowercase switch, ROUGE the stemmer.
-
-    Reads the session's settings: call it on the script thread and pass the
-    value to cached work.
-    """
-    state = st.session_state
-    return options_for(label, bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
+def metric_settings(corpus: CorpusStats, label: str) -> Settings:
+    """The sidebar's settings ``label`` reads (chrF the lowercase switch, ROUGE the stemmer,
+    BLEU its own), for cache keys. Reads the session's settings (script thread)."""
+    return metric_spec(corpus, label).reads(session_settings())
 
 
 def every_system_scores(
@@ -249,15 +253,11 @@ def every_system_scores(
     Systems are scored one at a time at this boundary, so the bar names the one
     under way ("TER: system 3 of 9") and a rerun (another page, another setting)
     can stop the loop between systems; systems already scored come from the
-    cache, and when all are, no bar is drawn. Reads the sidebar's settings.
+    bundle, and when all are, no bar is drawn. Reads the sidebar's settings.
     """
-    content_id = _current_testset().content_id
-    options = metric_options(label)
-    todo = (
-        [n for n in systems if (content_id, n, label, options) not in _SCORED]
-        if label in EXTRA_METRICS
-        else []
-    )
+    bundle = evaluation(_current_testset().content_id, corpus, session_settings())
+    computed = label in EXTRA_METRICS  # BLEU's come from counted statistics, imported are read
+    todo = [n for n in systems if computed and not bundle.has_scores(label, n)]
     bar = st.empty()  # on every run: a bar on one run only would shift what follows
     if todo:
         bar.progress(0.0, text=f"{label}: scoring {len(todo)} systems")
@@ -266,7 +266,7 @@ def every_system_scores(
         if name in todo:
             done = todo.index(name)
             bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
-        scores[name] = system_scores(content_id, corpus.testset, name, label, options)
+        scores[name] = bundle.scores(label, [name])[name]
     if todo:
         bar.empty()
     return scores
@@ -276,7 +276,7 @@ def score_every_system(corpus: CorpusStats, labels: Iterable[str]) -> None:
     """Compute each computed metric in ``labels`` for every system, with the progress bar.
 
     Pages call this before their sections, which then read the scores from the
-    cache: a section that needs every system (one segment in every system, the
+    bundle: a section that needs every system (one segment in every system, the
     significance table) would otherwise compute them one by one with no sign of
     progress. Imported scores are read, not computed, and are skipped.
     """
@@ -333,10 +333,8 @@ def _segment_frame(
 
 
 def metric_spec(corpus: CorpusStats, label: str) -> MetricSpec:
-    """Return the spec of a metric beside BLEU: computed (chrF, ROUGE ...) or imported."""
-    if label in EXTRA_METRICS:
-        return EXTRA_METRICS[label]
-    return imported_spec(corpus.testset.seg_score(label))
+    """Return the metric ``label``: computed (BLEU, chrF, ROUGE ...) or imported."""
+    return get_metric(label, corpus.testset)
 
 
 def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
@@ -348,7 +346,7 @@ def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
     sidebar's settings: cached work calls ``system_scores`` instead.
     """
     content_id = _current_testset().content_id
-    return system_scores(content_id, corpus.testset, system, label, metric_options(label))
+    return system_scores(content_id, corpus, system, label, session_settings())
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,10 +9,10 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.app.ui.cache.compare import score_spec, significance
-from bleuviz.app.ui.cache.data import DataKey
+from bleuviz.app.ui.cache.data import DataKey, session_settings
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.metrics import Settings
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.pairs_chart import pairs_heatmap
 from bleuviz.significance import PairedResult
@@ -23,7 +23,6 @@ TESTS = {"paired bootstrap": "p_value_bs", "approximate randomization": "p_value
 
 def all_pairs_section(
     corpus: CorpusStats,
-    config: BleuConfig,
     identity: DataKey,
     metric: str,
     settings: tuple[int, int, int],
@@ -38,14 +37,13 @@ def all_pairs_section(
     left, right = st.columns(2)
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
-    lowercase = bool(st.session_state.get("lowercase"))
-    scores, pairs = _tested_pairs(corpus, config, identity, metric, settings, lowercase)
+    scores, pairs = _tested_pairs(corpus, identity, metric, settings, session_settings())
     pairs = holm(pairs) if corrected else pairs
     spec = score_spec(corpus, metric)
-    higher = spec is None or spec.higher_is_better
+    higher = spec.higher_is_better
     clusters = rank_clusters(scores, pairs, higher, test=test)
     order = [name for cluster in clusters for name in cluster]
-    digits = 4 if spec is not None and spec.scale <= 1 else 2
+    digits = spec.digits
     st.plotly_chart(pairs_heatmap(order, pairs, test, digits), key="cmp_pairs_heatmap")
     st.caption(
         "Row minus column; dark cells are significant at p < 0.05"
@@ -72,11 +70,10 @@ def pairs_frame(pairs: list[PairTest]) -> pd.DataFrame:
 
 def _tested_pairs(
     corpus: CorpusStats,
-    config: BleuConfig,
     identity: DataKey,
     metric: str,
-    settings: tuple[int, int, int],
-    lowercase: bool,
+    tests: tuple[int, int, int],
+    settings: Settings,
 ) -> tuple[dict[str, float], list[PairTest]]:
     """Every pair by the core's ``all_pairs``, each baseline's tests cached, progress shown."""
     names = list(corpus.systems)
@@ -87,7 +84,7 @@ def _tested_pairs(
         progress.progress(
             done / (len(names) - 1), text=f"{metric}: baseline {done + 1} of {len(names) - 1}"
         )
-        base, *rows = significance(identity, baseline, metric, config, settings, lowercase, corpus)
+        base, *rows = significance(identity, baseline, metric, tests, settings, corpus)
         return [base, *(row for row in rows if row.name in later)]
 
     scores, pairs = all_pairs(names, tester)

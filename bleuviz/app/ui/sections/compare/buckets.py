@@ -24,21 +24,21 @@ from bleuviz.analysis.buckets import (
     segments_in,
 )
 from bleuviz.app.ui.cache.background import with_progress
-from bleuviz.app.ui.cache.compare import ALL, BLEU, fmt_p, fmt_score, score_spec, scores_of
-from bleuviz.app.ui.cache.data import DataKey, metric_options, metric_scores, metric_spec
+from bleuviz.app.ui.cache.compare import ALL, fmt_p, fmt_score, score_spec, scores_of
+from bleuviz.app.ui.cache.data import DataKey, metric_scores, metric_spec, session_settings
 from bleuviz.app.ui.state.links import LinkParam, LinkValueError, apply_links, write_links
 from bleuviz.app.ui.state.page_links import choice_param
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.arrays import FloatArray, IntArray
-from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.errors import BleuvizError
-from bleuviz.metrics import MetricOptions, MetricScores, MetricSpec, paired_test_metric
+from bleuviz.metrics import MetricScores, MetricSpec, Settings
 from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import bucket_bars
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.significance import PairedResult, compare_systems, compare_systems_metric
-from bleuviz.significance.mean import compare_means
+from bleuviz.significance import PairedResult
+from bleuviz.significance.by_metric import paired_test, segments_tested
 
 #: Default edges of the kinds with fixed edges (compare-mt's bucketers).
 FIXED_EDGES = {"ref_len": (10.0, 20.0, 30.0, 40.0), "ratio": (0.8, 0.9, 1.0, 1.1, 1.2)}
@@ -101,7 +101,8 @@ def bucket_choice(
         st.session_state["cmp_bucket_kind"] = "ref_len"
     kind = str(st.session_state["cmp_bucket_kind"])
     values = _bucket_values(corpus, config, names[0], kind, metric)
-    default = FIXED_EDGES.get(kind) or _default_score_edges(values, metric, kind)
+    spec = metric_spec(corpus, metric)
+    default = FIXED_EDGES.get(kind) or _default_score_edges(spec, values, kind)
     default_text = ", ".join(f"{e:g}" for e in default)
     edges_key = f"cmp_bucket_edges::{kind}::{metric}"
     edges_link = LinkParam("edges", edges_key, _edges_param, _show_edges, default_text)
@@ -162,10 +163,8 @@ def bucket_section(
         "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
     )
     write_links(choice.links)
-    options = metric_options(metric)
-    table = bucket_tests(
-        key, corpus, config, names, metric, options, choice.labels, choice.groups, settings
-    )
+    kept = metric_spec(corpus, metric).reads(session_settings())
+    table = bucket_tests(key, corpus, names, metric, kept, choice.labels, choice.groups, settings)
     _show(table, names, metric, choice.titles[choice.kind], score_spec(corpus, metric))
     if choice.kind == OWN_SCORE or choice.kind.removeprefix(SCORE_KIND) == metric:
         st.warning(
@@ -185,8 +184,6 @@ def _bucket_values(
     if kind in FIXED_EDGES:
         return bucket_values(kind, stats, config)
     label = metric if kind == OWN_SCORE else kind.removeprefix(SCORE_KIND)
-    if label == BLEU:
-        return sentence_scores(stats, config).score
     return metric_scores(corpus, baseline, label).sentence
 
 
@@ -204,67 +201,65 @@ def _show_edges(value: object) -> str:
     return ",".join(str(value).replace(",", " ").split())
 
 
-def _default_score_edges(values: FloatArray, metric: str, kind: str) -> tuple[float, ...]:
-    """Sentence BLEU in tens (compare-mt); any other score at its quartiles."""
-    if kind == OWN_SCORE and metric == BLEU:
-        return tuple(float(x) for x in range(10, 100, 10))
+def _default_score_edges(spec: MetricSpec, values: FloatArray, kind: str) -> tuple[float, ...]:
+    """A metric's own bucket edges (sentence BLEU in tens, as compare-mt); else quartiles."""
+    if kind == OWN_SCORE and spec.bucket_edges:
+        return spec.bucket_edges
     return tuple(round(e, 4) for e in quantile_edges(values))
 
 
 def bucket_tests(
     key: DataKey,
     corpus: CorpusStats,
-    config: BleuConfig,
     names: tuple[str, str],
     metric: str,
-    options: MetricOptions,
+    settings: Settings,
     labels: tuple[str, ...],
     groups: IntArray,
-    settings: tuple[int, int, int],
+    tests: tuple[int, int, int],
 ) -> pd.DataFrame:
     """Per bucket: segments, A's and B's score on ``metric``, B's gain, the bootstrap p-value.
 
-    Cached per data, settings, pair, metric, its options and buckets (one
-    bootstrap per bucket is too slow to repeat on every rerun of the page).
+    ``settings``: those the metric reads. Cached per data, pair, metric, settings,
+    buckets and tests (one bootstrap per bucket is too slow to repeat on every
+    rerun of the page).
     """
-    scores = scores_of(key, corpus, metric, options, list(names))
-    hashed = (key, config, names, metric, options, labels, groups, settings)
+    scores = scores_of(key, corpus, metric, settings, list(names))
+    spec = metric_spec(corpus, metric)
+    hashed = (key, names, metric, settings, labels, groups, tests)
     return with_progress(
         "Testing each bucket",
-        lambda report: _bucket_tests(*hashed, corpus, scores, _progress=report),
+        lambda report: _bucket_tests(*hashed, spec, scores, _progress=report),
     )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def _bucket_tests(
     key: DataKey,
-    config: BleuConfig,
     names: tuple[str, str],
     metric: str,
-    options: MetricOptions,
+    settings: Settings,
     labels: tuple[str, ...],
     groups: IntArray,
-    settings: tuple[int, int, int],
-    _corpus: CorpusStats,
+    tests: tuple[int, int, int],
+    _spec: MetricSpec,
     _scores: dict[str, MetricScores],
     _progress: Progress | None = None,
 ) -> pd.DataFrame:
-    """The bucket tests (``_scores``: A's and B's scores on ``metric``, with ``options``)."""
-    corpus = _corpus
+    """The bucket tests (``_scores``: A's and B's scores on ``metric``, with ``settings``)."""
     rows: list[tuple[str, int, float, float, float, float | None]] = []
-    spec = score_spec(corpus, metric)
-    higher = spec is None or spec.higher_is_better
-    test = PairTest(names, metric, config, options, settings)
+    test = PairTest(names, _spec, settings, tests)
     for g, label in enumerate(labels):
         index = np.flatnonzero(groups == g)
         if not len(index):
             rows.append((label, 0, np.nan, np.nan, np.nan, None))
             continue
         within = _within_bucket(_progress, label, g, len(labels))
-        result = _pair_test(test, corpus, _scores, index, within)
+        result = _pair_test(test, _scores, index, within)
         a, b = (r.score for r in result) if result else (np.nan, np.nan)
         p = result[1].p_value_bs if result else None
-        rows.append((label, len(index), a, b, (b - a) if higher else (a - b), p))
+        gain = (b - a) if _spec.higher_is_better else (a - b)
+        rows.append((label, len(index), a, b, gain, p))
     return pd.DataFrame(
         rows, columns=["bucket", "segments", "score_a", "score_b", "gain_b", "p_value_bs"]
     )
@@ -288,51 +283,38 @@ class PairTest:
 
     Attributes:
         names: A's and B's names.
-        metric: the sentence metric.
-        config: BLEU's settings (read when ``metric`` is BLEU).
-        options: the switches ``metric`` reads (chrF: lowercase).
-        settings: bootstrap samples, randomization trials (unused here) and seed.
+        spec: the sentence metric.
+        settings: the settings it reads.
+        tests: bootstrap samples, randomization trials (unused here) and seed.
     """
 
     names: tuple[str, str]
-    metric: str
-    config: BleuConfig
-    options: MetricOptions
-    settings: tuple[int, int, int]
+    spec: MetricSpec
+    settings: Settings
+    tests: tuple[int, int, int]
 
 
 def _pair_test(
     test: PairTest,
-    corpus: CorpusStats,
     scores: dict[str, MetricScores],
     index: IntArray,
     progress: Progress | None,
 ) -> list[PairedResult] | None:
     """A's and B's scores on the segments at ``index`` and B's bootstrap p-value (no AR).
 
-    ``scores``: A's and B's scores on ``test.metric`` (none for BLEU, whose
-    statistics ``corpus`` holds). Reads no setting: it runs on a worker thread.
+    None where no segment of the bucket has a score of both (imported scores).
+    Reads no setting: it runs on a worker thread.
     """
-    n_bootstrap, _, seed = test.settings
-    names, metric = test.names, test.metric
-    a, b = names
-    if metric == BLEU:
-        sa, sb = (corpus.systems[n].select(index) for n in names)
-        return compare_systems(a, sa, {b: sb}, test.config, n_bootstrap, 0, seed, progress)
-    spec = metric_spec(corpus, metric)
-    if spec.paired_tests:
-        ma, mb = (scores[n].statistics()[index] for n in names)
-        scorer = paired_test_metric(metric, test.options.lowercase)
-        return compare_systems_metric(a, ma, {b: mb}, scorer, n_bootstrap, 0, seed, progress)
-    va, vb = (scores[n].sentence[index] for n in names)
-    if not (~(np.isnan(va) | np.isnan(vb))).any():
+    n_bootstrap, _, seed = test.tests
+    a, b = test.names
+    chosen = {name: scores[name].select(index, test.settings) for name in test.names}
+    if not segments_tested(test.spec, chosen[a], chosen[b]):
         return None
-    compared = compare_means(a, va, {b: vb}, n_bootstrap, 0, seed, progress)
-    return [c.result for c in compared]
+    return paired_test(test.spec, test.settings, a, chosen, n_bootstrap, 0, seed, progress)
 
 
 def _show(
-    table: pd.DataFrame, names: tuple[str, str], metric: str, title: str, spec: MetricSpec | None
+    table: pd.DataFrame, names: tuple[str, str], metric: str, title: str, spec: MetricSpec
 ) -> None:
     """The bars, the table and its exports."""
     left, right = st.columns([1, 1])
@@ -359,7 +341,7 @@ def _show(
     export_buttons(table, f"buckets-{metric}", "cmp_bucket_export")
 
 
-def _cell(spec: MetricSpec | None, value: float, signed: bool = False) -> str:
+def _cell(spec: MetricSpec, value: float, signed: bool = False) -> str:
     """A score cell: a dash for an empty bucket, the metric's decimals otherwise."""
     if pd.isna(value):
         return "—"

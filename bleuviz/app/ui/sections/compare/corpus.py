@@ -16,14 +16,14 @@ from bleuviz.analysis.salient import (
     salient_frame,
 )
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.compare import BLEU, NONE, fmt_p, fmt_score, salient, verdict
+from bleuviz.app.ui.cache.compare import NONE, fmt_p, fmt_score, salient, verdict
 from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, integer, write_links
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.arrays import IntArray
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.metrics import EXTRA_METRICS, SIGNIFICANCE_METRICS, MetricSpec
+from bleuviz.metrics import METRICS, MetricSpec
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 
@@ -53,13 +53,14 @@ def choose_metrics(imported: list[str]) -> tuple[str, str]:
     both lists offer after the metrics bleuviz computes.
     """
     left, right = st.columns(2)
-    corpus_options = [BLEU, *SIGNIFICANCE_METRICS, *imported]
-    sentence_options = [BLEU, *EXTRA_METRICS, *imported]
+    tested = [label for label, spec in METRICS.items() if spec.paired_tests]
+    corpus_options = [*tested, *imported]
+    sentence_options = [*METRICS, *imported]
     links = compare_metric_links(corpus_options, sentence_options)
     apply_links(links)
     for key, options in (("cmp_sig_metric", corpus_options), ("cmp_metric", sentence_options)):
         if st.session_state.get(key) not in options:
-            st.session_state[key] = BLEU
+            st.session_state[key] = options[0]
     corpus_metric = left.selectbox(
         "Corpus score and significance",
         corpus_options,
@@ -100,7 +101,7 @@ def corpus_level(
     base: PairedResult,
     pair: PairedResult,
     metric: str,
-    spec: MetricSpec | None,
+    spec: MetricSpec,
 ) -> None:
     """The score of A and B with their bootstrap CIs, the difference and both p-values.
 
@@ -108,7 +109,7 @@ def corpus_level(
     full name is in each card's help too.
     """
     cols = st.columns(3)
-    shown = md(metric) if spec is not None and spec.imported else metric
+    shown = md(metric) if spec.imported else metric
     for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
         col.metric(
             f"{shown} of {role} · {md(name)}",
@@ -124,7 +125,7 @@ def corpus_level(
         "p-value, randomization", fmt_p(pair.p_value_ar), help="paired approximate randomization"
     )
     st.markdown(verdict(*names, base, pair, metric, spec))
-    if spec is not None and spec.imported:
+    if spec.imported:
         st.caption(
             f"{md(metric)} is imported: its corpus figure is the mean over the segments both "
             "systems scored, tested by sacrebleu's paired procedure on that mean."

@@ -14,7 +14,6 @@ from bleuviz.app.ui.sections.compare.views import open_clicked_row
 from bleuviz.app.ui.state.selection import sync_selection
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
-from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.render.labels import escape_markdown as md
 
@@ -22,7 +21,7 @@ from bleuviz.render.labels import escape_markdown as md
 PREVIEW = 90
 
 
-def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[str, str]) -> None:
+def disagreement_finder(corpus: CorpusStats, names: tuple[str, str]) -> None:
     """Segments where sentence BLEU and the chosen metric prefer different systems."""
     metrics = chosen_metrics()
     if not metrics:
@@ -39,8 +38,8 @@ def disagreement_finder(corpus: CorpusStats, config: BleuConfig, names: tuple[st
     metric = st.selectbox(
         "Set against BLEU", metrics, key="cmp_disagree_metric", persist_state="page"
     )
-    bleu = sentence_comparison(corpus, config, names, BLEU)
-    other = sentence_comparison(corpus, config, names, metric)
+    bleu = sentence_comparison(corpus, names, BLEU)
+    other = sentence_comparison(corpus, names, metric)
     found = disagreements(bleu["diff"].to_numpy(), other["diff"].to_numpy())
     for role, name in zip("ab", names, strict=True):
         found[f"hyp_{role}"] = [corpus.testset.systems[name][s - 1][:PREVIEW] for s in found["seg"]]

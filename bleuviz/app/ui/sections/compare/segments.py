@@ -184,8 +184,8 @@ def drill_down(
     cols = st.columns(3)
     spec = score_spec(corpus, metric)
     for col, role, name, column in zip(cols, "AB", names, ("score_a", "score_b"), strict=False):
-        kind = "Imported" if spec is not None and spec.imported else "Sentence"
-        shown = md(metric) if spec is not None and spec.imported else metric
+        kind = "Imported" if spec.imported else "Sentence"
+        shown = md(metric) if spec.imported else metric
         col.metric(f"{kind} {shown} of {role} · {md(name)}", fmt_score(spec, row[column]))
     axis = sentence_axis(corpus, metric)
     digits = 4 if axis.scale <= 1 else 2
