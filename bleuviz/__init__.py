@@ -21,10 +21,12 @@ explain one segment's n-grams::
                                      corpus.tokenize)
 
 In Jupyter, ``score`` (any ``corpus_score``) draws as a row of the app's
-systems table with its signature, and ``detail`` as the app's highlight of the
-segment's unigrams (``detail.highlight(2)`` for bigrams); text from the files
-shows literally, as in the app. They are the core's ``BleuScore`` and
-``SegmentExplanation`` (subclasses from :mod:`bleuviz.render.notebook`).
+systems table with its signature, ``detail`` as the app's highlight of the
+segment's unigrams (``detail.highlight(2)`` for bigrams), and
+``bleuviz.score_metric("chrF", hyps, refs)`` as the metric's column; text from
+the files shows literally, as in the app. They are the core's ``BleuScore``,
+``SegmentExplanation`` and ``MetricScores`` (subclasses from
+:mod:`bleuviz.render.notebook`).
 
 A ``Workspace`` keeps test sets and notes in an SQLite file (``--workspace DIR``)::
 
@@ -51,8 +53,7 @@ if TYPE_CHECKING:
     from bleuviz.errors import BleuvizError, ConfigError, InputError, WorkspaceError
     from bleuviz.io.load import load_files, load_paths
     from bleuviz.io.testset import TestSet
-    from bleuviz.metrics.registry import score_metric
-    from bleuviz.render.notebook import corpus_score, explain_segment
+    from bleuviz.render.notebook import corpus_score, explain_segment, score_metric
     from bleuviz.significance.bleu import compare_systems
     from bleuviz.significance.resampling import PairedResult
     from bleuviz.workspace.store import Workspace
@@ -68,7 +69,7 @@ _EXPORTS = {
     "corpus_score": "bleuviz.render.notebook",
     "sentence_scores": "bleuviz.bleu.score",
     "BleuScore": "bleuviz.bleu.result",
-    "score_metric": "bleuviz.metrics.registry",
+    "score_metric": "bleuviz.render.notebook",
     "compare_systems": "bleuviz.significance.bleu",
     "PairedResult": "bleuviz.significance.resampling",
     "explain_segment": "bleuviz.render.notebook",

@@ -1,18 +1,19 @@
 """bleuviz's results in Jupyter: a segment as the app's highlight, a score as its table.
 
 Jupyter shows an object's ``_repr_html_``. The result types belong to the
-scoring core (:mod:`bleuviz.bleu`), which never imports this stage, so the
-public API (``bleuviz.explain_segment``, ``bleuviz.corpus_score``) returns the
-subclasses below: the same frozen values, with the same fields and methods, that
-also know how to draw themselves. One deviation: a view is not ``==`` to the
+scoring core (:mod:`bleuviz.bleu`, :mod:`bleuviz.metrics`), which never
+imports this stage, so the public API (``bleuviz.explain_segment``,
+``bleuviz.corpus_score``, ``bleuviz.score_metric``) returns the subclasses
+below: the same frozen values, with the same fields and methods, that also
+know how to draw themselves. One deviation: a view is not ``==`` to the
 core object it was made from (a dataclass compares classes first).
 
 The HTML is the app's: the highlight is :mod:`bleuviz.render.highlight`'s
 (legend, hypothesis, each reference), under the same headings as on the
-Sentences page; the score is one row of the Overview's table, its numbers
-formatted as the app formats them, and the signature. Text from the data only
-enters through ``inert_text``, as in the app: markup, Markdown and LaTeX in a
-segment show literally, and no script runs.
+Sentences page; a score is one row of the Overview's table (a metric's: its
+column), its numbers formatted as the app formats them, and the signature.
+Text from the data only enters through ``inert_text``, as in the app: markup,
+Markdown and LaTeX in a segment show literally, and no script runs.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from bleuviz.bleu import score as _score
 from bleuviz.bleu.explain import SegmentExplanation
 from bleuviz.bleu.result import BleuScore
 from bleuviz.errors import ConfigError
+from bleuviz.metrics import registry as _registry
+from bleuviz.metrics.spec import MetricScores
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.inert import inert_text
 
@@ -76,6 +79,19 @@ class ScoreTable(BleuScore):
         return score_html(self)
 
 
+@dataclass(frozen=True, slots=True)
+class MetricTable(MetricScores):
+    """A metric's scores of one system that Jupyter draws as its column of the systems table."""
+
+    @classmethod
+    def of(cls, result: MetricScores) -> Self:
+        """Return ``result`` as a view."""
+        return cls(**{f.name: getattr(result, f.name) for f in fields(result)})
+
+    def _repr_html_(self) -> str:
+        return metric_html(self)
+
+
 def segment_html(explanation: SegmentExplanation, order: int) -> str:
     """Return the style sheet, the legend, the hypothesis and each reference highlighted."""
     parts = [STYLE, legend(), "<p><strong>Hypothesis</strong></p>"]
@@ -115,6 +131,22 @@ class _View(Protocol):
     def of(cls, value: Any) -> Self: ...
 
 
+def metric_html(result: MetricScores) -> str:
+    """Return the metric's corpus score under its name and direction, and its signature.
+
+    The format is the app's: four decimals on a 0-1 scale (ROUGE F, imported
+    scores), else two, as the libraries print them.
+    """
+    spec = result.spec
+    heading = f"mean {spec.label} F" if spec.mean_of_sentences else spec.label
+    direction = "" if spec.higher_is_better else " (lower is better)"
+    value = f"{result.corpus:.4f}" if spec.scale <= 1 else f"{result.corpus:.2f}"
+    head = f"<th>{inert_text(heading + direction)}</th><th>segments</th>"
+    row = f"<td>{value}</td><td>{len(result.sentence):d}</td>"
+    signature = f'<code class="bv-signature">{inert_text(result.signature)}</code>'
+    return f"<table><tr>{head}</tr><tr>{row}</tr></table><p>{signature}</p>"
+
+
 P = ParamSpec("P")
 V = TypeVar("V", bound=_View)
 
@@ -129,6 +161,7 @@ def _returning(view: type[V], make: Callable[P, Any]) -> Callable[P, V]:
     return call
 
 
-#: The public API's functions (``bleuviz.explain_segment``, ``bleuviz.corpus_score``).
+#: The public API's functions that return results Jupyter draws.
 explain_segment = _returning(ExplainedSegment, _explain.explain_segment)
 corpus_score = _returning(ScoreTable, _score.corpus_score)
+score_metric = _returning(MetricTable, _registry.score_metric)

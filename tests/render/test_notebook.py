@@ -20,7 +20,14 @@ from streamlit.testing.v1 import AppTest
 
 import bleuviz
 from bleuviz.render.highlight import STYLE
-from bleuviz.render.notebook import ExplainedSegment, ScoreTable, score_html, segment_html
+from bleuviz.render.notebook import (
+    ExplainedSegment,
+    MetricTable,
+    ScoreTable,
+    metric_html,
+    score_html,
+    segment_html,
+)
 from tests.app.markup import html_bodies
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from tests.render.test_inert import LINE, MARKUP
@@ -133,3 +140,33 @@ def test_markup_in_a_signature_shows_literally(text: str) -> None:
     page = Reader(score_html(replace(score, signature=signature)))
     assert page.text.endswith(signature)
     assert set(page.tags) == {"table", "tr", "th", "td", "p", "code"}
+
+
+@pytest.mark.parametrize(
+    ("label", "oracle", "heading"),
+    [
+        ("chrF", sacrebleu.corpus_chrf, "chrF"),
+        ("TER", sacrebleu.corpus_ter, "TER (lower is better)"),
+    ],
+)
+def test_a_metric_draws_as_its_column_of_the_table(
+    label: str, oracle: Callable[..., sacrebleu.metrics.base.Score], heading: str
+) -> None:
+    """Numbers: sacrebleu's corpus_chrf and corpus_ter on the sample's system "literal"."""
+    hyps = SAMPLE_HYPS[0].read_text(encoding="utf-8").splitlines()
+    refs = [path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_REFS]
+    scores = bleuviz.score_metric(label, hyps, refs)
+    assert isinstance(scores, MetricTable)
+    expected = oracle(hyps, refs).score
+    page = Reader(scores._repr_html_())
+    assert page.text == f"{heading}segments{expected:.2f}{len(hyps)}{scores.signature}"
+
+
+def test_markup_in_a_metric_signature_shows_literally() -> None:
+    hyps = SAMPLE_HYPS[0].read_text(encoding="utf-8").splitlines()[:3]
+    refs = [path.read_text(encoding="utf-8").splitlines()[:3] for path in SAMPLE_REFS]
+    scores = bleuviz.score_metric("ROUGE-L", hyps, refs)
+    signature = "<script>alert(1)</script>|**x**|$y$"
+    markup = metric_html(replace(scores, signature=signature))
+    assert Reader(markup).text.endswith(signature)
+    assert "<script" not in markup
