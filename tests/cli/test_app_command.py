@@ -8,6 +8,7 @@ Streamlit would otherwise read). The tests of the installed wheel
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -73,6 +74,23 @@ def test_the_address_and_the_app_arguments_are_passed_on() -> None:
         "--ref", *map(str, SAMPLE_REFS), "--hyp", HYP, "--src", str(SAMPLE_SOURCE),
         "--docids", str(SAMPLE_DOCIDS), "--lower-is-better", "MetricX", "--workspace", "ws",
     ]  # fmt: skip
+
+
+def test_the_command_imports_neither_the_app_nor_streamlit() -> None:
+    """Everything before the exec: parsing, checking files, building the command line."""
+    code = (
+        "import json, sys\n"
+        "from bleuviz.cli.main import build_parser\n"
+        "from bleuviz.cli.app import streamlit_command\n"
+        f"argv = ['app', '--ref', {REF!r}, '--hyp', {HYP!r}]\n"
+        "streamlit_command(build_parser(argv).parse_args(argv))\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    modules = {name.split(".")[0] for name in json.loads(out.stdout)}
+    # numpy comes with the parser's shared options (bleuviz.cli.options), as for every command.
+    assert modules & {"streamlit", "pandas", "pyarrow", "sacrebleu", "plotly"} == set()
+    assert not any(name.startswith("bleuviz.app") for name in json.loads(out.stdout))
 
 
 def bleuviz_app(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
