@@ -34,8 +34,6 @@ from bleuviz.arrays import FloatArray
 if TYPE_CHECKING:
     import pandas as pd
 
-    from bleuviz.bleu.config import BleuConfig
-    from bleuviz.bleu.corpus import CorpusStats
     from bleuviz.metrics.spec import MetricScores
 
 
@@ -81,24 +79,8 @@ class Correlation:
         }
 
 
-def bleu_view(corpus: CorpusStats, config: BleuConfig) -> MetricView:
-    """BLEU as a correlation input: corpus BLEU and sentence BLEU (sentence-level semantics)."""
-    # Imported here: BLEU's modules need pyarrow, and the command line imports this
-    # module to build its parser (``correlate``), whatever the command.
-    from bleuviz.bleu.score import corpus_score, sentence_scores
-
-    return MetricView(
-        "BLEU",
-        {
-            n: corpus_score(s, config, corpus.tokenize, corpus.n_refs).score
-            for n, s in corpus.systems.items()
-        },
-        {n: sentence_scores(s, config).score for n, s in corpus.systems.items()},
-    )
-
-
 def scores_view(name: str, scored: Mapping[str, MetricScores]) -> MetricView:
-    """A metric beside BLEU as a correlation input; its direction is its spec's."""
+    """A metric (BLEU included) as a correlation input; its direction is its spec's."""
     return MetricView(
         name,
         {system: s.corpus for system, s in scored.items()},

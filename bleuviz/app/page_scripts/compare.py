@@ -54,9 +54,10 @@ from bleuviz.app.ui.widgets.markup import show_signature
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Compare")
-corpus, config, identity = current_data()
-testset = corpus.testset
-systems = list(corpus.systems)
+evaluation, identity = current_data()
+config = evaluation.settings.bleu
+testset = evaluation.testset
+systems = list(evaluation.testset.systems)
 if len(systems) < 2:
     st.info(
         f"Only one system ({md(systems[0])}) is loaded, and comparing needs two. "
@@ -70,17 +71,17 @@ apply_links(links)
 names = choose_pair(systems)
 
 corpus_metric, sentence_metric = choose_metrics(imported_metrics())
-score_every_system(corpus, (corpus_metric, sentence_metric, *chosen_metrics()))
-corpus_spec = score_spec(corpus, corpus_metric)
+score_every_system(evaluation, (corpus_metric, sentence_metric, *chosen_metrics()))
+corpus_spec = score_spec(evaluation, corpus_metric)
 st.subheader(f"Corpus {md(corpus_metric)}")
 settings = significance_settings()
-results = significance(identity, names[0], corpus_metric, settings, session_settings(), corpus)
+results = significance(identity, names[0], corpus_metric, settings, session_settings(), evaluation)
 pair = next(r for r in results if r.name == names[1])
 corpus_level(names, results[0], pair, corpus_metric, corpus_spec)
 
 views = compare_views()
-buckets = bucket_choice(corpus, config, names, sentence_metric, imported_metrics())
-ngrams = salient_choice(identity, corpus, names, drawn=views[NGRAMS] is not None)
+buckets = bucket_choice(evaluation, config, names, sentence_metric, imported_metrics())
+ngrams = salient_choice(identity, evaluation, names, drawn=views[NGRAMS] is not None)
 
 if (tab := views[SIGNIFICANCE]) is not None:
     with tab:
@@ -92,24 +93,24 @@ if (tab := views[SIGNIFICANCE]) is not None:
             f"`--paired-bs` and `--paired-ar`. {md(corpus_metric)} is the corpus score; "
             "μ ± CI is its bootstrap mean and 95% interval."
         )
-        signature = tested_signature(corpus, corpus_metric, settings)
+        signature = tested_signature(evaluation, corpus_metric, settings)
         show_signature(signature)
         export_buttons(
             results_frame(results), f"significance-{corpus_metric}", "cmp_sig_export", signature
         )
         st.subheader("Every pair of systems")
-        all_pairs_section(corpus, identity, corpus_metric, settings, signature)
+        all_pairs_section(evaluation, identity, corpus_metric, settings, signature)
 
 if (tab := views[SENTENCES]) is not None:
     with tab:
-        comparison = sentence_comparison(corpus, names, sentence_metric)
-        plots(corpus, comparison, names, sentence_metric)
+        comparison = sentence_comparison(evaluation, names, sentence_metric)
+        plots(evaluation, comparison, names, sentence_metric)
         st.subheader("Where BLEU and another metric disagree")
-        disagreement_finder(corpus, names)
+        disagreement_finder(evaluation, names)
 
 if (tab := views[BUCKETS]) is not None:
     with tab:
-        bucket_section(identity, corpus, config, names, sentence_metric, buckets, settings)
+        bucket_section(identity, evaluation, config, names, sentence_metric, buckets, settings)
 
 if (tab := views[NGRAMS]) is not None:
     with tab:
@@ -130,8 +131,8 @@ if (with_ngram := ngrams.segments()) is not None:
     )
 if (tab := views[SEGMENTS]) is not None:
     with tab:
-        comparison = sentence_comparison(corpus, names, sentence_metric)
-        shown = segment_table(corpus, config, comparison, names, filters, sentence_metric)
+        comparison = sentence_comparison(evaluation, names, sentence_metric)
+        shown = segment_table(evaluation, config, comparison, names, filters, sentence_metric)
         st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
         seg = int(
             st.columns([1, 4])[0].number_input(
@@ -140,5 +141,5 @@ if (tab := views[SEGMENTS]) is not None:
         )
         every_filter = [key for f in filters.values() for key in f.keys]
         row_stepper("cmp_seg", shown["seg"].tolist(), partial(forget, every_filter), key="cmp_step")
-        drill_down(corpus, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)
+        drill_down(evaluation, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)
 write_links(links)

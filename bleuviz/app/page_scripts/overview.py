@@ -26,16 +26,16 @@ from bleuviz.render.charts import document_bars, precision_by_order, sentence_sc
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Overview")
-corpus, config = current_corpus()
-scores = system_scores(corpus, config)
-testset = corpus.testset
+evaluation, config = current_corpus()
+scores = system_scores(evaluation.bleu_statistics(), config)
+testset = evaluation.testset
 st.caption(
-    f"{testset.n_segments} segments · {corpus.n_refs} reference(s) · "
+    f"{testset.n_segments} segments · {len(testset.references)} reference(s) · "
     f"{len(testset.systems)} system(s) · flavour {config.flavor}"
 )
 
-others = {label: every_system_scores(corpus, label, list(scores)) for label in chosen_metrics()}
-columns = score_columns(corpus, config, scores, others)
+others = {label: every_system_scores(evaluation, label, list(scores)) for label in chosen_metrics()}
+columns = score_columns(evaluation, config, scores, others)
 st.subheader("Corpus BLEU, systems ranked")
 rank_by = rank_choice(columns)
 order = ranked(columns, rank_by)
@@ -52,7 +52,7 @@ st.caption(
 export_buttons(
     export_frame(columns, order), "systems", "ov_export", signature=scores[order[0]].signature
 )
-imported_cards(corpus, {label: others[label] for label in others})
+imported_cards(evaluation, {label: others[label] for label in others})
 st.markdown("**Signature**")
 show_signature(next(iter(scores.values())).signature)
 for label, by_system in others.items():
@@ -67,7 +67,7 @@ if others:
     )
 human = human_metric()
 if human is not None:
-    metrics_vs_humans(corpus, config, human)
+    metrics_vs_humans(evaluation, config, human)
 with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
     st.markdown(
         "Corpus BLEU sums every segment's matched and total n-grams and lengths *first*, "
@@ -84,10 +84,10 @@ with left:
     st.plotly_chart(precision_by_order({n: scores[n] for n in focus}), key="ov_precision_chart")
 with right:
     st.subheader("Sentence BLEU")
-    sentence = {n: sentence_bleu(corpus, n, config).score for n in focus}
+    sentence = {n: sentence_bleu(evaluation, n, config).score for n in focus}
     st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
 
-if len(corpus.systems) > 1:
+if len(evaluation.testset.systems) > 1:
     # Lazy: the finder's table, thresholds and downloads are built and sent only while the
     # expander is open, so that every other change on this page draws less.
     suspicious = st.expander(
@@ -97,24 +97,24 @@ if len(corpus.systems) > 1:
     )
     if suspicious.open:
         with suspicious:
-            outlier_finder(corpus, config)
+            outlier_finder(evaluation, config)
 
 if testset.doc_ids is not None:
     st.subheader("Documents")
-    docs = document_scores(corpus, config)
+    docs = document_scores(evaluation.bleu_statistics(), config)
     st.plotly_chart(
-        document_bars(list(docs["doc"]), {n: list(docs[n]) for n in corpus.systems}),
+        document_bars(list(docs["doc"]), {n: list(docs[n]) for n in evaluation.testset.systems}),
         key="ov_doc_chart",
     )
     shown = docs.copy()
-    for name in corpus.systems:
+    for name in evaluation.testset.systems:
         shown[name] = shown[name].map(fmt_bleu)
     # st.table renders Markdown in cells and headers: escape the ids and names from the data.
     shown["doc"] = shown["doc"].map(lambda d: md(str(d)))
     st.table(shown.set_index("doc").rename(columns=md))
     export_buttons(docs, "documents", "ov_docs_export", signature=scores[order[0]].signature)
     doc = st.selectbox("Open a document's segments", list(docs["doc"]), key="ov_doc")
-    system = st.selectbox("System", list(corpus.systems), key="ov_doc_system")
+    system = st.selectbox("System", list(evaluation.testset.systems), key="ov_doc_system")
     st.page_link(
         routes.SENTENCES,
         label=f"Show the segments of {md(str(doc))} for {md(system)}",

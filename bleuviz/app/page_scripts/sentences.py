@@ -58,12 +58,12 @@ from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.workspace import NOTE_CATEGORIES
 
 st.title("Sentences")
-corpus, config = current_corpus()
-testset = corpus.testset
-systems = list(corpus.systems)
+evaluation, config = current_corpus()
+testset = evaluation.testset
+systems = list(evaluation.testset.systems)
 
 # The link: ?sys=&seg=&doc=&q=&bleu=&len= are applied before the widgets are drawn.
-longest = max(max(int(s.hyp_len.max()) for s in corpus.systems.values()), 1)
+longest = max(max(int(s.hyp_len.max()) for s in evaluation.bleu_statistics().systems.values()), 1)
 documents = ["(all)", *dict.fromkeys(testset.doc_ids)] if testset.doc_ids is not None else []
 links = sentence_links(systems, testset.n_segments, longest, documents)
 st.session_state.setdefault("sent_bleu", (0.0, 100.0))
@@ -71,12 +71,12 @@ st.session_state.setdefault("sent_len", (0, longest))
 apply_links(links)
 
 system = st.selectbox("System", systems, key="sent_system")
-st.caption(sentence_semantics_note(corpus, config))
-score_every_system(corpus, chosen_metrics())  # with a progress bar; the sections read the cache
-table = segment_frame(corpus, system, config).copy()  # cached and shared: columns are added
+st.caption(sentence_semantics_note(evaluation, config))
+score_every_system(evaluation, chosen_metrics())  # with a progress bar; the sections read the cache
+table = segment_frame(evaluation, system, config).copy()  # cached and shared: columns are added
 for label in chosen_metrics():
     before = list(table.columns).index("hyp_len")
-    table.insert(before, label, metric_scores(corpus, system, label).sentence)
+    table.insert(before, label, metric_scores(evaluation, system, label).sentence)
 
 with st.container(border=True):
     search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])
@@ -94,7 +94,7 @@ with st.container(border=True):
         if st.session_state.get("sent_doc") not in documents:
             st.session_state["sent_doc"] = "(all)"
         doc = doc_col.selectbox("Document", documents, key="sent_doc")
-    score_ranges = imported_ranges(corpus, imported_metrics())
+    score_ranges = imported_ranges(evaluation, imported_metrics())
     notes = notes_of(system)
     if notes:
         note_choice = st.multiselect(
@@ -108,7 +108,7 @@ with st.container(border=True):
         note_choice = []
 
 flt = SegmentFilter(text, bleu_range[0], bleu_range[1], len_range[0], len_range[1])
-mask = filter_mask(corpus, system, table, flt)
+mask = filter_mask(evaluation.bleu_statistics(), system, table, flt)
 if doc not in (None, "(all)") and testset.doc_ids is not None:
     mask &= np.asarray(testset.doc_ids) == doc
 for label, (low, high) in score_ranges.items():
@@ -132,7 +132,7 @@ active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
 if note_choice:
     active["notes: " + ", ".join(note_choice)] = [NOTE_FILTER_KEY]
 filter_chips(active, "sent_chip")
-st.caption(subset_caption(corpus, config, [system], (shown["seg"] - 1).tolist(), list(active)))
+st.caption(subset_caption(evaluation, config, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a row to open it.")
 page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
 st.session_state["sent_visible"] = page["seg"].tolist()
@@ -154,7 +154,7 @@ st.dataframe(
         },
         **{
             label: st.column_config.NumberColumn(
-                label, format=number_format(metric_spec(corpus, label))
+                label, format=number_format(metric_spec(evaluation, label))
             )
             for label in chosen_metrics()
         },
@@ -163,29 +163,29 @@ st.dataframe(
 st.caption("Download the segments shown (whole texts, references and source, every score):")
 rows = (shown["seg"] - 1).tolist()
 export_buttons(
-    lambda: segment_export(testset, [system], sentence_columns(corpus, config, [system]), rows),
+    lambda: segment_export(testset, [system], sentence_columns(evaluation, config, [system]), rows),
     f"{system}-segments",
     "sent_export",
-    signature=sentence_signature(corpus, config),
+    signature=sentence_signature(evaluation, config),
 )
 notes_download("sent_notes_export")
 st.caption("…or every segment of every system, in long form (one row per segment and system):")
 export_buttons(
-    lambda: segment_export(testset, systems, sentence_columns(corpus, config, systems)),
+    lambda: segment_export(testset, systems, sentence_columns(evaluation, config, systems)),
     "all-systems-segments",
     "sent_export_all",
-    signature=sentence_signature(corpus, config),
+    signature=sentence_signature(evaluation, config),
 )
 
 st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
 row_stepper("sent_seg", shown["seg"].tolist(), clear_sentence_filters, key="sent_step")
 write_links(links)
-show_segment(corpus, config, system, int(seg) - 1, key_prefix="sent")
+show_segment(evaluation, config, system, int(seg) - 1, key_prefix="sent")
 if text.strip():
     search_hits(testset, system, int(seg) - 1, text)
 
 if len(systems) > 1:
     st.subheader("This segment in every system")
     order = int(st.session_state.get("sent_order", 1))
-    segment_in_every_system(corpus, config, int(seg) - 1, order)
+    segment_in_every_system(evaluation, config, int(seg) - 1, order)

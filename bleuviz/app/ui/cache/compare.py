@@ -32,9 +32,9 @@ from bleuviz.app.ui.cache.data import (
     system_scores,
 )
 from bleuviz.app.ui.widgets.format import fmt_metric
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.stats import pair_matches
 from bleuviz.metrics import MetricScores, MetricSpec, Settings
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import (
     Axis,
@@ -50,14 +50,14 @@ SIGNIFICANT = 0.05
 
 
 def scores_of(
-    key: DataKey, corpus: CorpusStats, metric: str, settings: Settings, names: list[str]
+    key: DataKey, evaluation: Evaluation, metric: str, settings: Settings, names: list[str]
 ) -> dict[str, MetricScores]:
     """``metric``'s scores of each system in ``names`` under ``settings``.
 
     Called on the script thread, so a metric still to compute shows its spinner
     there; the work on a worker thread gets the scores as an argument.
     """
-    return {n: system_scores(key.loaded, corpus, n, metric, settings) for n in names}
+    return {n: system_scores(evaluation, n, metric, settings) for n in names}
 
 
 def significance(
@@ -66,7 +66,7 @@ def significance(
     metric: str,
     tests: tuple[int, int, int],
     settings: Settings,
-    corpus: CorpusStats,
+    evaluation: Evaluation,
 ) -> list[PairedResult]:
     """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
 
@@ -75,12 +75,12 @@ def significance(
     names the test and the resample under way when they take a while (about 7 s
     for two systems at 100,000 segments).
     """
-    kept = metric_spec(corpus, metric).reads(settings)
-    scores = scores_of(identity, corpus, metric, kept, list(corpus.systems))
+    kept = metric_spec(evaluation, metric).reads(settings)
+    scores = scores_of(identity, evaluation, metric, kept, list(evaluation.testset.systems))
     key = (identity, baseline, metric, tests, kept)
     return with_progress(
         "Significance tests",
-        lambda report: _significance(*key, corpus, scores, _progress=report),
+        lambda report: _significance(*key, evaluation, scores, _progress=report),
     )
 
 
@@ -91,7 +91,7 @@ def _significance(
     metric: str,
     tests: tuple[int, int, int],
     settings: Settings,
-    _corpus: CorpusStats,
+    _evaluation: Evaluation,
     _scores: Mapping[str, MetricScores],
     _progress: Progress | None = None,
 ) -> list[PairedResult]:
@@ -101,26 +101,28 @@ def _significance(
     chrF++, TER, as sacrebleu's ``PairedTest``) or means over the segments both
     systems of a pair scored (imported scores).
     """
-    spec = metric_spec(_corpus, metric)
+    spec = metric_spec(_evaluation, metric)
     return paired_test(spec, settings, baseline, _scores, *tests, _progress)
 
 
 @st.cache_resource(max_entries=2, show_spinner=False)
-def ngram_types(identity: DataKey, _corpus: CorpusStats) -> NgramTypes:
+def ngram_types(identity: DataKey, _evaluation: Evaluation) -> NgramTypes:
     """The references' n-grams and their corpus-wide types, shared by every system."""
-    return NgramTypes.build(_corpus.testset.references, _corpus.tokenize, MAX_ORDER)
+    return NgramTypes.build(
+        _evaluation.testset.references, _evaluation.settings.tokenize, MAX_ORDER
+    )
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
-def system_matches(identity: DataKey, system: str, _corpus: CorpusStats) -> PairMatches:
+def system_matches(identity: DataKey, system: str, _evaluation: Evaluation) -> PairMatches:
     """Per (segment, reference n-gram) pair, the system's clipped match count (never mutated)."""
-    types = ngram_types(identity, _corpus)
-    threads = counting_threads(_corpus.tokenize)
-    return pair_matches(_corpus.testset.systems[system], types.references, threads)
+    types = ngram_types(identity, _evaluation)
+    threads = counting_threads(_evaluation.settings.tokenize)
+    return pair_matches(_evaluation.testset.systems[system], types.references, threads)
 
 
 def salient(
-    identity: DataKey, a: str, b: str, orders: tuple[int, ...], corpus: CorpusStats
+    identity: DataKey, a: str, b: str, orders: tuple[int, ...], evaluation: Evaluation
 ) -> SalientComparison:
     """compare-mt's salient n-grams of the pair, with a progress bar while counting.
 
@@ -129,7 +131,7 @@ def salient(
     """
     return with_progress(
         "Salient n-grams",
-        lambda report: _salient(identity, a, b, orders, corpus, _progress=report),
+        lambda report: _salient(identity, a, b, orders, evaluation, _progress=report),
     )
 
 
@@ -139,7 +141,7 @@ def _salient(
     a: str,
     b: str,
     orders: tuple[int, ...],
-    _corpus: CorpusStats,
+    _evaluation: Evaluation,
     _progress: Progress | None = None,
 ) -> SalientComparison:
     """Rank the pair's n-grams from the cached counts (counted first where missing).
@@ -149,40 +151,44 @@ def _salient(
     """
     report = _progress or (lambda what, fraction: None)
     report("counting the references' n-grams", 0.0)
-    types = ngram_types(identity, _corpus)
+    types = ngram_types(identity, _evaluation)
     report(f"matching {md(a)}'s n-grams", 0.25)
-    counts_a = system_matches(identity, a, _corpus)
+    counts_a = system_matches(identity, a, _evaluation)
     report(f"matching {md(b)}'s n-grams", 0.5)
-    counts_b = system_matches(identity, b, _corpus)
+    counts_b = system_matches(identity, b, _evaluation)
     report("ranking", 0.75)
     return salient_ngrams(types, counts_a, counts_b, orders=orders)
 
 
-def sentence_comparison(corpus: CorpusStats, names: tuple[str, str], metric: str) -> pd.DataFrame:
+def sentence_comparison(
+    evaluation: Evaluation, names: tuple[str, str], metric: str
+) -> pd.DataFrame:
     """Per-segment scores of A and B by ``metric`` (the sidebar's settings), and B's gain."""
-    a, b = (metric_scores(corpus, name, metric).sentence for name in names)
-    return score_comparison(a, b, metric_spec(corpus, metric).higher_is_better)
+    a, b = (metric_scores(evaluation, name, metric).sentence for name in names)
+    return score_comparison(a, b, metric_spec(evaluation, metric).higher_is_better)
 
 
-def sentence_axis(corpus: CorpusStats, metric: str) -> Axis:
+def sentence_axis(evaluation: Evaluation, metric: str) -> Axis:
     """How the charts read ``metric``'s sentence scores.
 
     An imported score has no nominal range: its axis spans the scores of every
     system (MQM penalties are negative, DA runs to 100).
     """
-    spec = metric_spec(corpus, metric)
+    spec = metric_spec(evaluation, metric)
     if not spec.imported:
         return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better)
-    values = np.concatenate([metric_scores(corpus, n, metric).sentence for n in corpus.systems])
+    values = np.concatenate(
+        [metric_scores(evaluation, n, metric).sentence for n in evaluation.testset.systems]
+    )
     finite = values[np.isfinite(values)]
     top = float(np.max(np.abs(finite), initial=0.0)) or 1.0
     floor = float(np.min(finite, initial=0.0))
     return Axis(f"{metric} (imported)", top, spec.higher_is_better, floor=min(floor, 0.0))
 
 
-def score_spec(corpus: CorpusStats, metric: str) -> MetricSpec:
+def score_spec(evaluation: Evaluation, metric: str) -> MetricSpec:
     """The metric ``metric`` (BLEU, another computed one, or an imported one)."""
-    return metric_spec(corpus, metric)
+    return metric_spec(evaluation, metric)
 
 
 def fmt_score(spec: MetricSpec, value: float) -> str:
@@ -190,9 +196,9 @@ def fmt_score(spec: MetricSpec, value: float) -> str:
     return fmt_metric(spec, value)
 
 
-def tested_signature(corpus: CorpusStats, metric: str, tests: tuple[int, int, int]) -> str:
+def tested_signature(evaluation: Evaluation, metric: str, tests: tuple[int, int, int]) -> str:
     """The metric's signature with the paired tests in it, as sacrebleu's ``PairedTest`` signs."""
-    own = metric_scores(corpus, next(iter(corpus.systems)), metric).signature
+    own = metric_scores(evaluation, next(iter(evaluation.testset.systems)), metric).signature
     return paired_signature(own, *tests)
 
 

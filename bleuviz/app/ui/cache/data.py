@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
 
@@ -43,7 +43,7 @@ from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import EXTRA_METRICS, MetricOptions, MetricScores, MetricSpec, Settings
 from bleuviz.metrics.evaluation import Evaluation
-from bleuviz.metrics.registry import get_metric, imported_specs
+from bleuviz.metrics.registry import imported_specs
 from bleuviz.progress import Progress
 from bleuviz.sample_data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
 
@@ -200,16 +200,16 @@ def _bundle(content_id: str, _testset: TestSet) -> Evaluation:
     return Evaluation(_testset)
 
 
-def evaluation(content_id: str, corpus: CorpusStats, settings: Settings) -> Evaluation:
+def loaded_evaluation(content_id: str, counted: CorpusStats, settings: Settings) -> Evaluation:
     """The bundle of the test set ``content_id`` names, under ``settings``.
 
-    ``corpus``: BLEU's statistics, already counted (with a progress bar) under
-    ``settings.tokenize``, and the test set with its imported scores. Reads no
-    setting: cached work and worker threads may call it.
+    ``counted``: BLEU's statistics, already counted (with a progress bar) under
+    ``settings.tokenize``. Reads no setting: cached work and worker threads may
+    call it.
     """
-    bundle = _bundle(content_id, corpus.testset)
-    bundle.seed_statistics(corpus)
-    return bundle.with_testset(corpus.testset).with_settings(settings)
+    bundle = _bundle(content_id, counted.testset)
+    bundle.seed_statistics(counted)
+    return bundle.with_settings(settings)
 
 
 def session_settings() -> Settings:
@@ -225,39 +225,32 @@ def session_settings() -> Settings:
 
 
 def system_scores(
-    content_id: str, corpus: CorpusStats, system: str, label: str, settings: Settings
+    evaluation: Evaluation, system: str, label: str, settings: Settings
 ) -> MetricScores:
-    """``label``'s scores of ``system`` (``content_id``: the loaded test set's content id).
+    """``label``'s scores of ``system`` under ``settings``, from the loaded bundle.
 
     Reads no setting. A computed metric still to score shows a spinner, so call
     it on the script thread; an imported metric's scores are read from the test set.
     """
-    bundle = evaluation(content_id, corpus, settings)
+    bundle = evaluation.with_settings(settings)
     if label in EXTRA_METRICS and not bundle.has_scores(label, system):
         with st.spinner("Scoring with another metric…"):
             return bundle.scores(label, [system])[system]
     return bundle.scores(label, [system])[system]
 
 
-def metric_settings(corpus: CorpusStats, label: str) -> Settings:
-    """The sidebar's settings ``label`` reads (chrF the lowercase switch, ROUGE the stemmer,
-    BLEU its own), for cache keys. Reads the session's settings (script thread)."""
-    return metric_spec(corpus, label).reads(session_settings())
-
-
 def every_system_scores(
-    corpus: CorpusStats, label: str, systems: Sequence[str]
+    evaluation: Evaluation, label: str, systems: Sequence[str]
 ) -> dict[str, MetricScores]:
     """``label``'s scores of every system in ``systems``, with a progress bar while computing.
 
     Systems are scored one at a time at this boundary, so the bar names the one
     under way ("TER: system 3 of 9") and a rerun (another page, another setting)
     can stop the loop between systems; systems already scored come from the
-    bundle, and when all are, no bar is drawn. Reads the sidebar's settings.
+    bundle, and when all are, no bar is drawn.
     """
-    bundle = evaluation(_current_testset().content_id, corpus, session_settings())
     computed = label in EXTRA_METRICS  # BLEU's come from counted statistics, imported are read
-    todo = [n for n in systems if computed and not bundle.has_scores(label, n)]
+    todo = [n for n in systems if computed and not evaluation.has_scores(label, n)]
     bar = st.empty()  # on every run: a bar on one run only would shift what follows
     if todo:
         bar.progress(0.0, text=f"{label}: scoring {len(todo)} systems")
@@ -266,13 +259,13 @@ def every_system_scores(
         if name in todo:
             done = todo.index(name)
             bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
-        scores[name] = bundle.scores(label, [name])[name]
+        scores[name] = evaluation.scores(label, [name])[name]
     if todo:
         bar.empty()
     return scores
 
 
-def score_every_system(corpus: CorpusStats, labels: Iterable[str]) -> None:
+def score_every_system(evaluation: Evaluation, labels: Iterable[str]) -> None:
     """Compute each computed metric in ``labels`` for every system, with the progress bar.
 
     Pages call this before their sections, which then read the scores from the
@@ -282,24 +275,24 @@ def score_every_system(corpus: CorpusStats, labels: Iterable[str]) -> None:
     """
     for label in dict.fromkeys(labels):
         if label in EXTRA_METRICS:
-            every_system_scores(corpus, label, list(corpus.systems))
+            every_system_scores(evaluation, label, list(evaluation.testset.systems))
 
 
-def sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> BleuArrays:
+def sentence_bleu(evaluation: Evaluation, system: str, config: BleuConfig) -> BleuArrays:
     """Every segment's sentence BLEU of ``system``, computed once per data and settings.
 
     Shared by every session and page (Overview's boxes, mean and outliers; the
     segment tables), so a rerun that changes no setting recomputes nothing.
     Reads which test set is loaded; cached work calls ``keyed_sentence_bleu``.
     """
-    return keyed_sentence_bleu(_current_testset().content_id, corpus, system, config)
+    return keyed_sentence_bleu(_current_testset().content_id, evaluation, system, config)
 
 
 def keyed_sentence_bleu(
-    content_id: str, corpus: CorpusStats, system: str, config: BleuConfig
+    content_id: str, evaluation: Evaluation, system: str, config: BleuConfig
 ) -> BleuArrays:
     """``sentence_bleu`` of the corpus counted from the test set ``content_id`` names."""
-    return _sentence_bleu(content_id, corpus.tokenize, system, config, corpus)
+    return _sentence_bleu(content_id, evaluation.settings.tokenize, system, config, evaluation)
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -308,16 +301,16 @@ def _sentence_bleu(
     tokenize: TokenizeConfig,
     system: str,
     config: BleuConfig,
-    _corpus: CorpusStats,
+    _evaluation: Evaluation,
 ) -> BleuArrays:
     """The cached sentence scores (keyed on the data, tokenization, system and settings)."""
-    return sentence_scores(_corpus.systems[system], config)
+    return sentence_scores(_evaluation.bleu_statistics().systems[system], config)
 
 
-def segment_frame(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.DataFrame:
+def segment_frame(evaluation: Evaluation, system: str, config: BleuConfig) -> pd.DataFrame:
     """The Sentences table of ``system`` (cached and shared: copy it before changing it)."""
     content_id = _current_testset().content_id
-    return _segment_frame(content_id, corpus.tokenize, system, config, corpus)
+    return _segment_frame(content_id, evaluation.settings.tokenize, system, config, evaluation)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -326,27 +319,25 @@ def _segment_frame(
     tokenize: TokenizeConfig,
     system: str,
     config: BleuConfig,
-    _corpus: CorpusStats,
+    _evaluation: Evaluation,
 ) -> pd.DataFrame:
     """The cached table (keyed on the data, tokenization, system and settings)."""
-    return segment_table(_corpus, system, config)
+    return segment_table(_evaluation.bleu_statistics(), system, config)
 
 
-def metric_spec(corpus: CorpusStats, label: str) -> MetricSpec:
+def metric_spec(evaluation: Evaluation, label: str) -> MetricSpec:
     """Return the metric ``label``: computed (BLEU, chrF, ROUGE ...) or imported."""
-    return get_metric(label, corpus.testset)
+    return evaluation.metric(label)
 
 
-def metric_scores(corpus: CorpusStats, system: str, label: str) -> MetricScores:
-    """Return ``label``'s scores of ``system`` with the sidebar's options.
+def metric_scores(evaluation: Evaluation, system: str, label: str) -> MetricScores:
+    """Return ``label``'s scores of ``system`` under the bundle's settings (the sidebar's).
 
-    Only the options a metric reads enter its cache key: chrF reads the
+    Only the settings a metric reads key what the bundle holds: chrF reads the
     lowercase switch, ROUGE the stemmer, TER neither. An imported metric's
-    scores are read, not computed: they come from the test set. Reads the
-    sidebar's settings: cached work calls ``system_scores`` instead.
+    scores are read, not computed: they come from the test set.
     """
-    content_id = _current_testset().content_id
-    return system_scores(content_id, corpus, system, label, session_settings())
+    return system_scores(evaluation, system, label, evaluation.settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,36 +362,38 @@ class DataKey:
     directions: tuple[tuple[str, bool], ...] = ()
 
 
-def current_corpus() -> tuple[CorpusStats, BleuConfig]:
-    """Return the loaded corpus and settings; on a core error, show it and stop the page."""
-    corpus, config, _ = current_data()
-    return corpus, config
+def current_corpus() -> tuple[Evaluation, BleuConfig]:
+    """Return the loaded evaluation and BLEU's settings; on a core error, show it and stop."""
+    evaluation, _ = current_data()
+    return evaluation, evaluation.settings.bleu
 
 
-def current_data() -> tuple[CorpusStats, BleuConfig, DataKey]:
-    """``current_corpus`` and the key of its data, for the page's cached work."""
+def current_data() -> tuple[Evaluation, DataKey]:
+    """The loaded test set under the sidebar's settings, and the key of its data.
+
+    The bundle holds the test set with its imported scores (directions as the
+    sidebar sets them) and BLEU's statistics, counted here with a progress bar;
+    every metric's scores come from it on demand.
+    """
     try:
         loaded = _current_testset()
         tokenize, order = stats_settings()
-        config = bleu_config_from_state()
-        corpus = corpus_stats(loaded, tokenize, order)
+        settings = session_settings()
+        counted = corpus_stats(loaded, tokenize, order)
         scored = scored_testset()
         directions: tuple[tuple[str, bool], ...] = ()
+        testset = loaded.testset
         if scored.testset.seg_scores:
             directions = imported_directions(scored.testset)
-            key = (scored.content_id, tokenize, order)
-            corpus = with_scores(key, directions, corpus, scored.testset)
+            testset = with_directions(scored.content_id, directions, scored.testset)
     except UploadPending as exc:  # not an error: nothing is chosen yet
         st.info(str(exc).removeprefix("upload: ").capitalize() + ".", icon=":material/upload:")
         st.stop()
     except BleuvizError as exc:
         st.error(str(exc), icon=":material/error:")
         st.stop()
-    return (
-        corpus,
-        config,
-        DataKey(loaded.content_id, scored.content_id, tokenize, order, directions),
-    )
+    bundle = loaded_evaluation(loaded.content_id, counted, settings).with_testset(testset)
+    return bundle, DataKey(loaded.content_id, scored.content_id, tokenize, order, directions)
 
 
 #: Session-state key of an imported metric's "lower is better" switch.
@@ -453,20 +446,16 @@ def imported_directions(testset: TestSet) -> tuple[tuple[str, bool], ...]:
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
-def with_scores(
-    key: tuple[object, ...],
-    directions: tuple[tuple[str, bool], ...],
-    _corpus: CorpusStats,
-    _scored: TestSet,
-) -> CorpusStats:
-    """The corpus statistics with the imported scores beside them, directions applied.
+def with_directions(
+    content_id: str, directions: tuple[tuple[str, bool], ...], _scored: TestSet
+) -> TestSet:
+    """The test set with its imported scores' directions as the sidebar sets them.
 
-    ``key``: the scored test set's content id, the tokenization and the order.
-    Statistics are shared (nothing is re-tokenized).
+    ``content_id``: the scored test set's. Its text is shared, not copied.
     """
     lower = [name for name, low in directions if low]
     higher = [name for name, low in directions if not low]
-    return replace(_corpus, testset=set_directions(_scored, lower, higher))
+    return set_directions(_scored, lower, higher)
 
 
 def current_testset() -> LoadedTestSet:

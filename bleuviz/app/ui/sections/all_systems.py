@@ -20,35 +20,42 @@ from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.bleu import BleuConfig, sentence_scores
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.every_system import SystemLine, every_system_html
 from bleuviz.render.highlight import hypothesis_html, legend
 from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
 
 
 def segment_in_every_system(
-    corpus: CorpusStats, config: BleuConfig, index: int, order: int
+    evaluation: Evaluation, config: BleuConfig, index: int, order: int
 ) -> None:
     """Every system's output of one segment, highlighted, scored and diffed against a baseline."""
-    testset = corpus.testset
-    names = list(corpus.systems)
+    testset = evaluation.testset
+    names = list(evaluation.testset.systems)
     refs = tuple(stream[index] for stream in testset.references)
     left, right = st.columns([3, 2])
     baseline = left.selectbox("Word differences against", names, key="sent_diff_base")
     show_diff = right.toggle("Show word differences", True, key="sent_diff_show")
     bleu = {
-        n: float(sentence_scores(corpus.systems[n].select([index]), config).score[0]) for n in names
+        n: float(
+            sentence_scores(evaluation.bleu_statistics().systems[n].select([index]), config).score[
+                0
+            ]
+        )
+        for n in names
     }
     metrics = chosen_metrics()
     rows = []
     for name in sorted(names, key=lambda n: -bleu[n]):
         scores = [("BLEU", fmt_bleu(bleu[name]))]
         for label in metrics:
-            value = float(metric_scores(corpus, name, label).sentence[index])
-            scores.append((label, fmt_metric(metric_spec(corpus, label), value)))
+            value = float(metric_scores(evaluation, name, label).sentence[index])
+            scores.append((label, fmt_metric(metric_spec(evaluation, label), value)))
         hyp = testset.systems[name][index]
-        line = hypothesis_html(explanation(hyp, refs, corpus.tokenize, config.max_order), order)
+        line = hypothesis_html(
+            explanation(hyp, refs, evaluation.settings.tokenize, config.max_order), order
+        )
         diff = (
             word_diff_html(testset.systems[baseline][index], hyp)
             if show_diff and name != baseline
@@ -64,14 +71,14 @@ def segment_in_every_system(
 
 
 def flagged_segments(
-    corpus: CorpusStats, config: BleuConfig, gap: float, low: float, high: float
+    evaluation: Evaluation, config: BleuConfig, gap: float, low: float, high: float
 ) -> pd.DataFrame:
     """The outlier finder's table with its links, once per data, settings and thresholds.
 
     Cached and shared: never change the frame returned.
     """
     content_id = current_testset().content_id
-    return _flagged(content_id, corpus.tokenize, config, gap, low, high, corpus)
+    return _flagged(content_id, evaluation.settings.tokenize, config, gap, low, high, evaluation)
 
 
 @st.cache_resource(max_entries=16, show_spinner="Looking for suspicious segments…")
@@ -82,13 +89,15 @@ def _flagged(
     gap: float,
     low: float,
     high: float,
-    _corpus: CorpusStats,
+    _evaluation: Evaluation,
 ) -> pd.DataFrame:
     """The flagged pairs (keyed on the data, tokenization, settings and thresholds)."""
-    names = list(_corpus.systems)
-    bleu = {n: keyed_sentence_bleu(content_id, _corpus, n, config).score for n in names}
-    hyp_len = {n: _corpus.systems[n].hyp_len for n in names}
-    ref_len = {n: config.flavor_spec.ref_lengths(_corpus.systems[n]) for n in names}
+    names = list(_evaluation.testset.systems)
+    bleu = {n: keyed_sentence_bleu(content_id, _evaluation, n, config).score for n in names}
+    hyp_len = {n: _evaluation.bleu_statistics().systems[n].hyp_len for n in names}
+    ref_len = {
+        n: config.flavor_spec.ref_lengths(_evaluation.bleu_statistics().systems[n]) for n in names
+    }
     found = find_outliers(bleu, hyp_len, ref_len, gap, low, high)
     found["open"] = [
         "sentences?" + urlencode({"sys": s, "seg": str(g)})
@@ -97,7 +106,7 @@ def _flagged(
     return found
 
 
-def outlier_finder(corpus: CorpusStats, config: BleuConfig) -> None:
+def outlier_finder(evaluation: Evaluation, config: BleuConfig) -> None:
     """Thresholds, then the flagged (system, segment) pairs, each a link to the segment."""
     gap_col, low_col, high_col = st.columns(3)
     gap = gap_col.number_input(
@@ -105,7 +114,7 @@ def outlier_finder(corpus: CorpusStats, config: BleuConfig) -> None:
     )
     low = low_col.number_input("Length ratio below", 0.0, 1.0, 0.5, 0.05, key="ov_out_low")
     high = high_col.number_input("Length ratio above", 1.0, 10.0, 2.0, 0.25, key="ov_out_high")
-    found = flagged_segments(corpus, config, gap, low, high)
+    found = flagged_segments(evaluation, config, gap, low, high)
     st.caption(f"{len(found)} flagged (system, segment) pairs.")
     st.dataframe(
         found,

@@ -12,7 +12,6 @@ import streamlit as st
 from bleuviz.analysis.correlation import (
     Correlation,
     MetricView,
-    bleu_view,
     correlate,
     scores_view,
     segment_gaps,
@@ -23,8 +22,8 @@ from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import direction_note, fmt_metric
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import MetricScores, MetricSpec
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.human_charts import metric_vs_human_scatter
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance.mean import mean_ci
@@ -43,10 +42,12 @@ def mean_with_ci(spec: MetricSpec, scores: MetricScores) -> str:
     return "—" if ci is None else f"{fmt_metric(spec, ci[0])} ± {fmt_metric(spec, ci[2])}"
 
 
-def imported_cards(corpus: CorpusStats, others: Mapping[str, Mapping[str, MetricScores]]) -> None:
+def imported_cards(
+    evaluation: Evaluation, others: Mapping[str, Mapping[str, MetricScores]]
+) -> None:
     """One row of cards per imported score: each system's mean, the CI as help."""
     for label, by_system in others.items():
-        spec = metric_spec(corpus, label)
+        spec = metric_spec(evaluation, label)
         if not spec.imported:
             continue
         st.markdown(f"**{md(label)}**{direction_note(spec)}: imported, mean of scored segments")
@@ -61,16 +62,18 @@ def imported_cards(corpus: CorpusStats, others: Mapping[str, Mapping[str, Metric
             )
 
 
-def metric_views(corpus: CorpusStats, config: BleuConfig, human: str) -> list[MetricView]:
+def metric_views(evaluation: Evaluation, config: BleuConfig, human: str) -> list[MetricView]:
     """BLEU, the chosen metrics and every other imported score, as correlation inputs."""
-    views = [bleu_view(corpus, config)]
-    views += [metric_view(corpus, label) for label in chosen_metrics() if label != human]
+    views = [metric_view(evaluation, "BLEU")]
+    views += [metric_view(evaluation, label) for label in chosen_metrics() if label != human]
     return views
 
 
-def metric_view(corpus: CorpusStats, label: str) -> MetricView:
+def metric_view(evaluation: Evaluation, label: str) -> MetricView:
     """One metric beside BLEU as a correlation input."""
-    return scores_view(label, {name: metric_scores(corpus, name, label) for name in corpus.systems})
+    return scores_view(
+        label, {name: metric_scores(evaluation, name, label) for name in evaluation.testset.systems}
+    )
 
 
 def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
@@ -92,11 +95,11 @@ def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
     ).set_index("metric")
 
 
-def metrics_vs_humans(corpus: CorpusStats, config: BleuConfig, human: str) -> None:
+def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) -> None:
     """Every metric against the human score: the table, a system scatter, segment gaps."""
     st.subheader(f"Metrics vs humans: {md(human)}")
-    human_view = metric_view(corpus, human)
-    views = metric_views(corpus, config, human)
+    human_view = metric_view(evaluation, human)
+    views = metric_views(evaluation, config, human)
     results = [correlate(view, human_view) for view in views]
     st.table(correlation_frame(results))
     export_buttons(
@@ -112,7 +115,7 @@ def metrics_vs_humans(corpus: CorpusStats, config: BleuConfig, human: str) -> No
     labels = [view.name for view in views]
     chosen = st.selectbox("Metric", labels, key="ov_human_metric")
     view = views[labels.index(chosen)]
-    systems = [s for s in corpus.systems if np.isfinite(human_view.corpus[s])]
+    systems = [s for s in evaluation.testset.systems if np.isfinite(human_view.corpus[s])]
     figure = metric_vs_human_scatter(
         systems,
         [view.corpus[s] for s in systems],

@@ -15,9 +15,9 @@ from bleuviz.app.ui.cache.data import metric_spec, sentence_bleu
 from bleuviz.app.ui.sections.humans import mean_with_ci
 from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.result import BleuScore
 from bleuviz.metrics import MetricScores
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 
 BLEU, MEAN_SENTENCE = "BLEU", "mean sentence BLEU"
@@ -38,7 +38,7 @@ class Column:
 
 
 def score_columns(
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     config: BleuConfig,
     scores: Mapping[str, BleuScore],
     others: Mapping[str, Mapping[str, MetricScores]],
@@ -76,10 +76,10 @@ def score_columns(
         lambda v: f"{v:.0f}",
         None,
     )
-    mean = {n: float(sentence_bleu(corpus, n, config).score.mean()) for n in scores}
+    mean = {n: float(sentence_bleu(evaluation, n, config).score.mean()) for n in scores}
     add(MEAN_SENTENCE, MEAN_SENTENCE, mean, fmt_bleu, True)
     for label, by_system in others.items():
-        spec = metric_spec(corpus, label)
+        spec = metric_spec(evaluation, label)
         values = {n: by_system[n].corpus for n in scores}
         if spec.imported:
             heading = f"{md(label)} (mean ± 95% CI){direction_note(spec)}"

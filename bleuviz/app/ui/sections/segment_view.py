@@ -19,12 +19,12 @@ from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, sentence_scores
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
 from bleuviz.bleu.signature import signature
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import rouge_text
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.highlight import hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
@@ -74,11 +74,11 @@ def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
 
 
 def show_segment(
-    corpus: CorpusStats, config: BleuConfig, system: str, index: int, key_prefix: str
+    evaluation: Evaluation, config: BleuConfig, system: str, index: int, key_prefix: str
 ) -> None:
     """Draw source, hypothesis and references highlighted, the n-gram tables and the BP."""
-    testset = corpus.testset
-    stats = corpus.systems[system]
+    testset = evaluation.testset
+    stats = evaluation.bleu_statistics().systems[system]
     row = stats.select([index])
     score = sentence_scores(row, config)
     label = testset.segment_label(index)
@@ -87,15 +87,15 @@ def show_segment(
     st.subheader(md(f"Segment {label}{doc} · {system}"))
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
-    expl = explanation(hyp, refs, corpus.tokenize, config.max_order)
+    expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)
     a, b, c = st.columns(3)
     a.metric("Sentence BLEU", fmt_bleu(float(score.score[0])))
     b.metric("Brevity penalty", fmt_bp(float(score.bp[0])))
     ref_len = int(config.flavor_spec.ref_lengths(row)[0])
     c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}")
-    _other_metrics(corpus, system, index)
+    _other_metrics(evaluation, system, index)
     learn_link(hyp, refs)
-    order = source_and_order(corpus, config, index, key=f"{key_prefix}_order")
+    order = source_and_order(evaluation, config, index, key=f"{key_prefix}_order")
     show_html(legend())
     st.markdown("**Hypothesis**")
     if expl.hyp_spans is None:
@@ -109,7 +109,7 @@ def show_segment(
     note_editor(testset, system, index, key_prefix)
     _precision_lines(expl, config)
     st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
-    specs = {label: metric_spec(corpus, label) for label in chosen_metrics()}
+    specs = {label: metric_spec(evaluation, label) for label in chosen_metrics()}
     rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
     if rouge:
         _rouge_section(hyp, refs, rouge, key_prefix)
@@ -125,11 +125,11 @@ def learn_link(hyp: str, refs: tuple[str, ...], label: str = "Open this segment 
     )
 
 
-def source_and_order(corpus: CorpusStats, config: BleuConfig, index: int, key: str) -> int:
+def source_and_order(evaluation: Evaluation, config: BleuConfig, index: int, key: str) -> int:
     """Show the segment's source (if any) and return the n-gram order chosen to highlight."""
-    if corpus.testset.source is not None:
+    if evaluation.testset.source is not None:
         st.markdown("**Source**")
-        st.text(corpus.testset.source[index])
+        st.text(evaluation.testset.source[index])
     return int(
         st.radio(
             "Highlight n-grams of order",
@@ -141,12 +141,12 @@ def source_and_order(corpus: CorpusStats, config: BleuConfig, index: int, key: s
     )
 
 
-def _other_metrics(corpus: CorpusStats, system: str, index: int) -> None:
+def _other_metrics(evaluation: Evaluation, system: str, index: int) -> None:
     """Sentence scores of the metrics chosen beside BLEU."""
     labels = chosen_metrics()
     for col, label in zip(st.columns(max(len(labels), 1)), labels, strict=False):
-        spec = metric_spec(corpus, label)
-        value = float(metric_scores(corpus, system, label).sentence[index])
+        spec = metric_spec(evaluation, label)
+        value = float(metric_scores(evaluation, system, label).sentence[index])
         kind = "Imported" if spec.imported else "Sentence"
         shown = md(label) if spec.imported else label  # imported names come from the data
         col.metric(f"{kind} {shown}{direction_note(spec)}", fmt_metric(spec, value))
@@ -183,7 +183,7 @@ def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:
     st.markdown("Modified precision: " + " · ".join(parts))
 
 
-def imported_ranges(corpus: CorpusStats, labels: list[str]) -> dict[str, tuple[float, float]]:
+def imported_ranges(evaluation: Evaluation, labels: list[str]) -> dict[str, tuple[float, float]]:
     """A range slider per imported score over every system's scores; return the chosen ranges.
 
     A range left at its full extent keeps the segments without a score too.
@@ -193,7 +193,9 @@ def imported_ranges(corpus: CorpusStats, labels: list[str]) -> dict[str, tuple[f
         return ranges
     columns = st.columns(min(len(labels), 3))
     for i, label in enumerate(labels):
-        values = np.concatenate([metric_scores(corpus, n, label).sentence for n in corpus.systems])
+        values = np.concatenate(
+            [metric_scores(evaluation, n, label).sentence for n in evaluation.testset.systems]
+        )
         finite = values[np.isfinite(values)]
         if not len(finite) or finite.min() == finite.max():
             continue
@@ -223,21 +225,28 @@ def in_range(values: FloatArray, low: float, high: float) -> NDArray[np.bool_]:
 
 
 def sentence_columns(
-    corpus: CorpusStats, config: BleuConfig, systems: list[str]
+    evaluation: Evaluation, config: BleuConfig, systems: list[str]
 ) -> dict[str, dict[str, FloatArray]]:
     """Sentence BLEU and every chosen metric's sentence scores of ``systems``, for exports."""
-    columns = {"BLEU": {n: sentence_scores(corpus.systems[n], config).score for n in systems}}
+    columns = {
+        "BLEU": {
+            n: sentence_scores(evaluation.bleu_statistics().systems[n], config).score
+            for n in systems
+        }
+    }
     for label in chosen_metrics():
-        columns[label] = {n: metric_scores(corpus, n, label).sentence for n in systems}
+        columns[label] = {n: metric_scores(evaluation, n, label).sentence for n in systems}
     return columns
 
 
-def sentence_signature(corpus: CorpusStats, config: BleuConfig) -> str:
+def sentence_signature(evaluation: Evaluation, config: BleuConfig) -> str:
     """The signature of the sentence BLEU scores (sentence-level semantics)."""
-    return signature(config.for_sentences(), corpus.tokenize, corpus.n_refs)
+    return signature(
+        config.for_sentences(), evaluation.settings.tokenize, len(evaluation.testset.references)
+    )
 
 
-def sentence_semantics_note(corpus: CorpusStats, config: BleuConfig) -> str:
+def sentence_semantics_note(evaluation: Evaluation, config: BleuConfig) -> str:
     """Which sentence-level semantics the sentence scores use, with their signature."""
     if not config.flavor_spec.sentence_effective_order:
         how = f"each segment scored as a one-segment corpus ({config.flavor})"
@@ -245,7 +254,7 @@ def sentence_semantics_note(corpus: CorpusStats, config: BleuConfig) -> str:
         how = "each segment with exactly the sidebar's settings (BLEU(...).sentence_score)"
     else:
         how = "sacrebleu's sentence_bleu: effective order on"
-    return f"Sentence BLEU: {how} · `{sentence_signature(corpus, config)}`"
+    return f"Sentence BLEU: {how} · `{sentence_signature(evaluation, config)}`"
 
 
 def search_hits(testset: TestSet, system: str, index: int, text: str) -> None:

@@ -16,26 +16,32 @@ from bleuviz.app.ui.cache.data import metric_scores, metric_spec
 from bleuviz.app.ui.frame.settings import chosen_metrics
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
 from bleuviz.bleu import BleuConfig, corpus_score
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import subset_score
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 
 
 def subset_scores(
-    corpus: CorpusStats, config: BleuConfig, system: str, rows: Sequence[int]
+    evaluation: Evaluation, config: BleuConfig, system: str, rows: Sequence[int]
 ) -> list[str]:
     """ "corpus BLEU X", then each chosen metric's subset score, for ``rows`` (0-based)."""
     index = np.asarray(rows, dtype=np.int64)
-    stats = corpus.systems[system]
+    stats = evaluation.bleu_statistics().systems[system]
     # Rows are distinct segments: as many as there are means every one, in some order,
     # and summing every row needs no copy of them in that order (100,000 rows x 6 columns).
     every = len(index) == len(stats)
-    bleu = corpus_score(stats, config, corpus.tokenize, corpus.n_refs, None if every else index)
+    bleu = corpus_score(
+        stats,
+        config,
+        evaluation.settings.tokenize,
+        len(evaluation.testset.references),
+        None if every else index,
+    )
     parts = [f"corpus BLEU {fmt_bleu(bleu.score)}"]
     lowercase = bool(st.session_state.get("lowercase"))
     for label in chosen_metrics():
-        spec = metric_spec(corpus, label)
-        scores = metric_scores(corpus, system, label)
+        spec = metric_spec(evaluation, label)
+        scores = metric_scores(evaluation, system, label)
         if spec.paired_tests:
             value = subset_score(scores, index.tolist(), lowercase)
             parts.append(f"{md(label)} {fmt_metric(spec, value)}")
@@ -48,14 +54,14 @@ def subset_scores(
 
 
 def subset_caption(
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     config: BleuConfig,
     systems: Sequence[str],
     rows: Sequence[int],
     filters: Sequence[str],
 ) -> str:
     """The line under a filtered table: counts, the active filters, and the subset's scores."""
-    total = corpus.testset.n_segments
+    total = evaluation.testset.n_segments
     active = " · ".join(filters) if filters else "no filter"
     head = f"{len(rows)} of {total} segments ({active})"
     if not rows:
@@ -64,7 +70,7 @@ def subset_caption(
     for name in systems:
         lines.append(
             f"{md(name)}, these {len(rows)}: "
-            + " · ".join(subset_scores(corpus, config, name, rows))
+            + " · ".join(subset_scores(evaluation, config, name, rows))
         )
     return "  \n".join(lines)
 

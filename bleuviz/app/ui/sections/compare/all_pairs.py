@@ -11,8 +11,8 @@ import streamlit as st
 from bleuviz.app.ui.cache.compare import score_spec, significance
 from bleuviz.app.ui.cache.data import DataKey, session_settings
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import Settings
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.pairs_chart import pairs_heatmap
 from bleuviz.significance import PairedResult
@@ -22,14 +22,14 @@ TESTS = {"paired bootstrap": "p_value_bs", "approximate randomization": "p_value
 
 
 def all_pairs_section(
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     identity: DataKey,
     metric: str,
     settings: tuple[int, int, int],
     signature: str,
 ) -> None:
     """Test every pair on ``metric`` (on request), then show the grid, clusters and table."""
-    names = list(corpus.systems)
+    names = list(evaluation.testset.systems)
     n_pairs = len(names) * (len(names) - 1) // 2
     if not st.toggle(f"Test all {n_pairs} pairs", key="cmp_all_pairs"):
         st.caption("Each pair's p-values equal a comparison with its first system as baseline.")
@@ -37,9 +37,9 @@ def all_pairs_section(
     left, right = st.columns(2)
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
-    scores, pairs = _tested_pairs(corpus, identity, metric, settings, session_settings())
+    scores, pairs = _tested_pairs(evaluation, identity, metric, settings, session_settings())
     pairs = holm(pairs) if corrected else pairs
-    spec = score_spec(corpus, metric)
+    spec = score_spec(evaluation, metric)
     higher = spec.higher_is_better
     clusters = rank_clusters(scores, pairs, higher, test=test)
     order = [name for cluster in clusters for name in cluster]
@@ -69,14 +69,14 @@ def pairs_frame(pairs: list[PairTest]) -> pd.DataFrame:
 
 
 def _tested_pairs(
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     identity: DataKey,
     metric: str,
     tests: tuple[int, int, int],
     settings: Settings,
 ) -> tuple[dict[str, float], list[PairTest]]:
     """Every pair by the core's ``all_pairs``, each baseline's tests cached, progress shown."""
-    names = list(corpus.systems)
+    names = list(evaluation.testset.systems)
     progress = st.progress(0.0, text="Testing pairs…")
 
     def tester(baseline: str, later: Sequence[str]) -> list[PairedResult]:
@@ -84,7 +84,7 @@ def _tested_pairs(
         progress.progress(
             done / (len(names) - 1), text=f"{metric}: baseline {done + 1} of {len(names) - 1}"
         )
-        base, *rows = significance(identity, baseline, metric, tests, settings, corpus)
+        base, *rows = significance(identity, baseline, metric, tests, settings, evaluation)
         return [base, *(row for row in rows if row.name in later)]
 
     scores, pairs = all_pairs(names, tester)

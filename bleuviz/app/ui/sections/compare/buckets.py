@@ -31,9 +31,9 @@ from bleuviz.app.ui.state.page_links import choice_param
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics import MetricScores, MetricSpec, Settings
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import bucket_bars
 from bleuviz.render.labels import escape_markdown as md
@@ -82,7 +82,7 @@ class BucketChoice:
 
 
 def bucket_choice(
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     config: BleuConfig,
     names: tuple[str, str],
     metric: str,
@@ -100,8 +100,8 @@ def bucket_choice(
     if st.session_state.get("cmp_bucket_kind") not in titles:
         st.session_state["cmp_bucket_kind"] = "ref_len"
     kind = str(st.session_state["cmp_bucket_kind"])
-    values = _bucket_values(corpus, config, names[0], kind, metric)
-    spec = metric_spec(corpus, metric)
+    values = _bucket_values(evaluation, config, names[0], kind, metric)
+    spec = metric_spec(evaluation, metric)
     default = FIXED_EDGES.get(kind) or _default_score_edges(spec, values, kind)
     default_text = ", ".join(f"{e:g}" for e in default)
     edges_key = f"cmp_bucket_edges::{kind}::{metric}"
@@ -132,7 +132,7 @@ def _offered(labels: tuple[str, ...], groups: IntArray) -> list[str]:
 
 def bucket_section(
     key: DataKey,
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     config: BleuConfig,
     names: tuple[str, str],
     metric: str,
@@ -163,9 +163,11 @@ def bucket_section(
         "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
     )
     write_links(choice.links)
-    kept = metric_spec(corpus, metric).reads(session_settings())
-    table = bucket_tests(key, corpus, names, metric, kept, choice.labels, choice.groups, settings)
-    _show(table, names, metric, choice.titles[choice.kind], score_spec(corpus, metric))
+    kept = metric_spec(evaluation, metric).reads(session_settings())
+    table = bucket_tests(
+        key, evaluation, names, metric, kept, choice.labels, choice.groups, settings
+    )
+    _show(table, names, metric, choice.titles[choice.kind], score_spec(evaluation, metric))
     if choice.kind == OWN_SCORE or choice.kind.removeprefix(SCORE_KIND) == metric:
         st.warning(
             f"Bucketing by A's own {md(metric)} favours B in the low buckets and A in the high "
@@ -177,14 +179,14 @@ def bucket_section(
 
 
 def _bucket_values(
-    corpus: CorpusStats, config: BleuConfig, baseline: str, kind: str, metric: str
+    evaluation: Evaluation, config: BleuConfig, baseline: str, kind: str, metric: str
 ) -> FloatArray:
     """The value each segment is bucketed by."""
-    stats = corpus.systems[baseline]
+    stats = evaluation.bleu_statistics().systems[baseline]
     if kind in FIXED_EDGES:
         return bucket_values(kind, stats, config)
     label = metric if kind == OWN_SCORE else kind.removeprefix(SCORE_KIND)
-    return metric_scores(corpus, baseline, label).sentence
+    return metric_scores(evaluation, baseline, label).sentence
 
 
 def _edges_param(raw: str) -> object:
@@ -210,7 +212,7 @@ def _default_score_edges(spec: MetricSpec, values: FloatArray, kind: str) -> tup
 
 def bucket_tests(
     key: DataKey,
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     names: tuple[str, str],
     metric: str,
     settings: Settings,
@@ -224,8 +226,8 @@ def bucket_tests(
     buckets and tests (one bootstrap per bucket is too slow to repeat on every
     rerun of the page).
     """
-    scores = scores_of(key, corpus, metric, settings, list(names))
-    spec = metric_spec(corpus, metric)
+    scores = scores_of(key, evaluation, metric, settings, list(names))
+    spec = metric_spec(evaluation, metric)
     hashed = (key, names, metric, settings, labels, groups, tests)
     return with_progress(
         "Testing each bucket",

@@ -22,8 +22,8 @@ from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, integer
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.arrays import IntArray
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.metrics import METRICS, MetricSpec
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 
@@ -166,7 +166,7 @@ class SalientChoice:
 
 
 def salient_choice(
-    identity: DataKey, corpus: CorpusStats, names: tuple[str, str], drawn: bool
+    identity: DataKey, evaluation: Evaluation, names: tuple[str, str], drawn: bool
 ) -> SalientChoice:
     """Read (and on arrival, take from the link) the salient n-gram order and n-gram."""
     order_link = LinkParam(
@@ -178,7 +178,7 @@ def salient_choice(
         return SalientChoice(None, (order_link,))
     order = st.session_state.get("cmp_salient_order", "all")
     orders = (1, 2, 3, 4) if order in ("all", None) else (int(order),)
-    report = salient(identity, *names, orders, corpus)
+    report = salient(identity, *names, orders, evaluation)
     options = _ngram_options(report)
     ngram_link = choice_param("ngram", "cmp_salient", options, "salient n-gram")
     apply_links([ngram_link])

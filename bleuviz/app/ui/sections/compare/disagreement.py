@@ -14,14 +14,14 @@ from bleuviz.app.ui.sections.compare.views import open_clicked_row
 from bleuviz.app.ui.state.selection import sync_selection
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
-from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 
 #: Characters of each hypothesis shown in the table (the drill-down shows all).
 PREVIEW = 90
 
 
-def disagreement_finder(corpus: CorpusStats, names: tuple[str, str]) -> None:
+def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
     """Segments where sentence BLEU and the chosen metric prefer different systems."""
     metrics = chosen_metrics()
     if not metrics:
@@ -38,18 +38,20 @@ def disagreement_finder(corpus: CorpusStats, names: tuple[str, str]) -> None:
     metric = st.selectbox(
         "Set against BLEU", metrics, key="cmp_disagree_metric", persist_state="page"
     )
-    bleu = sentence_comparison(corpus, names, BLEU)
-    other = sentence_comparison(corpus, names, metric)
+    bleu = sentence_comparison(evaluation, names, BLEU)
+    other = sentence_comparison(evaluation, names, metric)
     found = disagreements(bleu["diff"].to_numpy(), other["diff"].to_numpy())
     for role, name in zip("ab", names, strict=True):
-        found[f"hyp_{role}"] = [corpus.testset.systems[name][s - 1][:PREVIEW] for s in found["seg"]]
+        found[f"hyp_{role}"] = [
+            evaluation.testset.systems[name][s - 1][:PREVIEW] for s in found["seg"]
+        ]
     st.session_state["cmp_disagree_visible"] = found["seg"].tolist()
     st.caption(
         f"{len(found)} segments where sentence BLEU and {md(metric)} prefer different systems, "
         "strongest first: each gain's size as a percentile among that metric's gains, and a "
         "row as strong as its weaker side. Click a row to open it in the Segments tab."
     )
-    digits = number_format(metric_spec(corpus, metric))
+    digits = number_format(metric_spec(evaluation, metric))
     sync_selection("cmp_disagree_table", found["seg"].tolist(), st.session_state.get("cmp_seg"))
     st.dataframe(
         found,
@@ -81,6 +83,6 @@ def disagreement_finder(corpus: CorpusStats, names: tuple[str, str]) -> None:
     )
     for role, name in zip("ab", names, strict=True):
         whole[f"{name} ({role.upper()})"] = [
-            corpus.testset.systems[name][s - 1] for s in found["seg"]
+            evaluation.testset.systems[name][s - 1] for s in found["seg"]
         ]
     export_buttons(whole, f"disagreements-{metric}", "cmp_disagree_export")

@@ -32,9 +32,9 @@ from bleuviz.app.ui.widgets.filters import ActiveFilter, filter_chips
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.explain import SegmentExplanation
 from bleuviz.io.testset import TestSet
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.compare_charts import (
     difference_histogram,
     sentence_scatter,
@@ -54,13 +54,13 @@ def open_point() -> None:
 
 
 def plots(
-    corpus: CorpusStats, comparison: pd.DataFrame, names: tuple[str, str], metric: str
+    evaluation: Evaluation, comparison: pd.DataFrame, names: tuple[str, str], metric: str
 ) -> None:
     """Scatter of sentence scores (a click opens the segment), differences, win/tie/loss."""
     scored = comparison.dropna(subset=["diff"])
     diff = scored["diff"].to_numpy()
     counts = win_tie_loss(diff)
-    axis = sentence_axis(corpus, metric)
+    axis = sentence_axis(evaluation, metric)
     st.markdown(
         f"By sentence {md(metric)}, **{md(names[1])}** (B) is better on **{counts.wins}** "
         f"segments, ties on **{counts.ties}** and is worse on **{counts.losses}**."
@@ -82,7 +82,7 @@ def plots(
 
 
 def segment_table(
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     config: BleuConfig,
     comparison: pd.DataFrame,
     names: tuple[str, str],
@@ -90,7 +90,7 @@ def segment_table(
     metric: str,
 ) -> pd.DataFrame:
     """The filtered, sorted table of segments; a click on a row opens it below."""
-    testset = corpus.testset
+    testset = evaluation.testset
     frame = comparison.copy()
     if testset.doc_ids is not None:
         frame.insert(1, "doc", testset.doc_ids)
@@ -101,12 +101,12 @@ def segment_table(
     shown = sort_comparison(frame[mask], SORTS[how])
     rows = (shown["seg"] - 1).tolist()
     filter_chips({label: active.keys for label, active in filters.items()}, "cmp_chip")
-    st.caption(subset_caption(corpus, config, list(names), rows, list(filters)))
+    st.caption(subset_caption(evaluation, config, list(names), rows, list(filters)))
     if filters and not rows:
         alone = [f"{label} alone leaves {len(f.segments)}" for label, f in filters.items()]
         st.caption("Each filter on its own: " + "; ".join(alone) + ".")
     st.caption("Click a row to open it.")
-    axis = sentence_axis(corpus, metric)
+    axis = sentence_axis(evaluation, metric)
     digits = "%.4f" if axis.scale <= 1 else "%.2f"
     page = with_previews(
         table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows"), testset, names
@@ -165,7 +165,7 @@ def shown_scores(comparison: pd.DataFrame, role: str) -> np.ndarray:
 
 
 def drill_down(
-    corpus: CorpusStats,
+    evaluation: Evaluation,
     config: BleuConfig,
     row: pd.Series,
     names: tuple[str, str],
@@ -173,27 +173,29 @@ def drill_down(
     metric: str,
 ) -> None:
     """One segment: source, both hypotheses and references highlighted, and the match gaps."""
-    testset = corpus.testset
+    testset = evaluation.testset
     refs = tuple(stream[index] for stream in testset.references)
     expl = [
-        explanation(testset.systems[name][index], refs, corpus.tokenize, config.max_order)
+        explanation(
+            testset.systems[name][index], refs, evaluation.settings.tokenize, config.max_order
+        )
         for name in names
     ]
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
     st.markdown(f"#### Segment {md(testset.segment_label(index) + doc)}")
     cols = st.columns(3)
-    spec = score_spec(corpus, metric)
+    spec = score_spec(evaluation, metric)
     for col, role, name, column in zip(cols, "AB", names, ("score_a", "score_b"), strict=False):
         kind = "Imported" if spec.imported else "Sentence"
         shown = md(metric) if spec.imported else metric
         col.metric(f"{kind} {shown} of {role} · {md(name)}", fmt_score(spec, row[column]))
-    axis = sentence_axis(corpus, metric)
+    axis = sentence_axis(evaluation, metric)
     digits = 4 if axis.scale <= 1 else 2
     gain = "—" if pd.isna(row["diff"]) else f"{row['diff']:+.{digits}f}"
     cols[2].metric(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
-    order = source_and_order(corpus, config, index, key="cmp_order")
+    order = source_and_order(evaluation, config, index, key="cmp_order")
     show_html(legend())
     for i, col in enumerate(st.columns(2)):
         with col:
