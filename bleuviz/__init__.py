@@ -53,6 +53,9 @@ if TYPE_CHECKING:
     from bleuviz.errors import BleuvizError, ConfigError, InputError, WorkspaceError
     from bleuviz.io.load import load_files, load_paths
     from bleuviz.io.testset import TestSet
+    from bleuviz.metrics.evaluation import Evaluation
+    from bleuviz.metrics.registry import METRICS, get_metric
+    from bleuviz.metrics.spec import MetricSpec, Settings
     from bleuviz.render.notebook import corpus_score, explain_segment, score_metric
     from bleuviz.significance.bleu import compare_systems
     from bleuviz.significance.resampling import PairedResult
@@ -79,17 +82,26 @@ _EXPORTS = {
     "InputError": "bleuviz.errors",
     "WorkspaceError": "bleuviz.errors",
     "Workspace": "bleuviz.workspace.store",
+    "Evaluation": "bleuviz.metrics.evaluation",
+    "METRICS": "bleuviz.metrics.registry",
+    "get_metric": "bleuviz.metrics.registry",
+    "MetricSpec": "bleuviz.metrics.spec",
+    "Settings": "bleuviz.metrics.spec",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 __all__ = [
+    "METRICS",
     "BleuConfig",
     "BleuScore",
     "BleuvizError",
     "ConfigError",
     "CorpusStats",
+    "Evaluation",
     "InputError",
+    "MetricSpec",
     "PairedResult",
     "SegmentExplanation",
+    "Settings",
     "TestSet",
     "TokenizeConfig",
     "Workspace",
@@ -98,6 +110,7 @@ __all__ = [
     "compute_corpus_stats",
     "corpus_score",
     "explain_segment",
+    "get_metric",
     "load_files",
     "load_paths",
     "score_metric",
