@@ -23,7 +23,7 @@ from bleuviz.cli.server_settings import PINNED_DEFAULTS, SERVER_SETTINGS
 from bleuviz.errors import BleuvizError
 from bleuviz.workspace import SavedSet, Workspace
 from tests.data import ROOT, SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
-from tests.packaging.serving import STARTUP_TIMEOUT, free_port, serving
+from tests.serving import STARTUP_TIMEOUT, free_port, serving
 
 REF, HYP = str(SAMPLE_REFS[0]), str(SAMPLE_HYPS[0])
 

@@ -8,18 +8,15 @@ gives a test a server of its own, to check the very first session after start-up
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from tests.serving import free_port, serving
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -31,16 +28,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-STARTUP_TIMEOUT = 60.0
 TIMEOUT_MS = 30_000  # the machine is slow and shared
 expect.set_options(timeout=TIMEOUT_MS)
-
-
-def free_port() -> int:
-    """Return a TCP port that is free right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -65,48 +54,11 @@ def streamlit_server(*app_args: str, log: Path, workspace: Path | None = None) -
     ]
     if app_args:
         command += ["--", *app_args]
-    with log.open("wb") as out:
-        # A workspace of the server's own beside its log (unless the test names one).
-        own = workspace if workspace is not None else log.with_suffix(".workspace")
-        env = {**os.environ, "BLEUVIZ_WORKSPACE": str(own)}
-        proc = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            env=env,
-        )
-        try:
-            url = f"http://127.0.0.1:{port}"
-            wait_healthy(url, proc, log)
-            yield url
-        finally:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=15)
-
-
-def wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
-    """Wait until ``/_stcore/health`` answers ``ok``; fail with the server's log otherwise."""
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.read().strip() == b"ok":
-                    return
-        except OSError:
-            pass
-        time.sleep(0.25)
-    pytest.fail(
-        f"streamlit did not answer {url}/_stcore/health in {STARTUP_TIMEOUT:.0f} s:\n"
-        + log.read_text()
-    )
+    # A workspace of the server's own beside its log (unless the test names one).
+    own = workspace if workspace is not None else log.with_suffix(".workspace")
+    env = {**os.environ, "BLEUVIZ_WORKSPACE": str(own)}
+    with serving(command, port, ROOT, env, log) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

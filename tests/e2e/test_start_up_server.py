@@ -11,8 +11,9 @@ from playwright.sync_api import Page
 from bleuviz.errors import BleuvizError
 from bleuviz.workspace import SavedSet, Workspace
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
-from tests.e2e.conftest import STARTUP_TIMEOUT, streamlit_server
+from tests.e2e.conftest import streamlit_server
 from tests.e2e.test_browser import open_url
+from tests.serving import STARTUP_TIMEOUT
 
 
 def test_the_files_are_saved_before_any_page_is_opened(page: Page, tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ import pytest
 
 import bleuviz
 from tests.data import ROOT
-from tests.packaging.serving import free_port, serving
+from tests.serving import free_port, serving
 
 pytestmark = pytest.mark.packaging
 CONSTRAINTS = ROOT / "constraints.txt"

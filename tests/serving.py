@@ -1,6 +1,6 @@
 """A server started by a command, in its own process group, until it answers its health check.
 
-Shared by the tests of ``bleuviz app`` from a checkout and from an installed wheel.
+Shared by the browser tests, and the tests of ``bleuviz app`` from a checkout and from a wheel.
 """
 
 from __future__ import annotations
