@@ -9,7 +9,6 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app import routes
-from bleuviz.app.ui.frame.app_args import app_args
 from bleuviz.app.ui.frame.sidebar import (
     choose_data_source,
     data_sidebar,
@@ -19,6 +18,7 @@ from bleuviz.app.ui.frame.sidebar import (
     metrics_sidebar,
     settings_sidebar,
 )
+from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.app.ui.state.links import arrive, drop_unclaimed, settle, show_link_problems
 from bleuviz.app.ui.state.setting_links import apply_setting_links, write_setting_links
 from bleuviz.app.ui.widgets.markup import highlight_style_sheet

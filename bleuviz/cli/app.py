@@ -29,7 +29,7 @@ from typing import Any
 from bleuviz.cli.server_settings import PINNED_DEFAULTS, SERVER_SETTINGS, option_flags
 from bleuviz.errors import ConfigError, InputError
 
-#: The app's options taking files, as ``bleuviz/app/ui/frame/app_args.py`` reads them.
+#: The app's options taking files, as ``bleuviz/app/ui/state/app_args.py`` reads them.
 FILE_OPTIONS = ("ref", "hyp", "src", "docids", "seg_scores")
 
 #: A host name (RFC 1123 labels, dot-separated).
@@ -123,7 +123,7 @@ def check_files(args: argparse.Namespace) -> None:
 
 
 def app_arguments(args: argparse.Namespace) -> list[str]:
-    """The arguments the app reads after ``--`` (``bleuviz.app.ui.frame.app_args``)."""
+    """The arguments the app reads after ``--`` (``bleuviz.app.ui.state.app_args``)."""
     out: list[str] = []
     for option in (*FILE_OPTIONS, "lower_is_better", "workspace"):
         value = getattr(args, option)

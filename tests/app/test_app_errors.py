@@ -17,7 +17,7 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.app.ui.frame.app_args import AppArgs, parse_argv
+from bleuviz.app.ui.state.app_args import AppArgs, parse_argv
 from bleuviz.render.labels import escape_markdown as md
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,8 +15,8 @@ from streamlit.testing.v1 import AppTest
 
 import bleuviz.app.ui.cache.data
 from bleuviz.app.ui.cache.workspace import SAVED_SET_KEY
-from bleuviz.app.ui.frame.app_args import parse_argv
 from bleuviz.app.ui.frame.start_up import count_ahead
+from bleuviz.app.ui.state.app_args import parse_argv
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TokenizeConfig
 from bleuviz.workspace import Workspace
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES

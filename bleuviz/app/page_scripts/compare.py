@@ -24,7 +24,6 @@ from bleuviz.app.ui.cache.compare import (
     tested_signature,
 )
 from bleuviz.app.ui.cache.data import current_data, score_every_system, session_settings
-from bleuviz.app.ui.frame.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section
 from bleuviz.app.ui.sections.compare.buckets import bucket_choice, bucket_section
 from bleuviz.app.ui.sections.compare.corpus import (
@@ -47,6 +46,7 @@ from bleuviz.app.ui.sections.compare.views import (
 )
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import compare_links
+from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.state.stepper import row_stepper
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.filters import ActiveFilter, forget

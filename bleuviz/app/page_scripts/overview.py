@@ -7,7 +7,6 @@ import streamlit as st
 from bleuviz.analysis.segments import document_scores, system_scores
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.data import current_corpus, every_system_scores, sentence_bleu
-from bleuviz.app.ui.frame.settings import chosen_metrics, human_metric
 from bleuviz.app.ui.sections.all_systems import outlier_finder
 from bleuviz.app.ui.sections.humans import imported_cards, metrics_vs_humans
 from bleuviz.app.ui.sections.overview_table import (
@@ -19,6 +18,7 @@ from bleuviz.app.ui.sections.overview_table import (
     score_columns,
     systems_table,
 )
+from bleuviz.app.ui.state.settings import chosen_metrics, human_metric
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_bleu
 from bleuviz.app.ui.widgets.markup import show_signature

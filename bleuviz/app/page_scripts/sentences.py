@@ -26,7 +26,6 @@ from bleuviz.app.ui.cache.data import (
     score_every_system,
     segment_frame,
 )
-from bleuviz.app.ui.frame.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.sections.all_systems import segment_in_every_system
 from bleuviz.app.ui.sections.notes import (
     ANY_NOTE,
@@ -50,6 +49,7 @@ from bleuviz.app.ui.sections.subset import active_filters, subset_caption
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import sentence_links
 from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
+from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.state.stepper import row_stepper
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.filters import filter_chips, forget

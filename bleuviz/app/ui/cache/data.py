@@ -29,7 +29,7 @@ import streamlit as st
 from bleuviz.analysis.segments import segment_table
 from bleuviz.app.ui.cache.background import LatestReport, with_progress
 from bleuviz.app.ui.cache.workspace import SAVED, SAVED_SET_KEY, load_saved
-from bleuviz.app.ui.frame.settings import bleu_config_from_state
+from bleuviz.app.ui.state.settings import bleu_config_from_state
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from bleuviz.app.ui.frame.app_args import app_args
+from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.testset import TestSet

@@ -1,1 +1,1 @@
-"""The frame's parts: the sidebar, its settings, the app's arguments and start-up work."""
+"""The frame's parts: the sidebar and the start-up work of the server."""

@@ -29,14 +29,14 @@ from bleuviz.app.ui.cache.workspace import (
     workspace_problem,
     workspace_readonly,
 )
-from bleuviz.app.ui.frame.app_args import AppArgs, app_args
-from bleuviz.app.ui.frame.settings import (
+from bleuviz.app.ui.state.app_args import AppArgs, app_args
+from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem, text
+from bleuviz.app.ui.state.settings import (
     FLAVOR_SENTENCES,
     NO_HUMAN,
     SENTENCE_SEMANTICS,
     smoothing_defaults,
 )
-from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem, text
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.errors import BleuvizError

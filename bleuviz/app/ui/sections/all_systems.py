@@ -14,8 +14,8 @@ from bleuviz.app.ui.cache.data import (
     metric_scores,
     metric_spec,
 )
-from bleuviz.app.ui.frame.settings import chosen_metrics
 from bleuviz.app.ui.sections.segment_view import explanation
+from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
 from bleuviz.app.ui.widgets.markup import show_html

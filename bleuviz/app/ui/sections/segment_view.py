@@ -11,10 +11,10 @@ from numpy.typing import NDArray
 
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.data import metric_scores, metric_spec
-from bleuviz.app.ui.frame.settings import chosen_metrics
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import imported_range_param
+from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.arrays import FloatArray

@@ -1,1 +1,1 @@
-"""Session state and links: every setting in the URL, selections and stepping."""
+"""Session state: the sidebar's settings and the app's arguments, links, selections, stepping."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleuviz.app.ui.frame.settings import FLAVOR_SENTENCES, SENTENCE_SEMANTICS, parse_weights
 from bleuviz.app.ui.state.links import (
     LinkParam,
     LinkValueError,
@@ -24,6 +23,7 @@ from bleuviz.app.ui.state.links import (
     show_number,
     write_links,
 )
+from bleuviz.app.ui.state.settings import FLAVOR_SENTENCES, SENTENCE_SEMANTICS, parse_weights
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.errors import BleuvizError

@@ -9,9 +9,9 @@ import streamlit as st
 from bleuviz.analysis.disagreement import disagreements
 from bleuviz.app.ui.cache.compare import BLEU, sentence_comparison
 from bleuviz.app.ui.cache.data import metric_spec
-from bleuviz.app.ui.frame.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.sections.compare.views import open_clicked_row
 from bleuviz.app.ui.state.selection import sync_selection
+from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
 from bleuviz.metrics.evaluation import Evaluation

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleuviz.app.ui.frame.settings import smoothing_defaults
 from bleuviz.app.ui.state.links import claim
+from bleuviz.app.ui.state.settings import smoothing_defaults
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
