@@ -12,9 +12,10 @@ page reads it.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from bleuviz.metrics.bleu_metric import BLEU, rows_of
 from bleuviz.metrics.registry import get_metric, metrics_of
@@ -28,13 +29,61 @@ if TYPE_CHECKING:
     from bleuviz.progress import Progress
 
 
+#: Settings variants kept per metric (and BLEU statistics kept per test set): a server
+#: that serves one test set for days under many settings keeps the latest few only.
+VARIANTS = 4
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Recent(Generic[K, V]):
+    """The most recently used entries, at most ``VARIANTS`` of each group (its key's first part)."""
+
+    def __init__(self) -> None:
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        """The entry, now the most recent of its group (None if not held)."""
+        if key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def peek(self, key: K) -> V | None:
+        """The entry, its recency unchanged (None if not held)."""
+        return self._items.get(key)
+
+    def put(self, key: K, value: V) -> V:
+        """Hold ``value``, letting go of its group's least recent entry beyond ``VARIANTS``."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        group = [k for k in self._items if _group(k) == _group(key)]
+        for old in group[: max(len(group) - VARIANTS, 0)]:
+            del self._items[old]
+        return value
+
+    def items(self) -> list[tuple[K, V]]:
+        """Every entry, least recent first."""
+        return list(self._items.items())
+
+
+def _group(key: Hashable) -> Hashable:
+    """A memo key's group: the metric (or its label) it begins with."""
+    return key[0] if isinstance(key, tuple) else key
+
+
 @dataclass(slots=True)
 class _Memo:
     """What a bundle and its siblings (other settings, same test set) have computed."""
 
-    rows: dict[Hashable, dict[str, FloatArray]] = field(default_factory=dict)
-    scores: dict[tuple[MetricSpec, Settings], dict[str, MetricScores]] = field(default_factory=dict)
-    statistics: dict[tuple[TokenizeConfig, int], CorpusStats] = field(default_factory=dict)
+    rows: _Recent[Hashable, dict[str, FloatArray]] = field(default_factory=_Recent)
+    scores: _Recent[tuple[MetricSpec, Settings], dict[str, MetricScores]] = field(
+        default_factory=_Recent
+    )
+    statistics: _Recent[tuple[str, TokenizeConfig, int], CorpusStats] = field(
+        default_factory=_Recent
+    )
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
@@ -82,8 +131,9 @@ class Evaluation:
         """Return the metric's rows of ``systems`` (all by default), computing those not held."""
         metric = self.metric(label)
         names = list(self.testset.systems if systems is None else systems)
+        key = _rows_key(metric, self.settings)
         with self._memo.lock:
-            held = self._memo.rows.setdefault(_rows_key(metric, self.settings), {})
+            held = self._memo.rows.get(key) or self._memo.rows.put(key, {})
             todo = [name for name in names if name not in held]
             if todo:
                 if metric is BLEU:  # BLEU's rows are its statistics, counted once for all
@@ -98,8 +148,9 @@ class Evaluation:
         """Return the scores of ``systems`` (all by default) by the metric ``label``."""
         metric = self.metric(label)
         names = list(self.testset.systems if systems is None else systems)
+        key = (metric, metric.reads(self.settings))
         with self._memo.lock:
-            held = self._memo.scores.setdefault((metric, metric.reads(self.settings)), {})
+            held = self._memo.scores.get(key) or self._memo.scores.put(key, {})
             todo = [name for name in names if name not in held]
             if todo:
                 rows = self.rows(label, todo, progress)
@@ -110,7 +161,7 @@ class Evaluation:
         """Whether ``system``'s scores of ``label`` under these settings are held."""
         metric = self.metric(label)
         with self._memo.lock:
-            return system in self._memo.scores.get((metric, metric.reads(self.settings)), {})
+            return system in (self._memo.scores.peek((metric, metric.reads(self.settings))) or {})
 
     def bleu_statistics(self, progress: Progress | None = None) -> CorpusStats:
         """Return BLEU's statistics of every system under this tokenization (counted once).
@@ -122,20 +173,20 @@ class Evaluation:
 
         tokenize, order = self.settings.tokenize, self.settings.bleu.stats_order
         with self._memo.lock:
-            for (done_tokenize, done_order), corpus in self._memo.statistics.items():
-                if done_tokenize == tokenize and done_order >= order:
+            for key, corpus in reversed(self._memo.statistics.items()):
+                if key[1] == tokenize and key[2] >= order:
+                    self._memo.statistics.get(key)  # now the most recent
                     return corpus
             corpus = compute_corpus_stats(
                 self.testset, tokenize, order, self.settings.workers, progress=progress
             )
-            self._memo.statistics[(tokenize, order)] = corpus
-            return corpus
+            return self._memo.statistics.put((BLEU.label, tokenize, order), corpus)
 
     def seed_statistics(self, corpus: CorpusStats) -> None:
         """Keep BLEU's statistics counted elsewhere (the app counts them ahead, with progress)."""
         orders = corpus.systems[next(iter(corpus.systems))].max_order if corpus.systems else 0
         with self._memo.lock:
-            self._memo.statistics[(corpus.tokenize, orders)] = corpus
+            self._memo.statistics.put((BLEU.label, corpus.tokenize, orders), corpus)
 
 
 def _rows_key(metric: MetricSpec, settings: Settings) -> Hashable:

@@ -18,7 +18,7 @@ from bleuviz.io.decode import read_path
 from bleuviz.io.seg_scores import attach_seg_scores
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import METRICS, Settings
-from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.metrics.evaluation import VARIANTS, Evaluation
 from bleuviz.metrics.spec import MetricOptions
 from tests.data import COMET_SCORES, SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
@@ -73,3 +73,27 @@ def test_imported_scores_belong_to_the_test_set() -> None:
     assert set(evaluation.scores("COMET-test")) == set(testset.systems)
     with pytest.raises(InputError, match="no metric 'BLEURT'"):
         evaluation.scores("BLEURT")
+
+
+def test_only_the_latest_settings_variants_are_kept() -> None:
+    assert VARIANTS == 4  # the test walks five variants
+    evaluation = Evaluation(SAMPLE)
+    variants = [BleuConfig(max_order=n) for n in (1, 2, 3, 4)] + [BleuConfig(smooth="floor")]
+    first = evaluation.with_settings(Settings(bleu=variants[0]))
+    first.scores("BLEU", ["terse"])
+    for config in variants[1:]:
+        assert first.has_scores("BLEU", "terse")  # VARIANTS - 1 newer ones do not evict it
+        evaluation.with_settings(Settings(bleu=config)).scores("BLEU", ["terse"])
+    assert not first.has_scores("BLEU", "terse")  # the fifth did
+    assert evaluation.with_settings(Settings(bleu=variants[-1])).has_scores("BLEU", "terse")
+
+
+def test_using_a_variant_keeps_it_among_the_latest() -> None:
+    evaluation = Evaluation(SAMPLE)
+    first = evaluation.with_settings(Settings(bleu=BleuConfig(max_order=1)))
+    first.scores("BLEU", ["terse"])
+    for n in (2, 3, 4):
+        evaluation.with_settings(Settings(bleu=BleuConfig(max_order=n))).scores("BLEU", ["terse"])
+    first.scores("BLEU", ["terse"])  # used again: now the most recent
+    evaluation.with_settings(Settings(bleu=BleuConfig(smooth="floor"))).scores("BLEU", ["terse"])
+    assert first.has_scores("BLEU", "terse")
