@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.analysis.buckets import bucket_segments, bucket_table, segment_comparison, win_tie_loss
 from bleuviz.analysis.segments import PREVIEW_CHARS
-from bleuviz.app.ui.cache.data import PathSet
+from bleuviz.app.ui.cache.loading import PathSet
 from bleuviz.app.ui.sections.compare.views import (
     BUCKETS,
     NGRAMS,

@@ -13,7 +13,7 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
-import bleuviz.app.ui.cache.data
+import bleuviz.app.ui.cache.counting
 from bleuviz.app.ui.cache.workspace import SAVED_SET_KEY
 from bleuviz.app.ui.frame.start_up import count_ahead
 from bleuviz.app.ui.state.app_args import parse_argv
@@ -33,12 +33,12 @@ def test_the_first_session_takes_the_files_counted_ahead(
     assert set_id is not None
     assert [s.id for s in Workspace.open().testsets()] == [set_id]
     # Counting started, with the settings a new session has.
-    ((_, tokenize, order),) = bleuviz.app.ui.cache.data._EARLY
+    ((_, tokenize, order),) = bleuviz.app.ui.cache.counting._EARLY
     assert (tokenize, order) == (TokenizeConfig(DEFAULT_TOKENIZER, lowercase=False), 4)
     app.run()
     assert not app.exception and not app.error
     assert app.session_state[SAVED_SET_KEY] == set_id
-    assert not bleuviz.app.ui.cache.data._EARLY  # the page took the statistics counted ahead
+    assert not bleuviz.app.ui.cache.counting._EARLY  # the page took the statistics counted ahead
     expected = {
         name: f"{sacrebleu.corpus_bleu(lines, SAMPLE_REF_LINES).score:.2f}"
         for name, lines in SAMPLE_SYSTEM_LINES.items()
@@ -58,9 +58,9 @@ def test_nothing_is_counted_ahead_without_usable_files(
     monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...]
 ) -> None:
     monkeypatch.setattr("sys.argv", ["serve.py", *argv])
-    bleuviz.app.ui.cache.data._EARLY.clear()
+    bleuviz.app.ui.cache.counting._EARLY.clear()
     assert count_ahead() is None
-    assert not bleuviz.app.ui.cache.data._EARLY
+    assert not bleuviz.app.ui.cache.counting._EARLY
     assert not Workspace.open().testsets()
 
 

@@ -15,7 +15,7 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.app.ui.cache.data import sample_paths
+from bleuviz.app.ui.cache.loading import sample_paths
 from bleuviz.bleu.corpus import compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
@@ -291,7 +291,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[tuple[tuple[str, ...], str,
         calls.append((tuple(testset.systems), tokenize.name, threading.current_thread().name))
         return compute_corpus_stats(testset, tokenize, order, workers, progress=progress)
 
-    monkeypatch.setattr("bleuviz.app.ui.cache.data.compute_corpus_stats", counting)
+    monkeypatch.setattr("bleuviz.app.ui.cache.counting.compute_corpus_stats", counting)
     return calls
 
 

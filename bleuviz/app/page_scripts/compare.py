@@ -23,7 +23,8 @@ from bleuviz.app.ui.cache.compare import (
     significance,
     tested_signature,
 )
-from bleuviz.app.ui.cache.data import current_data, score_every_system, session_settings
+from bleuviz.app.ui.cache.data import current_data
+from bleuviz.app.ui.cache.scores import score_every_system, session_settings
 from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section
 from bleuviz.app.ui.sections.compare.buckets import bucket_choice, bucket_section
 from bleuviz.app.ui.sections.compare.corpus import (

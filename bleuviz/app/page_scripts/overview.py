@@ -6,7 +6,8 @@ import streamlit as st
 
 from bleuviz.analysis.segments import document_scores, system_scores
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.data import current_corpus, every_system_scores, sentence_bleu
+from bleuviz.app.ui.cache.data import current_corpus
+from bleuviz.app.ui.cache.scores import every_system_scores, sentence_bleu
 from bleuviz.app.ui.sections.all_systems import outlier_finder
 from bleuviz.app.ui.sections.humans import imported_cards, metrics_vs_humans
 from bleuviz.app.ui.sections.overview_table import (

@@ -19,8 +19,8 @@ from bleuviz.analysis.segments import (
     match_places,
     segment_export,
 )
-from bleuviz.app.ui.cache.data import (
-    current_corpus,
+from bleuviz.app.ui.cache.data import current_corpus
+from bleuviz.app.ui.cache.scores import (
     metric_scores,
     metric_spec,
     score_every_system,

@@ -2,7 +2,7 @@
 
 Every cached function is keyed on the loaded data's ``DataKey`` (content ids,
 tokenization, order, imported directions) and the settings it reads, passed
-in by the script thread; the corpus itself is an unhashed ``_`` argument.
+in by the script thread; the evaluation itself is an unhashed ``_`` argument.
 Nothing here reads the session's settings or draws a widget; the section
 modules and bleuviz/app/page_scripts/compare.py do.
 """
@@ -24,13 +24,9 @@ from bleuviz.analysis.salient import (
     salient_ngrams,
 )
 from bleuviz.app.ui.cache.background import with_progress
-from bleuviz.app.ui.cache.data import (
-    DataKey,
-    counting_threads,
-    metric_scores,
-    metric_spec,
-    system_scores,
-)
+from bleuviz.app.ui.cache.counting import counting_threads
+from bleuviz.app.ui.cache.data import DataKey
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec, system_scores
 from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.bleu.stats import pair_matches
 from bleuviz.metrics import MetricScores, MetricSpec, Settings

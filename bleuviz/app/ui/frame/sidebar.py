@@ -9,14 +9,13 @@ from pathlib import Path
 
 import streamlit as st
 
-from bleuviz.app.ui.cache.data import (
+from bleuviz.app.ui.cache.counting import start_corpus_stats, stats_settings
+from bleuviz.app.ui.cache.loading import (
     LOWER_KEY,
     PathSet,
     load_uploads,
     read_testset,
     scored_testset,
-    start_corpus_stats,
-    stats_settings,
 )
 from bleuviz.app.ui.cache.workspace import (
     SAVED,

@@ -8,12 +8,8 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.outliers import find_outliers
-from bleuviz.app.ui.cache.data import (
-    current_testset,
-    keyed_sentence_bleu,
-    metric_scores,
-    metric_spec,
-)
+from bleuviz.app.ui.cache.loading import current_testset
+from bleuviz.app.ui.cache.scores import keyed_sentence_bleu, metric_scores, metric_spec
 from bleuviz.app.ui.sections.segment_view import explanation
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons

@@ -16,7 +16,7 @@ from bleuviz.analysis.correlation import (
     scores_view,
     segment_gaps,
 )
-from bleuviz.app.ui.cache.data import metric_scores, metric_spec
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import direction_note, fmt_metric

@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from bleuviz.app.ui.cache.data import current_testset
+from bleuviz.app.ui.cache.loading import current_testset
 from bleuviz.app.ui.cache.workspace import (
     SAVED,
     SAVED_SET_KEY,

@@ -11,7 +11,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from bleuviz.analysis.ranking import best_systems, rank_order
-from bleuviz.app.ui.cache.data import metric_spec, sentence_bleu
+from bleuviz.app.ui.cache.scores import metric_spec, sentence_bleu
 from bleuviz.app.ui.sections.humans import mean_with_ci
 from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from bleuviz.bleu import BleuConfig

@@ -10,7 +10,7 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.data import metric_scores, metric_spec
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import imported_range_param

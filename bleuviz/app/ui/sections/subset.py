@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from bleuviz.app.ui.cache.data import metric_scores, metric_spec
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
 from bleuviz.bleu import BleuConfig, corpus_score

@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.app.ui.cache.compare import score_spec, significance
-from bleuviz.app.ui.cache.data import DataKey, session_settings
+from bleuviz.app.ui.cache.data import DataKey
+from bleuviz.app.ui.cache.scores import session_settings
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.metrics import Settings
 from bleuviz.metrics.evaluation import Evaluation

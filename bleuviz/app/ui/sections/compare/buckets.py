@@ -25,7 +25,8 @@ from bleuviz.analysis.buckets import (
 )
 from bleuviz.app.ui.cache.background import with_progress
 from bleuviz.app.ui.cache.compare import ALL, fmt_p, fmt_score, score_spec, scores_of
-from bleuviz.app.ui.cache.data import DataKey, metric_scores, metric_spec, session_settings
+from bleuviz.app.ui.cache.data import DataKey
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec, session_settings
 from bleuviz.app.ui.state.links import LinkParam, LinkValueError, apply_links, write_links
 from bleuviz.app.ui.state.page_links import choice_param
 from bleuviz.app.ui.widgets.export import export_buttons

@@ -8,7 +8,7 @@ import streamlit as st
 
 from bleuviz.analysis.disagreement import disagreements
 from bleuviz.app.ui.cache.compare import BLEU, sentence_comparison
-from bleuviz.app.ui.cache.data import metric_spec
+from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.sections.compare.views import open_clicked_row
 from bleuviz.app.ui.state.selection import sync_selection
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics

@@ -1,0 +1,92 @@
+"""BLEU's statistics, counted once per test set, tokenization and order, with progress.
+
+The command line's files are counted from the moment the server starts
+(``start_corpus_stats``); the first page takes those statistics instead of
+counting again. Cached with ``st.cache_resource``, keyed on the content id.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import streamlit as st
+
+from bleuviz.app.ui.cache.background import LatestReport, with_progress
+from bleuviz.app.ui.state.settings import bleu_config_from_state
+from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
+from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
+from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
+from bleuviz.io.content_id import LoadedTestSet
+from bleuviz.io.testset import TestSet
+from bleuviz.progress import Progress
+
+
+def counting_threads(tokenize: TokenizeConfig) -> int:
+    """Threads for the columnar tokenizers; the others stay in this process (the
+    command line forks tokenizer processes, which a threaded server must not)."""
+    return default_workers() if tokenize.name in COLUMNAR_TOKENIZERS else 1
+
+
+def stats_settings() -> tuple[TokenizeConfig, int]:
+    """The tokenization and the n-gram order the session's settings count with.
+
+    Raises:
+        BleuvizError: a setting is invalid (the page shows it).
+    """
+    state = st.session_state
+    tokenize = TokenizeConfig(state["tokenize"], state["lowercase"])
+    return tokenize, bleu_config_from_state().stats_order
+
+
+#: Statistics counted ahead of their page (``start_corpus_stats``), at most one test set's:
+#: (content id of the test set, tokenization, order) -> (its statistics to come, and the
+#: last report of their progress).
+_EARLY: dict[tuple[str, TokenizeConfig, int], tuple[Future[CorpusStats], LatestReport]] = {}
+_EARLY_POOL = ThreadPoolExecutor(1, thread_name_prefix="bleuviz-early-stats")
+
+
+def start_corpus_stats(loaded: LoadedTestSet, tokenize: TokenizeConfig, order: int) -> None:
+    """Start counting the test set's n-grams on a background thread; ``corpus_stats`` takes them.
+
+    The command line's files are counted while they are saved in the workspace and
+    the sidebar is drawn, work that leaves a core idle, instead of after it.
+    """
+    _EARLY.clear()  # one test set's at most: statistics nobody took are let go
+    report = LatestReport()
+    work = _EARLY_POOL.submit(
+        compute_corpus_stats,
+        loaded.testset,
+        tokenize,
+        order,
+        counting_threads(tokenize),
+        progress=report,
+    )
+    _EARLY[(loaded.content_id, tokenize, order)] = (work, report)
+
+
+def corpus_stats(loaded: LoadedTestSet, tokenize: TokenizeConfig, order: int) -> CorpusStats:
+    """The test set's statistics, with a progress bar while they are counted (seconds at 100k)."""
+    content_id, testset = loaded.content_id, loaded.testset
+    return with_progress(
+        "Counting n-grams",
+        lambda report: _corpus_stats(content_id, testset, tokenize, order, _progress=report),
+    )
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _corpus_stats(
+    content_id: str,
+    _testset: TestSet,
+    tokenize: TokenizeConfig,
+    order: int,
+    _progress: Progress | None = None,
+) -> CorpusStats:
+    """Tokenize and count the test set once per (content id, tokenizer, lowercase, order)."""
+    early = _EARLY.pop((content_id, tokenize, order), None)
+    if early is not None:  # the same content: its statistics are these
+        work, report = early
+        if _progress is not None:
+            report.follow(_progress)
+        return work.result()
+    workers = counting_threads(tokenize)
+    return compute_corpus_stats(_testset, tokenize, order, workers, progress=_progress)

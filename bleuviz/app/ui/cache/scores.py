@@ -1,0 +1,173 @@
+"""Every metric's scores of the loaded test set, from one evaluation bundle per test set.
+
+The bundle (``bleuviz.metrics.evaluation``) is shared by every session and
+computes a metric's scores once per settings the metric reads. Functions here
+take the settings as arguments (cached work and worker threads call them),
+except ``session_settings`` and those documented as reading the sidebar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import pandas as pd
+import streamlit as st
+
+from bleuviz.analysis.segments import segment_table
+from bleuviz.app.ui.cache.counting import stats_settings
+from bleuviz.app.ui.cache.loading import current_testset
+from bleuviz.app.ui.state.settings import bleu_config_from_state
+from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.result import BleuArrays
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.io.testset import TestSet
+from bleuviz.metrics import EXTRA_METRICS, MetricOptions, MetricScores, MetricSpec, Settings
+from bleuviz.metrics.evaluation import Evaluation
+
+
+@st.cache_resource(max_entries=6, show_spinner=False)
+def _bundle(content_id: str, _testset: TestSet) -> Evaluation:
+    """One evaluation bundle per loaded test set, shared by every session: what it computes
+    (any metric, any settings) is kept for all."""
+    return Evaluation(_testset)
+
+
+def loaded_evaluation(content_id: str, counted: CorpusStats, settings: Settings) -> Evaluation:
+    """The bundle of the test set ``content_id`` names, under ``settings``.
+
+    ``counted``: BLEU's statistics, already counted (with a progress bar) under
+    ``settings.tokenize``. Reads no setting: cached work and worker threads may
+    call it.
+    """
+    bundle = _bundle(content_id, counted.testset)
+    bundle.seed_statistics(counted)
+    return bundle.with_settings(settings)
+
+
+def session_settings() -> Settings:
+    """The sidebar's settings, for every metric: BLEU's, chrF's lowercase, ROUGE's stemmer.
+
+    Reads the session's settings: call it on the script thread and pass the
+    value (or a metric's part of it, ``MetricSpec.reads``) to cached work.
+    """
+    state = st.session_state
+    tokenize, _ = stats_settings()
+    options = MetricOptions(bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
+    return Settings(bleu=bleu_config_from_state(), tokenize=tokenize, options=options)
+
+
+def system_scores(
+    evaluation: Evaluation, system: str, label: str, settings: Settings
+) -> MetricScores:
+    """``label``'s scores of ``system`` under ``settings``, from the loaded bundle.
+
+    Reads no setting. A computed metric still to score shows a spinner, so call
+    it on the script thread; an imported metric's scores are read from the test set.
+    """
+    bundle = evaluation.with_settings(settings)
+    if label in EXTRA_METRICS and not bundle.has_scores(label, system):
+        with st.spinner("Scoring with another metric…"):
+            return bundle.scores(label, [system])[system]
+    return bundle.scores(label, [system])[system]
+
+
+def every_system_scores(
+    evaluation: Evaluation, label: str, systems: Sequence[str]
+) -> dict[str, MetricScores]:
+    """``label``'s scores of every system in ``systems``, with a progress bar while computing.
+
+    Systems are scored one at a time at this boundary, so the bar names the one
+    under way ("TER: system 3 of 9") and a rerun (another page, another setting)
+    can stop the loop between systems; systems already scored come from the
+    bundle, and when all are, no bar is drawn.
+    """
+    computed = label in EXTRA_METRICS  # BLEU's come from counted statistics, imported are read
+    todo = [n for n in systems if computed and not evaluation.has_scores(label, n)]
+    bar = st.empty()  # on every run: a bar on one run only would shift what follows
+    if todo:
+        bar.progress(0.0, text=f"{label}: scoring {len(todo)} systems")
+    scores: dict[str, MetricScores] = {}
+    for name in systems:
+        if name in todo:
+            done = todo.index(name)
+            bar.progress(done / len(todo), text=f"{label}: system {done + 1} of {len(todo)}")
+        scores[name] = evaluation.scores(label, [name])[name]
+    if todo:
+        bar.empty()
+    return scores
+
+
+def score_every_system(evaluation: Evaluation, labels: Iterable[str]) -> None:
+    """Compute each computed metric in ``labels`` for every system, with the progress bar.
+
+    Pages call this before their sections, which then read the scores from the
+    bundle: a section that needs every system (one segment in every system, the
+    significance table) would otherwise compute them one by one with no sign of
+    progress. Imported scores are read, not computed, and are skipped.
+    """
+    for label in dict.fromkeys(labels):
+        if label in EXTRA_METRICS:
+            every_system_scores(evaluation, label, list(evaluation.testset.systems))
+
+
+def sentence_bleu(evaluation: Evaluation, system: str, config: BleuConfig) -> BleuArrays:
+    """Every segment's sentence BLEU of ``system``, computed once per data and settings.
+
+    Shared by every session and page (Overview's boxes, mean and outliers; the
+    segment tables), so a rerun that changes no setting recomputes nothing.
+    Reads which test set is loaded; cached work calls ``keyed_sentence_bleu``.
+    """
+    return keyed_sentence_bleu(current_testset().content_id, evaluation, system, config)
+
+
+def keyed_sentence_bleu(
+    content_id: str, evaluation: Evaluation, system: str, config: BleuConfig
+) -> BleuArrays:
+    """``sentence_bleu`` of the corpus counted from the test set ``content_id`` names."""
+    return _sentence_bleu(content_id, evaluation.settings.tokenize, system, config, evaluation)
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def _sentence_bleu(
+    content_id: str,
+    tokenize: TokenizeConfig,
+    system: str,
+    config: BleuConfig,
+    _evaluation: Evaluation,
+) -> BleuArrays:
+    """The cached sentence scores (keyed on the data, tokenization, system and settings)."""
+    return sentence_scores(_evaluation.bleu_statistics().systems[system], config)
+
+
+def segment_frame(evaluation: Evaluation, system: str, config: BleuConfig) -> pd.DataFrame:
+    """The Sentences table of ``system`` (cached and shared: copy it before changing it)."""
+    content_id = current_testset().content_id
+    return _segment_frame(content_id, evaluation.settings.tokenize, system, config, evaluation)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _segment_frame(
+    content_id: str,
+    tokenize: TokenizeConfig,
+    system: str,
+    config: BleuConfig,
+    _evaluation: Evaluation,
+) -> pd.DataFrame:
+    """The cached table (keyed on the data, tokenization, system and settings)."""
+    return segment_table(_evaluation.bleu_statistics(), system, config)
+
+
+def metric_spec(evaluation: Evaluation, label: str) -> MetricSpec:
+    """Return the metric ``label``: computed (BLEU, chrF, ROUGE ...) or imported."""
+    return evaluation.metric(label)
+
+
+def metric_scores(evaluation: Evaluation, system: str, label: str) -> MetricScores:
+    """Return ``label``'s scores of ``system`` under the bundle's settings (the sidebar's).
+
+    Only the settings a metric reads key what the bundle holds: chrF reads the
+    lowercase switch, ROUGE the stemmer, TER neither. An imported metric's
+    scores are read, not computed: they come from the test set.
+    """
+    return system_scores(evaluation, system, label, evaluation.settings)
