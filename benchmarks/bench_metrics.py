@@ -53,9 +53,10 @@ from sacrebleu.metrics.ter import TER
 from sacrebleu.significance import PairedTest
 
 from benchmarks.bench_significance import best_of
-from bleuviz.metrics import paired_test_metric, score_rouge, score_sacrebleu
+from bleuviz.metrics import METRICS, Settings, score_rouge, score_sacrebleu
 from bleuviz.metrics.ter_parallel import clear_cache
 from bleuviz.significance import DEFAULT_SEED, compare_systems_metric
+from bleuviz.significance.by_metric import paired_test
 
 TOL = 1e-9
 WMT17 = Path("/work/shared/data/wmt17-en-de")
@@ -148,9 +149,8 @@ def bench_significance(repeats: int, refs: list[str], base: list[str], system: l
         return compare_systems_metric("baseline", stats[0], {"system": stats[1]}, CHRF())
 
     def ours_with_stats() -> Any:
-        matrices = [score_sacrebleu("chrF", hyps, [refs]).statistics() for hyps in (base, system)]
-        scorer = paired_test_metric("chrF")
-        return compare_systems_metric("baseline", matrices[0], {"system": matrices[1]}, scorer)
+        scored = {n: score_sacrebleu("chrF", h, [refs]) for n, h in named}
+        return paired_test(METRICS["chrF"], Settings(), "baseline", scored)
 
     stats_time, rows = best_of(repeats, ours_from_stats)
     total_time, _ = best_of(repeats, ours_with_stats)

@@ -29,8 +29,12 @@ from typing import Any
 from bleuviz.cli.server_settings import PINNED_DEFAULTS, SERVER_SETTINGS, option_flags
 from bleuviz.errors import ConfigError, InputError
 
-#: The app's options taking files, as ``bleuviz/app/ui/state/app_args.py`` reads them.
+#: The app's options taking files (``add_app_arguments``).
 FILE_OPTIONS = ("ref", "hyp", "src", "docids", "seg_scores")
+#: All the app's options, as messages list them.
+APP_OPTIONS = tuple(
+    "--" + name.replace("_", "-") for name in (*FILE_OPTIONS, "lower_is_better", "workspace")
+)
 
 #: A host name (RFC 1123 labels, dot-separated).
 _HOST_NAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
@@ -52,6 +56,14 @@ def add_app_parser(commands: Any) -> argparse.ArgumentParser:
         default=str(SERVER_SETTINGS["server.address"]),
         help="address to listen on (default: %(default)s, this machine only)",
     )
+    add_app_arguments(parser)
+    parser.set_defaults(func=run_app)
+    return parser
+
+
+def add_app_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the app's own arguments: ``bleuviz app`` takes them, and the app reads them after
+    ``--`` on ``streamlit run`` (:mod:`bleuviz.app.ui.state.app_args`)."""
     parser.add_argument("--ref", nargs="+", default=[], metavar="REF", help="reference files")
     parser.add_argument("--hyp", nargs="+", default=[], metavar="HYP", help="system outputs")
     parser.add_argument("--src", metavar="SRC", help="source file (optional)")
@@ -63,8 +75,6 @@ def add_app_parser(commands: Any) -> argparse.ArgumentParser:
         "--lower-is-better", nargs="+", default=[], metavar="NAME", help="imported scores"
     )
     parser.add_argument("--workspace", metavar="DIR", help="workspace folder")
-    parser.set_defaults(func=run_app)
-    return parser
 
 
 def port_number(text: str) -> int:
@@ -125,11 +135,11 @@ def check_files(args: argparse.Namespace) -> None:
 def app_arguments(args: argparse.Namespace) -> list[str]:
     """The arguments the app reads after ``--`` (``bleuviz.app.ui.state.app_args``)."""
     out: list[str] = []
-    for option in (*FILE_OPTIONS, "lower_is_better", "workspace"):
-        value = getattr(args, option)
+    for flag in APP_OPTIONS:
+        value = getattr(args, flag[2:].replace("-", "_"))
         values = [value] if isinstance(value, str) else value or []
         if values:
-            out += ["--" + option.replace("_", "-"), *values]
+            out += [flag, *values]
     return out
 
 

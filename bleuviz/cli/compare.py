@@ -7,8 +7,14 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
-from bleuviz.cli.tested import BLEU, TestedMetric, cli_evaluation, tested_metric
+from bleuviz.cli.options import (
+    add_bleu_options,
+    add_input_options,
+    bleu_config,
+    cli_evaluation,
+    load_testset,
+)
+from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
 from bleuviz.errors import ConfigError
 from bleuviz.metrics import SIGNIFICANCE_METRICS
 from bleuviz.render.latex import booktabs_table, escape_latex

@@ -7,8 +7,13 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from bleuviz.analysis.correlation import Correlation, MetricView, correlate, scores_view
-from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
-from bleuviz.cli.tested import cli_evaluation
+from bleuviz.cli.options import (
+    add_bleu_options,
+    add_input_options,
+    bleu_config,
+    cli_evaluation,
+    load_testset,
+)
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import METRICS

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
-from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
 from bleuviz.io.load import load_files, load_paths
@@ -18,6 +18,8 @@ from bleuviz.metrics.registry import imported_specs
 from bleuviz.workspace.location import WORKSPACE_ENV
 
 if TYPE_CHECKING:
+    from bleuviz.metrics.evaluation import Evaluation
+    from bleuviz.metrics.spec import Settings
     from bleuviz.metrics.ter_config import TerConfig
 
 #: ``--metrics`` names, as sacrebleu's ``-m`` spells them.
@@ -179,6 +181,27 @@ def load_testset(args: argparse.Namespace) -> tuple[TestSet, list[str]]:
     testset = with_seg_scores(read_testset(args), args)
     paths = list(args.hyp) if len(args.hyp) == len(testset.systems) else list(testset.systems)
     return testset, paths
+
+
+def cli_settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
+    """The settings ``--tokenize``, ``--lowercase`` and BLEU's options describe."""
+    # The metrics' modules load where a command scores (``rouge``, ``add`` and ``list`` do not).
+    from bleuviz.metrics.spec import MetricOptions, Settings
+
+    lowercase = bool(args.lowercase)
+    return Settings(
+        bleu=config,
+        tokenize=TokenizeConfig(args.tokenize, lowercase),
+        options=MetricOptions(lowercase=lowercase),
+        workers=default_workers(),
+    )
+
+
+def cli_evaluation(testset: TestSet, args: argparse.Namespace, config: BleuConfig) -> Evaluation:
+    """The test set under the command line's settings."""
+    from bleuviz.metrics.evaluation import Evaluation
+
+    return Evaluation(testset, cli_settings(args, config))
 
 
 #: What ``--hyp -`` reads, and the system's name.

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
 from bleuviz.cli.options import (
     SCORE_METRICS,
     add_bleu_options,
@@ -16,6 +16,7 @@ from bleuviz.cli.options import (
     add_metric_options,
     bleu_config,
     chrf_config,
+    cli_evaluation,
     load_testset,
     ter_config,
 )
@@ -24,7 +25,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import METRICS
-from bleuviz.metrics.spec import MetricScores, Settings
+from bleuviz.metrics.spec import MetricScores
 from bleuviz.metrics.ter_config import TerConfig
 
 # The JSON and LaTeX writers are imported where those formats are written, and
@@ -66,15 +67,13 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
 
 def _evaluation(args: argparse.Namespace, testset: TestSet, config: BleuConfig) -> Evaluation:
     """The test set under the options: BLEU's, ``--chrf-*`` and ``--ter-*``."""
-    return Evaluation(
-        testset,
-        Settings(
-            bleu=config,
-            tokenize=TokenizeConfig(args.tokenize, args.lowercase),
+    evaluation = cli_evaluation(testset, args, config)
+    return evaluation.with_settings(
+        replace(
+            evaluation.settings,
             chrf=chrf_config(args) if "chrf" in args.metrics else None,
             ter=ter_config(args) if "ter" in args.metrics else TerConfig(),
-            workers=default_workers(),
-        ),
+        )
     )
 
 

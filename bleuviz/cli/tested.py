@@ -7,14 +7,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
 from bleuviz.metrics.bleu_metric import BLEU as BLEU_METRIC
 from bleuviz.metrics.evaluation import Evaluation
-from bleuviz.metrics.spec import MetricOptions, MetricScores, MetricSpec, Settings
+from bleuviz.metrics.spec import MetricScores, MetricSpec
 
 if TYPE_CHECKING:
-    from bleuviz.bleu.config import BleuConfig
-    from bleuviz.io.testset import TestSet
     from bleuviz.significance.all_pairs import Tester
 
 #: The metric compare tests unless --metric names another.
@@ -57,22 +54,6 @@ class TestedMetric:
     def digits(self) -> int:
         """Decimals to print (2 for BLEU, chrF, TER; 4 for imported scores)."""
         return self.spec.digits
-
-
-def cli_settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
-    """The settings ``--tokenize``, ``--lowercase`` and BLEU's options describe."""
-    lowercase = bool(args.lowercase)
-    return Settings(
-        bleu=config,
-        tokenize=TokenizeConfig(args.tokenize, lowercase),
-        options=MetricOptions(lowercase=lowercase),
-        workers=default_workers(),
-    )
-
-
-def cli_evaluation(testset: TestSet, args: argparse.Namespace, config: BleuConfig) -> Evaluation:
-    """The test set under the command line's settings."""
-    return Evaluation(testset, cli_settings(args, config))
 
 
 def tested_metric(evaluation: Evaluation, args: argparse.Namespace) -> TestedMetric:

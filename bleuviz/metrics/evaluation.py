@@ -157,6 +157,20 @@ class Evaluation:
                 held.update(metric.scores_from_rows(self.testset, self.settings, rows))
             return {name: held[name] for name in names}
 
+    def counts_from_text(self, label: str, system: str) -> bool:
+        """Whether ``system``'s scores of ``label`` would be counted from its text (seconds
+        at 100,000 segments), rather than read: imported scores, rows already held, or
+        BLEU's from statistics already counted under this tokenization."""
+        metric = self.metric(label)
+        with self._memo.lock:
+            if metric.imported or system in (
+                self._memo.rows.peek(_rows_key(metric, self.settings)) or {}
+            ):
+                return False
+            if metric is BLEU:
+                return self._held_statistics() is None
+            return True
+
     def has_scores(self, label: str, system: str) -> bool:
         """Whether ``system``'s scores of ``label`` under these settings are held."""
         metric = self.metric(label)
@@ -173,14 +187,22 @@ class Evaluation:
 
         tokenize, order = self.settings.tokenize, self.settings.bleu.stats_order
         with self._memo.lock:
-            for key, corpus in reversed(self._memo.statistics.items()):
-                if key[1] == tokenize and key[2] >= order:
-                    self._memo.statistics.get(key)  # now the most recent
-                    return corpus
+            held = self._held_statistics()
+            if held is not None:
+                self._memo.statistics.get(held[0])  # now the most recent
+                return held[1]
             corpus = compute_corpus_stats(
                 self.testset, tokenize, order, self.settings.workers, progress=progress
             )
             return self._memo.statistics.put((BLEU.label, tokenize, order), corpus)
+
+    def _held_statistics(self) -> tuple[tuple[str, TokenizeConfig, int], CorpusStats] | None:
+        """BLEU's statistics held for this tokenization, to at least the order needed."""
+        tokenize, order = self.settings.tokenize, self.settings.bleu.stats_order
+        for key, corpus in reversed(self._memo.statistics.items()):
+            if key[1] == tokenize and key[2] >= order:
+                return key, corpus
+        return None
 
     def seed_statistics(self, corpus: CorpusStats) -> None:
         """Keep BLEU's statistics counted elsewhere (the app counts them ahead, with progress)."""

@@ -24,8 +24,6 @@ from bleuviz.metrics.streams import check_streams
 from bleuviz.metrics.ter_scorers import TerMetric
 
 if TYPE_CHECKING:
-    from sacrebleu.metrics.base import Metric
-
     from bleuviz.io.scores import SegmentScores
     from bleuviz.io.testset import TestSet
 
@@ -138,8 +136,7 @@ def score_sacrebleu(
     lowercase: bool = False,
 ) -> MetricScores:
     """Score every segment and the corpus with sacrebleu's chrF, chrF++ or TER."""
-    spec = get_spec(label)
-    if not spec.paired_tests or spec.always_on:
+    if not isinstance(get_spec(label), ChrfMetric | TerMetric):
         raise ConfigError(f"metric: {label!r} is not a sacrebleu metric")
     return score_metric(label, hyps, references, lowercase)
 
@@ -172,13 +169,3 @@ def subset_score(scores: MetricScores, indices: Sequence[int], lowercase: bool =
     """
     settings = Settings(options=MetricOptions(lowercase))
     return scores.spec.subset_score(scores, indices, settings)
-
-
-def paired_test_metric(label: str, lowercase: bool = False) -> Metric:
-    """Return the sacrebleu metric object paired tests score chrF/TER resamples with."""
-    from bleuviz.metrics.sacrebleu_adapter import sacrebleu_metric
-
-    spec = get_spec(label)
-    if not spec.paired_tests or spec.always_on:
-        raise ConfigError(f"metric: {label!r} has no paired tests")
-    return sacrebleu_metric(spec.key, spec.options(lowercase=lowercase).lowercase)

@@ -21,11 +21,6 @@ from bleuviz.significance.paired import check_counts, check_segments, paired_tes
 from bleuviz.significance.resampling import DEFAULT_SEED, PairedResult
 
 
-def has_paired_tests(metric: MetricSpec) -> bool:
-    """Whether :func:`paired_test` can test ``metric`` (summed statistics, or means)."""
-    return metric.paired_tests or metric.imported
-
-
 def paired_test(
     metric: MetricSpec,
     settings: Settings,

@@ -97,3 +97,16 @@ def test_using_a_variant_keeps_it_among_the_latest() -> None:
     first.scores("BLEU", ["terse"])  # used again: now the most recent
     evaluation.with_settings(Settings(bleu=BleuConfig(smooth="floor"))).scores("BLEU", ["terse"])
     assert first.has_scores("BLEU", "terse")
+
+
+def test_counting_from_text_is_what_is_neither_held_nor_read() -> None:
+    testset = attach_seg_scores(SAMPLE, [read_path(str(COMET_SCORES))])
+    evaluation = Evaluation(testset)
+    assert not evaluation.counts_from_text("COMET-test", "terse")  # read from the file
+    assert evaluation.counts_from_text("chrF", "terse")
+    evaluation.scores("chrF", ["terse"])
+    assert not evaluation.counts_from_text("chrF", "terse")
+    assert evaluation.counts_from_text("chrF", "repeat")
+    assert evaluation.counts_from_text("BLEU", "terse")
+    evaluation.bleu_statistics()  # every system counted at once
+    assert not evaluation.counts_from_text("BLEU", "repeat")

@@ -18,13 +18,12 @@ import streamlit as st
 from bleuviz.app.ui.cache.compare import (
     all_systems_frame,
     results_frame,
-    score_spec,
     sentence_comparison,
     significance,
     tested_signature,
 )
 from bleuviz.app.ui.cache.data import current_data
-from bleuviz.app.ui.cache.scores import score_every_system, session_settings
+from bleuviz.app.ui.cache.scores import metric_spec, score_every_system
 from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section
 from bleuviz.app.ui.sections.compare.buckets import bucket_choice, bucket_section
 from bleuviz.app.ui.sections.compare.corpus import (
@@ -73,10 +72,10 @@ names = choose_pair(systems)
 
 corpus_metric, sentence_metric = choose_metrics(imported_metrics())
 score_every_system(evaluation, (corpus_metric, sentence_metric, *chosen_metrics()))
-corpus_spec = score_spec(evaluation, corpus_metric)
+corpus_spec = metric_spec(evaluation, corpus_metric)
 st.subheader(f"Corpus {md(corpus_metric)}")
 settings = significance_settings()
-results = significance(identity, names[0], corpus_metric, settings, session_settings(), evaluation)
+results = significance(identity, names[0], corpus_metric, settings, evaluation.settings, evaluation)
 pair = next(r for r in results if r.name == names[1])
 corpus_level(names, results[0], pair, corpus_metric, corpus_spec)
 

@@ -182,16 +182,6 @@ def sentence_axis(evaluation: Evaluation, metric: str) -> Axis:
     return Axis(f"{metric} (imported)", top, spec.higher_is_better, floor=min(floor, 0.0))
 
 
-def score_spec(evaluation: Evaluation, metric: str) -> MetricSpec:
-    """The metric ``metric`` (BLEU, another computed one, or an imported one)."""
-    return metric_spec(evaluation, metric)
-
-
-def fmt_score(spec: MetricSpec, value: float) -> str:
-    """A score as its library prints it."""
-    return fmt_metric(spec, value)
-
-
 def tested_signature(evaluation: Evaluation, metric: str, tests: tuple[int, int, int]) -> str:
     """The metric's signature with the paired tests in it, as sacrebleu's ``PairedTest`` signs."""
     own = metric_scores(evaluation, next(iter(evaluation.testset.systems)), metric).signature
@@ -229,8 +219,10 @@ def all_systems_frame(results: list[PairedResult], metric: str, spec: MetricSpec
         {
             # st.table renders Markdown: names from the data are escaped.
             "system": [f"Baseline: {md(results[0].name)}", *(md(r.name) for r in results[1:])],
-            md(metric): [fmt_score(spec, r.score) for r in results],
-            "μ ± 95% CI": [f"{fmt_score(spec, r.mean)} ± {fmt_score(spec, r.ci)}" for r in results],
+            md(metric): [fmt_metric(spec, r.score) for r in results],
+            "μ ± 95% CI": [
+                f"{fmt_metric(spec, r.mean)} ± {fmt_metric(spec, r.ci)}" for r in results
+            ],
             "p (paired bootstrap)": [starred(r.p_value_bs) for r in results],
             "p (approximate randomization)": [starred(r.p_value_ar) for r in results],
         }
@@ -254,6 +246,6 @@ def verdict(
     else:
         finding = "not significant at p < 0.05 by either test"
     return (
-        f"**{md(b)}** scores {fmt_score(spec, abs(diff))} {md(metric)} {direction} **{md(a)}**: "
+        f"**{md(b)}** scores {fmt_metric(spec, abs(diff))} {md(metric)} {direction} **{md(a)}**: "
         f"the difference is {finding}."
     )

@@ -12,7 +12,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import streamlit as st
 
 from bleuviz.app.ui.cache.background import LatestReport, with_progress
-from bleuviz.app.ui.state.settings import bleu_config_from_state
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
@@ -25,17 +24,6 @@ def counting_threads(tokenize: TokenizeConfig) -> int:
     """Threads for the columnar tokenizers; the others stay in this process (the
     command line forks tokenizer processes, which a threaded server must not)."""
     return default_workers() if tokenize.name in COLUMNAR_TOKENIZERS else 1
-
-
-def stats_settings() -> tuple[TokenizeConfig, int]:
-    """The tokenization and the n-gram order the session's settings count with.
-
-    Raises:
-        BleuvizError: a setting is invalid (the page shows it).
-    """
-    state = st.session_state
-    tokenize = TokenizeConfig(state["tokenize"], state["lowercase"])
-    return tokenize, bleu_config_from_state().stats_order
 
 
 #: Statistics counted ahead of their page (``start_corpus_stats``), at most one test set's:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from bleuviz.app.ui.cache.counting import corpus_stats, stats_settings
+from bleuviz.app.ui.cache.counting import corpus_stats
 from bleuviz.app.ui.cache.loading import (
     UploadPending,
     current_testset,
@@ -19,7 +19,8 @@ from bleuviz.app.ui.cache.loading import (
     scored_testset,
     with_directions,
 )
-from bleuviz.app.ui.cache.scores import loaded_evaluation, session_settings
+from bleuviz.app.ui.cache.scores import loaded_evaluation
+from bleuviz.app.ui.state.settings import session_settings
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
@@ -63,8 +64,8 @@ def current_data() -> tuple[Evaluation, DataKey]:
     """
     try:
         loaded = current_testset()
-        tokenize, order = stats_settings()
         settings = session_settings()
+        tokenize, order = settings.tokenize, settings.bleu.stats_order
         counted = corpus_stats(loaded, tokenize, order)
         scored = scored_testset()
         directions: tuple[tuple[str, bool], ...] = ()

@@ -3,7 +3,7 @@
 The bundle (``bleuviz.metrics.evaluation``) is shared by every session and
 computes a metric's scores once per settings the metric reads. Functions here
 take the settings as arguments (cached work and worker threads call them),
-except ``session_settings`` and those documented as reading the sidebar.
+except those documented as reading the sidebar.
 """
 
 from __future__ import annotations
@@ -14,15 +14,13 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.segments import segment_table
-from bleuviz.app.ui.cache.counting import stats_settings
 from bleuviz.app.ui.cache.loading import current_testset
-from bleuviz.app.ui.state.settings import bleu_config_from_state
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.result import BleuArrays
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics import EXTRA_METRICS, MetricOptions, MetricScores, MetricSpec, Settings
+from bleuviz.metrics import MetricScores, MetricSpec, Settings
 from bleuviz.metrics.evaluation import Evaluation
 
 
@@ -45,18 +43,6 @@ def loaded_evaluation(content_id: str, counted: CorpusStats, settings: Settings)
     return bundle.with_settings(settings)
 
 
-def session_settings() -> Settings:
-    """The sidebar's settings, for every metric: BLEU's, chrF's lowercase, ROUGE's stemmer.
-
-    Reads the session's settings: call it on the script thread and pass the
-    value (or a metric's part of it, ``MetricSpec.reads``) to cached work.
-    """
-    state = st.session_state
-    tokenize, _ = stats_settings()
-    options = MetricOptions(bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
-    return Settings(bleu=bleu_config_from_state(), tokenize=tokenize, options=options)
-
-
 def system_scores(
     evaluation: Evaluation, system: str, label: str, settings: Settings
 ) -> MetricScores:
@@ -66,7 +52,7 @@ def system_scores(
     it on the script thread; an imported metric's scores are read from the test set.
     """
     bundle = evaluation.with_settings(settings)
-    if label in EXTRA_METRICS and not bundle.has_scores(label, system):
+    if bundle.counts_from_text(label, system):
         with st.spinner("Scoring with another metric…"):
             return bundle.scores(label, [system])[system]
     return bundle.scores(label, [system])[system]
@@ -82,8 +68,7 @@ def every_system_scores(
     can stop the loop between systems; systems already scored come from the
     bundle, and when all are, no bar is drawn.
     """
-    computed = label in EXTRA_METRICS  # BLEU's come from counted statistics, imported are read
-    todo = [n for n in systems if computed and not evaluation.has_scores(label, n)]
+    todo = [n for n in systems if evaluation.counts_from_text(label, n)]
     bar = st.empty()  # on every run: a bar on one run only would shift what follows
     if todo:
         bar.progress(0.0, text=f"{label}: scoring {len(todo)} systems")
@@ -104,11 +89,13 @@ def score_every_system(evaluation: Evaluation, labels: Iterable[str]) -> None:
     Pages call this before their sections, which then read the scores from the
     bundle: a section that needs every system (one segment in every system, the
     significance table) would otherwise compute them one by one with no sign of
-    progress. Imported scores are read, not computed, and are skipped.
+    progress. Scores that need no counting (imported, or BLEU's from counted
+    statistics) are left to the sections.
     """
+    systems = list(evaluation.testset.systems)
     for label in dict.fromkeys(labels):
-        if label in EXTRA_METRICS:
-            every_system_scores(evaluation, label, list(evaluation.testset.systems))
+        if any(evaluation.counts_from_text(label, name) for name in systems):
+            every_system_scores(evaluation, label, systems)
 
 
 def sentence_bleu(evaluation: Evaluation, system: str, config: BleuConfig) -> BleuArrays:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from bleuviz.app.ui.cache.counting import start_corpus_stats, stats_settings
+from bleuviz.app.ui.cache.counting import start_corpus_stats
 from bleuviz.app.ui.cache.loading import (
     LOWER_KEY,
     PathSet,
@@ -35,6 +35,7 @@ from bleuviz.app.ui.state.settings import (
     NO_HUMAN,
     SENTENCE_SEMANTICS,
     smoothing_defaults,
+    stats_settings,
 )
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig

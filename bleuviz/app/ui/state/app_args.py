@@ -20,15 +20,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from bleuviz.cli.app import APP_OPTIONS, add_app_arguments
+
 #: The scripts ``streamlit run`` is given (the app, or the server that wraps it): their
 #: arguments are this app's.
 SCRIPTS = ("app.py", "serve.py")
-
-
-#: The app's options, as the message about an unknown one lists them.
-OPTIONS = (
-    "--ref", "--hyp", "--src", "--docids", "--seg-scores", "--lower-is-better", "--workspace",
-)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +50,7 @@ def app_args() -> AppArgs:
 def parse_argv(argv: tuple[str, ...]) -> AppArgs:
     """Parse ``argv`` (the script, then its arguments; cached on them)."""
     parser = argparse.ArgumentParser(prog=SCRIPTS[0], add_help=False, exit_on_error=False)
-    parser.add_argument("--ref", nargs="+", default=[])
-    parser.add_argument("--hyp", nargs="+", default=[])
-    parser.add_argument("--src")
-    parser.add_argument("--docids")
-    parser.add_argument("--seg-scores", nargs="+", default=[])
-    parser.add_argument("--lower-is-better", nargs="+", default=[])
-    parser.add_argument("--workspace")
+    add_app_arguments(parser)
     ours = bool(argv) and Path(argv[0]).name in SCRIPTS
     try:
         args, unknown = parser.parse_known_args(argv[1:])
@@ -85,7 +75,7 @@ def _problem(args: argparse.Namespace, unknown: list[str]) -> str | None:
     if unknown:
         return (
             f"app arguments after --: {' '.join(unknown)} not understood "
-            f"(the app reads {', '.join(OPTIONS)}); it opened what the others name"
+            f"(the app reads {', '.join(APP_OPTIONS)}); it opened what the others name"
         )
     if bool(args.ref) != bool(args.hyp):
         given, missing = ("--ref", "--hyp") if args.ref else ("--hyp", "--ref")

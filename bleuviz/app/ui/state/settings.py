@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.bleu import FLAVORS, BleuConfig, get_flavor
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
-from bleuviz.metrics import EXTRA_METRICS
+from bleuviz.metrics import EXTRA_METRICS, MetricOptions, Settings
 
 #: Sentence-level semantics: the flavour's sentence call, or the corpus settings per segment.
 FLAVOR_SENTENCES, LIKE_CORPUS = "flavor", "corpus"
@@ -79,3 +80,28 @@ def parse_weights(text: str) -> tuple[float, ...] | None:
         return tuple(float(p) for p in parts)
     except ValueError:
         raise BleuvizError(f"weights: {text!r} is not a list of numbers") from None
+
+
+def session_settings() -> Settings:
+    """The sidebar's settings, for every metric: BLEU's, chrF's lowercase, ROUGE's stemmer.
+
+    Reads the session's settings: call it on the script thread and pass the
+    value (or a metric's part of it, ``MetricSpec.reads``) to cached work.
+
+    Raises:
+        BleuvizError: a setting is invalid (the page shows it).
+    """
+    state = st.session_state
+    tokenize = TokenizeConfig(state["tokenize"], state["lowercase"])
+    options = MetricOptions(bool(state.get("lowercase")), bool(state.get("rouge_stemmer")))
+    return Settings(bleu=bleu_config_from_state(), tokenize=tokenize, options=options)
+
+
+def stats_settings() -> tuple[TokenizeConfig, int]:
+    """The tokenization and the n-gram order the session's settings count BLEU with.
+
+    Raises:
+        BleuvizError: a setting is invalid (the page shows it).
+    """
+    settings = session_settings()
+    return settings.tokenize, settings.bleu.stats_order

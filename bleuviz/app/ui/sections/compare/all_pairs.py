@@ -8,9 +8,9 @@ from dataclasses import asdict
 import pandas as pd
 import streamlit as st
 
-from bleuviz.app.ui.cache.compare import score_spec, significance
+from bleuviz.app.ui.cache.compare import significance
 from bleuviz.app.ui.cache.data import DataKey
-from bleuviz.app.ui.cache.scores import session_settings
+from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.metrics import Settings
 from bleuviz.metrics.evaluation import Evaluation
@@ -38,9 +38,9 @@ def all_pairs_section(
     left, right = st.columns(2)
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
-    scores, pairs = _tested_pairs(evaluation, identity, metric, settings, session_settings())
+    scores, pairs = _tested_pairs(evaluation, identity, metric, settings, evaluation.settings)
     pairs = holm(pairs) if corrected else pairs
-    spec = score_spec(evaluation, metric)
+    spec = metric_spec(evaluation, metric)
     higher = spec.higher_is_better
     clusters = rank_clusters(scores, pairs, higher, test=test)
     order = [name for cluster in clusters for name in cluster]

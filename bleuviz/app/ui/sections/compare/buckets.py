@@ -24,12 +24,13 @@ from bleuviz.analysis.buckets import (
     segments_in,
 )
 from bleuviz.app.ui.cache.background import with_progress
-from bleuviz.app.ui.cache.compare import ALL, fmt_p, fmt_score, score_spec, scores_of
+from bleuviz.app.ui.cache.compare import ALL, fmt_p, scores_of
 from bleuviz.app.ui.cache.data import DataKey
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec, session_settings
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.state.links import LinkParam, LinkValueError, apply_links, write_links
 from bleuviz.app.ui.state.page_links import choice_param
 from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu import BleuConfig
 from bleuviz.errors import BleuvizError
@@ -164,11 +165,11 @@ def bucket_section(
         "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
     )
     write_links(choice.links)
-    kept = metric_spec(evaluation, metric).reads(session_settings())
+    kept = metric_spec(evaluation, metric).reads(evaluation.settings)
     table = bucket_tests(
         key, evaluation, names, metric, kept, choice.labels, choice.groups, settings
     )
-    _show(table, names, metric, choice.titles[choice.kind], score_spec(evaluation, metric))
+    _show(table, names, metric, choice.titles[choice.kind], metric_spec(evaluation, metric))
     if choice.kind == OWN_SCORE or choice.kind.removeprefix(SCORE_KIND) == metric:
         st.warning(
             f"Bucketing by A's own {md(metric)} favours B in the low buckets and A in the high "
@@ -348,5 +349,5 @@ def _cell(spec: MetricSpec, value: float, signed: bool = False) -> str:
     """A score cell: a dash for an empty bucket, the metric's decimals otherwise."""
     if pd.isna(value):
         return "—"
-    text = fmt_score(spec, abs(value) if signed else value)
+    text = fmt_metric(spec, abs(value) if signed else value)
     return (("+" if value >= 0 else "−") + text) if signed else text

@@ -16,11 +16,17 @@ from bleuviz.analysis.salient import (
     salient_frame,
 )
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.compare import NONE, fmt_p, fmt_score, salient, verdict
+from bleuviz.app.ui.cache.compare import (
+    NONE,
+    fmt_p,
+    salient,
+    verdict,
+)
 from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, integer, write_links
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
 from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.arrays import IntArray
 from bleuviz.metrics import METRICS, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
@@ -113,12 +119,12 @@ def corpus_level(
     for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
         col.metric(
             f"{shown} of {role} · {md(name)}",
-            fmt_score(spec, result.score),
+            fmt_metric(spec, result.score),
             help=f"{md(metric)} of {role}: {md(name)}",
         )
-        col.caption(f"95% CI: {fmt_score(spec, result.mean)} ± {fmt_score(spec, result.ci)}")
+        col.caption(f"95% CI: {fmt_metric(spec, result.mean)} ± {fmt_metric(spec, result.ci)}")
     diff = pair.score - base.score
-    cols[2].metric("Difference B − A", ("+" if diff >= 0 else "−") + fmt_score(spec, abs(diff)))
+    cols[2].metric("Difference B − A", ("+" if diff >= 0 else "−") + fmt_metric(spec, abs(diff)))
     cols = st.columns(3)
     cols[0].metric("p-value, bootstrap", fmt_p(pair.p_value_bs), help="paired bootstrap")
     cols[1].metric(

@@ -21,7 +21,8 @@ from bleuviz.analysis.salient import (
 )
 from bleuviz.analysis.segments import PREVIEW_CHARS, segment_export
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.compare import fmt_score, score_spec, sentence_axis
+from bleuviz.app.ui.cache.compare import sentence_axis
+from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.sections.segment_view import explanation, learn_link, source_and_order
@@ -29,6 +30,7 @@ from bleuviz.app.ui.sections.subset import subset_caption
 from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.filters import ActiveFilter, filter_chips
+from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.bleu import BleuConfig
@@ -184,11 +186,11 @@ def drill_down(
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
     st.markdown(f"#### Segment {md(testset.segment_label(index) + doc)}")
     cols = st.columns(3)
-    spec = score_spec(evaluation, metric)
+    spec = metric_spec(evaluation, metric)
     for col, role, name, column in zip(cols, "AB", names, ("score_a", "score_b"), strict=False):
         kind = "Imported" if spec.imported else "Sentence"
         shown = md(metric) if spec.imported else metric
-        col.metric(f"{kind} {shown} of {role} · {md(name)}", fmt_score(spec, row[column]))
+        col.metric(f"{kind} {shown} of {role} · {md(name)}", fmt_metric(spec, row[column]))
     axis = sentence_axis(evaluation, metric)
     digits = 4 if axis.scale <= 1 else 2
     gain = "—" if pd.isna(row["diff"]) else f"{row['diff']:+.{digits}f}"
