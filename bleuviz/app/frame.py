@@ -9,10 +9,9 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app import routes
+from bleuviz.app.ui.frame.data_source import choose_data_source, data_sidebar
+from bleuviz.app.ui.frame.imported import imported_sidebar
 from bleuviz.app.ui.frame.sidebar import (
-    choose_data_source,
-    data_sidebar,
-    imported_sidebar,
     init_state,
     keep_settings,
     metrics_sidebar,

@@ -11,7 +11,7 @@ first session instead.
 
 from __future__ import annotations
 
-from bleuviz.app.ui.frame.sidebar import cli_paths, registered_files
+from bleuviz.app.ui.frame.data_source import cli_paths, registered_files
 from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, BleuConfig
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TokenizeConfig
