@@ -30,6 +30,7 @@ from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, decode_text
 from bleuviz.io.plain import system_name_from_filename
 from bleuviz.io.scores import SegmentScores, build_scores
+from bleuviz.io.strict_json import load_json
 from bleuviz.io.testset import TestSet
 
 #: mt-metrics-eval's suffix of a segment-level score file.
@@ -38,23 +39,35 @@ SEG_SCORE_SUFFIX = ".seg.score"
 MISSING = "None"
 #: Keys of a COMET ``--to_json`` record that are texts, not the score.
 _COMET_TEXT_KEYS = frozenset({"src", "mt", "ref"})
+#: A plain ASCII decimal or scientific number (no ``_``, no other digits, no nan/inf).
+_NON_FINITE = re.compile(r"[+-]?(?:nan|inf|infinity)", re.IGNORECASE)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def parse_score(where: str, text: str, missing: frozenset[str] = frozenset({MISSING})) -> float:
-    """Parse one score; NaN for a missing marker.
+    """Parse one score: a plain decimal or scientific ASCII number; NaN for a missing marker.
+
+    mt-metrics-eval reads scores with Python's ``float``, which also takes ``1_000``,
+    Arabic-Indic digits, ``nan`` and ``inf``; none of these is written by a metric,
+    and each would be a silent wrong number, so only ``[+-]digits[.digits][e[+-]digits]``
+    is read, and a value beyond the float range (``1e999``) is refused as infinite.
 
     Raises:
-        InputError: not a number, or NaN or infinite (``where`` names the file and line).
+        InputError: not such a number, or infinite (``where`` names the file and line).
     """
     value = text.strip()
     if value in missing:
         return math.nan
-    try:
-        number = float(value)
-    except ValueError:
-        raise InputError(f"{where}: {value!r} is not a number (or {MISSING})") from None
+    shown = f"{value[:40]!r}" + ("…" if len(value) > 40 else "")
+    if _NON_FINITE.fullmatch(value):
+        raise InputError(f"{where}: {shown} is not a finite number")
+    if not _NUMBER.fullmatch(value):
+        raise InputError(
+            f"{where}: {shown} is not a number (ASCII digits like -1.5 or 2e-3, or {MISSING})"
+        )
+    number = float(value)
     if not math.isfinite(number):
-        raise InputError(f"{where}: {value!r} is not a finite number")
+        raise InputError(f"{where}: {shown} is not a finite number")
     return number
 
 
@@ -93,12 +106,7 @@ def _mt_metrics_eval_columns(f: NamedBytes, max_bytes: int) -> dict[str, list[fl
 
 def _read_comet_json(f: NamedBytes, testset: TestSet, max_bytes: int) -> SegmentScores:
     """Read ``comet-score --to_json``: {hyp file: [{"src", "mt", "ref", METRIC}, ...]}."""
-    import json  # only here: a command without a COMET file never loads it
-
-    try:
-        data = json.loads(decode_text(f, max_bytes))
-    except json.JSONDecodeError as e:
-        raise InputError(f"{f.name}: line {e.lineno}: invalid JSON ({e.msg})") from None
+    data = load_json(f.name, decode_text(f, max_bytes))
     if not isinstance(data, dict) or not data:
         raise InputError(f"{f.name}: expected COMET's --to_json object {{file: [records]}}")
     names: set[str] = set()

@@ -5,14 +5,14 @@ the caller names the columns: references (``ref``, ``ref1``, ``reference_2``
 ...), source, document ids, segment ids, segment scores from outside
 (``score:METRIC:SYSTEM``, see ``bleuviz.io.seg_scores``), and a system for every
 other column.
-Rows of another width, repeated or empty column names, and JSON values that are
-not strings are refused with the file and line in the message.
+Rows of another width, repeated or empty column names, JSON values that are not
+strings, and what ``bleuviz.io.strict_json`` refuses (a key repeated on a line,
+deep nesting, NaN) are refused with the file and line in the message.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +30,7 @@ from bleuviz.io.decode import (
 )
 from bleuviz.io.scores import SegmentScores, build_scores
 from bleuviz.io.seg_scores import MISSING, parse_score
+from bleuviz.io.strict_json import load_json
 from bleuviz.io.testset import TestSet
 
 _REF_COLUMN = re.compile(r"(?:ref|reference)(?:\d+|[._-].+)?", re.IGNORECASE)
@@ -232,10 +233,7 @@ def _json_object(name: str, n: int, line: str) -> dict[str, str]:
     """Parse line ``n`` as a JSON object whose values are all strings."""
     if not line.strip():
         raise InputError(f"{name}: line {n} is blank (expected a JSON object)")
-    try:
-        value = json.loads(line)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{name}: line {n}: invalid JSON ({e.msg} at column {e.colno})") from None
+    value = load_json(name, line, n)
     if not isinstance(value, dict):
         raise InputError(f"{name}: line {n}: expected a JSON object, got {type(value).__name__}")
     for key, item in value.items():
