@@ -2,8 +2,10 @@
 
 A new test set is read by the same loaders as ``score`` (the same refusals,
 exit status 2); ``--set ID`` instead adds plain-text system outputs (one
-segment per line) to a saved set, which keeps its id. Prints the id and the
-app's link path, ``/?set=ID``.
+segment per line) to a saved set, which keeps its id. A system saved under
+the same name with other lines is refused unless ``--replace`` (the old lines
+then stay in the workspace as an earlier version). Prints the id and the app's
+link path, ``/?set=ID``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ def add_add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--name", help="the test set's name (default: the first reference's file name)"
     )
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace a saved system whose lines differ (the old lines are kept as an "
+        "earlier version); without it such an add is refused",
+    )
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
     parser.set_defaults(func=run_add)
     return parser
@@ -46,14 +54,20 @@ def add_add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_add(args: argparse.Namespace) -> int:
     """Save the files; print the test set's id and link path."""
+    from bleuviz.workspace.conflicts import OutputChanged
     from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
 
     workspace = Workspace.open(args.workspace)
-    if args.set is None:
-        testset = with_seg_scores(read_testset(args), args)
-        saved = workspace.save_testset(testset, args.name or _default_name(args))
-    else:
-        saved = _add_to_saved(workspace, args)
+    try:
+        if args.set is None:
+            testset = with_seg_scores(read_testset(args), args)
+            name = args.name or _default_name(args)
+            saved = workspace.save_testset(testset, name, replace=args.replace)
+        else:
+            saved = _add_to_saved(workspace, args)
+    except OutputChanged as exc:
+        how = "--replace replaces them, keeping the saved lines as an earlier version"
+        raise OutputChanged(exc.systems, exc.set_id, exc.set_name, how) from None
     print_saved(saved, args.format)
     return 0
 
@@ -102,8 +116,8 @@ def _default_name(args: argparse.Namespace) -> str:
 def _add_to_saved(workspace: Workspace, args: argparse.Namespace) -> SavedSet:
     """Add the --hyp outputs (and --seg-scores) to saved set ``--set``; its id stays.
 
-    A system named like one the set has replaces it if its lines differ;
-    ``--name`` renames the set.
+    A system named like one the set has, with other lines, is refused unless
+    ``--replace``; ``--name`` renames the set.
 
     Raises:
         InputError: --ref/--src/--docids given with --set, a file is refused, or
@@ -120,7 +134,9 @@ def _add_to_saved(workspace: Workspace, args: argparse.Namespace) -> SavedSet:
     for name, lines in _read_outputs(args, base):
         systems[name] = lines
     testset = TestSet(systems, base.references, base.source, base.doc_ids, base.seg_ids)
-    saved = workspace.save_testset(with_seg_scores(testset, args), args.name or "unnamed")
+    saved = workspace.save_testset(
+        with_seg_scores(testset, args), args.name or "unnamed", replace=args.replace
+    )
     if args.name:
         workspace.rename(saved.id, args.name)
         saved = workspace.get(saved.id)

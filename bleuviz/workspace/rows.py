@@ -9,10 +9,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace.codec import compress_all, decode_all, decode_scores, encode_scores, payload
+from bleuviz.workspace.conflicts import OutputChanged
 from bleuviz.workspace.identity import DefiningStreams, digest
 from bleuviz.workspace.notes import Note
 
@@ -21,17 +23,52 @@ from bleuviz.workspace.notes import Note
 _SINGLE_KINDS = ("source", "doc_ids", "seg_ids")
 
 
-def find_testset(conn: sqlite3.Connection, set_id: str) -> tuple[str, str, int, int] | None:
-    """Return (name, added, n_segments, n_refs) of ``set_id``, or None."""
+def find_testset(
+    conn: sqlite3.Connection, set_id: str
+) -> tuple[str, str, int, int, str | None] | None:
+    """Return (name, added, n_segments, n_refs, deleted) of ``set_id``, or None.
+
+    ``deleted`` is when the set was moved to the trash, None if it is not there.
+    """
     row = conn.execute(
-        "SELECT name, added, n_segments, n_refs FROM testsets WHERE id = ?", (set_id,)
+        "SELECT name, added, n_segments, n_refs, deleted FROM testsets WHERE id = ?", (set_id,)
     ).fetchone()
-    return None if row is None else (row[0], row[1], row[2], row[3])
+    return None if row is None else (row[0], row[1], row[2], row[3], row[4])
 
 
-def testset_ids_newest_first(conn: sqlite3.Connection) -> list[str]:
-    """Return every test set's id, the most recently added first."""
-    return [r[0] for r in conn.execute("SELECT id FROM testsets ORDER BY added DESC, id")]
+def testset_ids_newest_first(conn: sqlite3.Connection, trashed: bool = False) -> list[str]:
+    """Return the test sets' ids, the most recently added (or trashed) first.
+
+    ``trashed``: the sets in the trash instead of the others.
+    """
+    if trashed:
+        sql = "SELECT id FROM testsets WHERE deleted IS NOT NULL ORDER BY deleted DESC, id"
+    else:
+        sql = "SELECT id FROM testsets WHERE deleted IS NULL ORDER BY added DESC, id"
+    return [r[0] for r in conn.execute(sql)]
+
+
+def set_trashed(conn: sqlite3.Connection, set_id: str, when: datetime | None) -> None:
+    """Move the set to the trash at ``when``, or (None) out of it."""
+    stamp = None if when is None else when.isoformat()
+    conn.execute("UPDATE testsets SET deleted = ? WHERE id = ?", (stamp, set_id))
+
+
+def purge_trash(conn: sqlite3.Connection, before: datetime) -> int:
+    """Delete for good the sets moved to the trash before ``before``; return how many."""
+    cursor = conn.execute("DELETE FROM testsets WHERE deleted < ?", (before.isoformat(),))
+    return cursor.rowcount
+
+
+def oldest_in_trash(conn: sqlite3.Connection) -> datetime | None:
+    """Return when the longest-trashed set was moved there, or None if the trash is empty."""
+    row = conn.execute("SELECT min(deleted) FROM testsets").fetchone()
+    return None if row[0] is None else datetime.fromisoformat(row[0])
+
+
+def count_notes(conn: sqlite3.Connection, set_id: str) -> int:
+    """Return how many current notes the set has."""
+    return int(conn.execute("SELECT count(*) FROM notes WHERE set_id = ?", (set_id,)).fetchone()[0])
 
 
 def system_names(conn: sqlite3.Connection, set_id: str) -> tuple[str, ...]:
@@ -80,20 +117,29 @@ def insert_testset(
 
 
 def put_systems(
-    conn: sqlite3.Connection, set_id: str, systems: Mapping[str, Sequence[str]]
+    conn: sqlite3.Connection,
+    set_id: str,
+    systems: Mapping[str, Sequence[str]],
+    replaced_at: datetime | None,
 ) -> None:
-    """Add systems, or replace one's lines if they changed (dropping the old lines' scores).
+    """Add systems, or replace one's lines if they changed and ``replaced_at`` is given.
 
-    A system whose lines are saved already is not compressed or written again.
+    A replaced output is kept in ``output_versions`` (replaced at ``replaced_at``)
+    and the imported scores of its old lines are dropped. A system whose lines
+    are saved already is not compressed or written again.
+
+    Raises:
+        OutputChanged: a system's lines changed and ``replaced_at`` is None
+            (nothing is written).
     """
-    saved = dict(
-        conn.execute(
-            "SELECT name, digest FROM streams WHERE set_id = ? AND kind = 'system'", (set_id,)
-        ).fetchall()
-    )
+    saved = system_digests(conn, set_id)
     payloads = {name: payload(lines) for name, lines in systems.items()}
     digests = {name: digest(data) for name, data in payloads.items()}
     changed = [name for name in systems if saved.get(name) != digests[name]]
+    replaced = [name for name in changed if name in saved]
+    if replaced and replaced_at is None:
+        found = find_testset(conn, set_id)
+        raise OutputChanged(replaced, set_id, found[0] if found else set_id)
     blobs = compress_all([payloads[name] for name in changed])
     position = _next_position(conn, "streams", set_id, "kind = 'system'")
     for name, blob in zip(changed, blobs, strict=True):
@@ -105,6 +151,8 @@ def put_systems(
             )
             position += 1
             continue
+        if replaced_at is not None:  # else refused above
+            _keep_earlier_output(conn, set_id, name, replaced_at)
         conn.execute(
             "UPDATE streams SET digest = ?, lines = ? WHERE set_id = ? AND kind = 'system' "
             "AND name = ?",
@@ -112,6 +160,57 @@ def put_systems(
         )
         conn.execute("DELETE FROM seg_score_values WHERE set_id = ? AND system = ?", (set_id, name))
     _drop_empty_metrics(conn, set_id)
+
+
+def system_digests(conn: sqlite3.Connection, set_id: str) -> dict[str, str]:
+    """Return each system's name -> the digest of its current lines."""
+    cursor = conn.execute(
+        "SELECT name, digest FROM streams WHERE set_id = ? AND kind = 'system'", (set_id,)
+    )
+    return dict(cursor.fetchall())
+
+
+def _keep_earlier_output(
+    conn: sqlite3.Connection, set_id: str, system: str, replaced_at: datetime
+) -> None:
+    """Copy a system's current lines into ``output_versions`` as its next earlier version."""
+    version = _next_version(conn, set_id, system)
+    conn.execute(
+        "INSERT INTO output_versions (set_id, system, version, digest, lines, replaced) "
+        "SELECT set_id, name, ?, digest, lines, ? FROM streams "
+        "WHERE set_id = ? AND kind = 'system' AND name = ?",
+        (version, replaced_at.isoformat(), set_id, system),
+    )
+
+
+def _next_version(conn: sqlite3.Connection, set_id: str, system: str) -> int:
+    row = conn.execute(
+        "SELECT coalesce(max(version) + 1, 1) FROM output_versions WHERE set_id = ? AND system = ?",
+        (set_id, system),
+    ).fetchone()
+    return int(row[0])
+
+
+def earlier_outputs(conn: sqlite3.Connection, set_id: str) -> list[tuple[str, int, str, datetime]]:
+    """Return (system, version, digest, replaced) of the set's earlier outputs, oldest first."""
+    cursor = conn.execute(
+        "SELECT system, version, digest, replaced FROM output_versions WHERE set_id = ? "
+        "ORDER BY system, version",
+        (set_id,),
+    )
+    return [(s, v, d, datetime.fromisoformat(r)) for s, v, d, r in cursor]
+
+
+def earlier_lines(
+    conn: sqlite3.Connection, set_id: str, system: str, output_digest: str
+) -> tuple[str, ...] | None:
+    """Return the lines of the system's earlier output with ``output_digest``, or None."""
+    row = conn.execute(
+        "SELECT lines FROM output_versions WHERE set_id = ? AND system = ? AND digest = ? "
+        "ORDER BY version DESC LIMIT 1",
+        (set_id, system, output_digest),
+    ).fetchone()
+    return None if row is None else decode_all([row[0]])[0]
 
 
 def put_seg_scores(conn: sqlite3.Connection, set_id: str, scores: SegmentScores) -> None:
@@ -175,21 +274,55 @@ def seg_scores(conn: sqlite3.Connection, set_id: str) -> tuple[SegmentScores, ..
     return tuple(out)
 
 
-def put_note(conn: sqlite3.Connection, note: Note) -> None:
-    """Insert or overwrite the note on (set, system, segment)."""
+#: A note's columns as ``_note`` reads them; ``n`` is ``notes``, ``s`` its system's stream.
+_NOTE_COLUMNS = (
+    "n.system, n.segment, n.text, n.category, n.saved, n.revision, n.author, "
+    "coalesce(n.output != s.digest, 1)"
+)
+_NOTE_JOIN = (
+    "LEFT JOIN streams AS s ON s.set_id = n.set_id AND s.kind = 'system' AND s.name = n.system"
+)
+
+
+def put_note(conn: sqlite3.Connection, note: Note, output: str) -> None:
+    """Save ``note`` as the current note and as a revision of its history.
+
+    ``output``: the digest of the system's lines it was written on.
+    """
+    key = (note.set_id, note.system, note.segment)
+    fields = (note.text, note.category, note.saved.isoformat(), note.revision, note.author)
     conn.execute(
-        "INSERT INTO notes (set_id, system, segment, text, category, saved) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (set_id, system, segment) DO UPDATE SET "
-        "text = excluded.text, category = excluded.category, saved = excluded.saved",
-        (note.set_id, note.system, note.segment, note.text, note.category, note.saved.isoformat()),
+        "INSERT INTO note_revisions (set_id, system, segment, text, category, saved, revision, "
+        "author, output, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (*key, *fields, output, int(note.deleted)),
     )
+    if note.deleted:
+        conn.execute("DELETE FROM notes WHERE set_id = ? AND system = ? AND segment = ?", key)
+        return
+    conn.execute(
+        "INSERT INTO notes (set_id, system, segment, text, category, saved, revision, author, "
+        "output) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (set_id, system, segment) "
+        "DO UPDATE SET text = excluded.text, category = excluded.category, "
+        "saved = excluded.saved, revision = excluded.revision, author = excluded.author, "
+        "output = excluded.output",
+        (*key, *fields, output),
+    )
+
+
+def last_revision(conn: sqlite3.Connection, set_id: str, system: str, segment: int) -> int:
+    """Return the highest revision number of the note (deletions count), 0 if it has none."""
+    row = conn.execute(
+        "SELECT coalesce(max(revision), 0) FROM note_revisions "
+        "WHERE set_id = ? AND system = ? AND segment = ?",
+        (set_id, system, segment),
+    ).fetchone()
+    return int(row[0])
 
 
 def notes(conn: sqlite3.Connection, set_id: str) -> tuple[Note, ...]:
     """Return the set's notes ordered by system (load order), then segment."""
     cursor = conn.execute(
-        "SELECT n.system, n.segment, n.text, n.category, n.saved FROM notes AS n "
-        "LEFT JOIN streams AS s ON s.set_id = n.set_id AND s.kind = 'system' AND s.name = n.system "
+        f"SELECT {_NOTE_COLUMNS} FROM notes AS n {_NOTE_JOIN} "
         "WHERE n.set_id = ? ORDER BY s.position, n.system, n.segment",
         (set_id,),
     )
@@ -199,16 +332,49 @@ def notes(conn: sqlite3.Connection, set_id: str) -> tuple[Note, ...]:
 def note(conn: sqlite3.Connection, set_id: str, system: str, segment: int) -> Note | None:
     """Return the note on (set, system, segment), or None."""
     row = conn.execute(
-        "SELECT system, segment, text, category, saved FROM notes "
-        "WHERE set_id = ? AND system = ? AND segment = ?",
+        f"SELECT {_NOTE_COLUMNS} FROM notes AS n {_NOTE_JOIN} "
+        "WHERE n.set_id = ? AND n.system = ? AND n.segment = ?",
         (set_id, system, segment),
     ).fetchone()
     return None if row is None else _note(set_id, row)
 
 
-def _note(set_id: str, row: tuple[str, int, str, str, str]) -> Note:
-    system, segment, text, category, saved = row
-    return Note(set_id, system, segment, text, category, datetime.fromisoformat(saved))
+def note_output(conn: sqlite3.Connection, note: Note) -> str | None:
+    """Return the digest of the output a note's revision was written on, or None."""
+    row = conn.execute(
+        "SELECT output FROM note_revisions WHERE set_id = ? AND system = ? AND segment = ? "
+        "AND revision = ?",
+        (note.set_id, note.system, note.segment, note.revision),
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def revisions(
+    conn: sqlite3.Connection, set_id: str, system: str | None = None, segment: int | None = None
+) -> tuple[Note, ...]:
+    """Return every revision of the set's notes (of one system's segment, if given).
+
+    Ordered by system (load order), segment, then revision, oldest first.
+    """
+    where = "n.set_id = ?"
+    params_any: list[Any] = [set_id]
+    if system is not None and segment is not None:
+        where += " AND n.system = ? AND n.segment = ?"
+        params_any += [system, segment]
+    cursor = conn.execute(
+        f"SELECT {_NOTE_COLUMNS}, n.deleted FROM note_revisions AS n {_NOTE_JOIN} "
+        f"WHERE {where} ORDER BY s.position, n.system, n.segment, n.revision",
+        params_any,
+    )
+    return tuple(_note(set_id, row[:-1], deleted=bool(row[-1])) for row in cursor)
+
+
+def _note(set_id: str, row: tuple[Any, ...], deleted: bool = False) -> Note:
+    system, segment, text, category, saved, revision, author, earlier = row
+    when = datetime.fromisoformat(saved)
+    return Note(
+        set_id, system, segment, text, category, when, revision, author, bool(earlier), deleted
+    )
 
 
 def _next_position(

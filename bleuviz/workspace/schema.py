@@ -35,11 +35,32 @@ Tables (version 1):
     little-endian float64, NaN where a segment has no score.
     Primary key (``set_id``, ``metric``, ``system``).
 
-``notes``: one note per test set, system and segment.
+``notes``: the current note per test set, system and segment.
     ``set_id`` → ``testsets.id`` (deleted with it); ``system`` TEXT;
     ``segment`` INTEGER, 0-based; ``text`` TEXT; ``category`` TEXT (one of
     ``bleuviz.workspace.notes.NOTE_CATEGORIES``); ``saved`` TEXT, ISO 8601 UTC.
     Primary key (``set_id``, ``system``, ``segment``).
+
+Version 2 keeps history instead of overwriting it:
+
+``testsets.deleted`` TEXT: when the set was moved to the trash (NULL: it is not);
+    a set in the trash for ``TRASH_DAYS`` days is deleted for good.
+
+``notes.revision`` INTEGER: the note's revision number (1, 2, ...; a save checks
+    that the note is still at the revision the editor loaded); ``notes.author``
+    TEXT; ``notes.output`` TEXT: the digest of the system's lines the note was
+    written on (it is "on an earlier output" once the system's lines change).
+
+``note_revisions``: every revision of every note, the current one included.
+    (``set_id``, ``system``, ``segment``, ``revision``) primary key; ``text``,
+    ``category``, ``author``, ``saved``, ``output`` as in ``notes``;
+    ``deleted`` INTEGER 0/1: this revision deleted the note (its text is the
+    deleted one's). Deleted with the test set.
+
+``output_versions``: the earlier outputs of a system, replaced under its name.
+    (``set_id``, ``system``, ``version``) primary key, ``version`` 1, 2, ... in
+    the order they were replaced; ``digest``, ``lines`` as in ``streams``;
+    ``replaced`` TEXT, ISO 8601 UTC. The current output stays in ``streams``.
 """
 
 from __future__ import annotations
@@ -52,9 +73,9 @@ from bleuviz.errors import WorkspaceError
 #: The file in the workspace folder.
 DB_NAME = "bleuviz.sqlite3"
 #: The version this bleuviz writes and reads (``PRAGMA user_version``).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-#: Statements creating version 1.
+#: Statements creating version 1 (a new file then takes the migrations).
 CREATE: tuple[str, ...] = (
     """CREATE TABLE testsets (
         id TEXT PRIMARY KEY,
@@ -100,8 +121,43 @@ CREATE: tuple[str, ...] = (
     )""",
 )
 
-#: Version v -> the statements that bring a version-v file to version v + 1 (none yet).
-MIGRATIONS: dict[int, tuple[str, ...]] = {}
+#: Version v -> the statements that bring a version-v file to version v + 1.
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: (
+        "ALTER TABLE testsets ADD COLUMN deleted TEXT",
+        "ALTER TABLE notes ADD COLUMN revision INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE notes ADD COLUMN author TEXT NOT NULL DEFAULT 'anonymous'",
+        "ALTER TABLE notes ADD COLUMN output TEXT NOT NULL DEFAULT ''",
+        # A note of version 1 was written on the output the set holds now.
+        """UPDATE notes SET output = coalesce((SELECT s.digest FROM streams AS s
+            WHERE s.set_id = notes.set_id AND s.kind = 'system' AND s.name = notes.system), '')""",
+        """CREATE TABLE note_revisions (
+            set_id TEXT NOT NULL REFERENCES testsets(id) ON DELETE CASCADE,
+            system TEXT NOT NULL,
+            segment INTEGER NOT NULL,
+            revision INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            category TEXT NOT NULL,
+            author TEXT NOT NULL,
+            saved TEXT NOT NULL,
+            output TEXT NOT NULL,
+            deleted INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (set_id, system, segment, revision)
+        )""",
+        """INSERT INTO note_revisions (set_id, system, segment, revision, text, category,
+            author, saved, output) SELECT set_id, system, segment, revision, text, category,
+            author, saved, output FROM notes""",
+        """CREATE TABLE output_versions (
+            set_id TEXT NOT NULL REFERENCES testsets(id) ON DELETE CASCADE,
+            system TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            digest TEXT NOT NULL,
+            lines BLOB NOT NULL,
+            replaced TEXT NOT NULL,
+            PRIMARY KEY (set_id, system, version)
+        )""",
+    ),
+}
 
 
 def prepare(conn: sqlite3.Connection, folder: Path, writable: bool) -> None:
@@ -156,8 +212,10 @@ def _steps(conn: sqlite3.Connection, folder: Path, version: int) -> list[str]:
             raise WorkspaceError(
                 f"workspace {folder}: {DB_NAME} is an SQLite file but not a bleuviz workspace"
             )
-        return list(CREATE)
-    steps: list[str] = []
+        steps = list(CREATE)
+        version = 1
+    else:
+        steps = []
     for v in range(version, SCHEMA_VERSION):
         steps += MIGRATIONS[v]
     return steps

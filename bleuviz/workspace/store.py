@@ -12,18 +12,22 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bleuviz.errors import InputError, UnknownTestSet, WorkspaceError
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import rows
+from bleuviz.workspace.conflicts import NoteChanged
 from bleuviz.workspace.connection import connect, database_uri, read_only_uri, transaction
 from bleuviz.workspace.export import notes_tsv
 from bleuviz.workspace.identity import DefiningStreams
 from bleuviz.workspace.location import resolve_folder
-from bleuviz.workspace.notes import Note, check_note
+from bleuviz.workspace.notes import ANONYMOUS, Note, check_author, check_note
 from bleuviz.workspace.schema import DB_NAME, prepare
+
+#: How long a deleted test set stays in the trash, restorable, before it is deleted for good.
+TRASH_DAYS = 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,7 @@ class SavedSet:
         n_segments: its number of segments.
         systems: its systems' names, in the order they were added.
         n_refs: its number of reference streams.
+        deleted: when it was moved to the trash (None: it is not in the trash).
     """
 
     id: str
@@ -45,6 +50,24 @@ class SavedSet:
     n_segments: int
     systems: tuple[str, ...]
     n_refs: int
+    deleted: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EarlierOutput:
+    """A system's output that was replaced under its name, kept in the workspace.
+
+    Attributes:
+        system: the system's name.
+        version: 1 for the first output replaced, 2 for the next, ...
+        digest: SHA-256 of its lines (notes written on it name it).
+        replaced: when another output replaced it (UTC).
+    """
+
+    system: str
+    version: int
+    digest: str
+    replaced: datetime
 
 
 class Workspace:
@@ -90,27 +113,38 @@ class Workspace:
         workspace = cls(path, uri, read_only)
         with workspace._connection() as conn:
             prepare(conn, path, writable=not read_only)
+        if not read_only:
+            workspace.purge_trash()
         return workspace
 
     # -- test sets ---------------------------------------------------------------
 
     def save_testset(
-        self, testset: TestSet, name: str, defining: DefiningStreams | None = None
+        self,
+        testset: TestSet,
+        name: str,
+        defining: DefiningStreams | None = None,
+        *,
+        replace: bool = False,
     ) -> SavedSet:
         """Save ``testset`` under its content-derived id; return what is saved there now.
 
         The id derives from the references, source, document and segment ids, not
         the systems. If a set with that id is saved already, its name and time
         are kept and the upload's systems are merged in: a system with the same
-        name and the same lines is left as it is (a no-op); one with the same
-        name and other lines is replaced (and the imported scores it had are
-        dropped, since they scored the old lines); a new name is added.
-        Imported segment scores are added or replaced per metric and system.
-        Saving the same files twice changes nothing. One transaction. ``defining``:
+        name and the same lines is left as it is (a no-op); a new name is added;
+        one with the same name and other lines is refused, or with ``replace``
+        replaced: the old lines stay as an earlier version (``earlier_outputs``)
+        with the notes written on them, and the imported scores of the old lines
+        are dropped. A set in the trash is brought back (named ``name``), its
+        systems replaced as with ``replace``. Imported segment scores are added
+        or replaced per metric and system. One transaction. ``defining``:
         ``DefiningStreams.of(testset)`` if the caller has it already (it has the id).
 
         Raises:
             InputError: ``name`` is empty.
+            OutputChanged: a system is saved with other lines and ``replace`` is
+                False (``.systems`` names them); nothing is saved.
             WorkspaceError: the workspace is read-only or cannot be written.
         """
         name = _check_name(name)
@@ -118,18 +152,27 @@ class Workspace:
             defining = DefiningStreams.of(testset)
         set_id = defining.id
         with self._write() as conn:
-            if rows.find_testset(conn, set_id) is None:
-                rows.insert_testset(conn, set_id, name, _now(), testset, defining)
-            rows.put_systems(conn, set_id, testset.systems)
+            now = _now()
+            found = rows.find_testset(conn, set_id)
+            if found is None:
+                rows.insert_testset(conn, set_id, name, now, testset, defining)
+            elif found[4] is not None:  # in the trash: back with the new upload
+                rows.set_trashed(conn, set_id, None)
+                conn.execute("UPDATE testsets SET name = ? WHERE id = ?", (name, set_id))
+                replace = True
+            rows.put_systems(conn, set_id, testset.systems, now if replace else None)
             for scores in testset.seg_scores:
                 rows.put_seg_scores(conn, set_id, scores)
             return self._saved(conn, set_id)
 
-    def add_system(self, set_id: str, name: str, lines: Sequence[str]) -> SavedSet:
-        """Add (or replace, as ``save_testset`` does) one system's output; the id stays.
+    def add_system(
+        self, set_id: str, name: str, lines: Sequence[str], *, replace: bool = False
+    ) -> SavedSet:
+        """Add one system's output (or replace it, as ``save_testset`` does); the id stays.
 
         Raises:
             InputError: ``name`` is empty, or ``lines`` has another count than the set.
+            OutputChanged: ``name`` is saved with other lines and ``replace`` is False.
             UnknownTestSet: no such test set.
         """
         if not name.strip():
@@ -141,13 +184,55 @@ class Workspace:
                     f"system {name!r}: {len(lines)} lines, but test set {set_id} "
                     f"has {saved.n_segments} segments"
                 )
-            rows.put_systems(conn, set_id, {name: tuple(lines)})
+            rows.put_systems(conn, set_id, {name: tuple(lines)}, _now() if replace else None)
             return self._saved(conn, set_id)
 
+    def earlier_outputs(self, set_id: str) -> tuple[EarlierOutput, ...]:
+        """Return the outputs replaced in test set ``set_id``, by system then version.
+
+        Raises:
+            UnknownTestSet: no such test set.
+        """
+        with self._read() as conn:
+            self._saved(conn, set_id)
+            return tuple(EarlierOutput(*row) for row in rows.earlier_outputs(conn, set_id))
+
+    def earlier_lines(self, set_id: str, system: str, version: int) -> tuple[str, ...]:
+        """Return the lines of ``system``'s earlier output ``version``.
+
+        Raises:
+            UnknownTestSet: no such test set.
+            InputError: the system has no such earlier version.
+        """
+        with self._read() as conn:
+            self._saved(conn, set_id)
+            found = [e for e in rows.earlier_outputs(conn, set_id) if e[:2] == (system, version)]
+            lines = rows.earlier_lines(conn, set_id, system, found[0][2]) if found else None
+        if lines is None:
+            raise InputError(
+                f"system {system!r} of test set {set_id} has no earlier version {version}"
+            )
+        return lines
+
+    def note_written_on(self, note: Note) -> str | None:
+        """Return the line a note on an earlier output was written on (else, or unknown: None)."""
+        if not note.on_earlier_output:
+            return None
+        with self._read() as conn:
+            output = rows.note_output(conn, note)
+            found = rows.earlier_lines(conn, note.set_id, note.system, output) if output else None
+        return None if found is None else found[note.segment]
+
     def testsets(self) -> tuple[SavedSet, ...]:
-        """Return every saved test set, newest first."""
+        """Return every saved test set not in the trash, newest first."""
         with self._read() as conn:
             return tuple(self._saved(conn, i) for i in rows.testset_ids_newest_first(conn))
+
+    def trash(self) -> tuple[SavedSet, ...]:
+        """Return the test sets in the trash, the most recently deleted first."""
+        with self._read() as conn:
+            ids = rows.testset_ids_newest_first(conn, trashed=True)
+            return tuple(self._saved(conn, i, trashed=True) for i in ids)
 
     def get(self, set_id: str) -> SavedSet:
         """Return what the workspace lists about test set ``set_id``.
@@ -189,49 +274,141 @@ class Workspace:
             self._saved(conn, set_id)
             conn.execute("UPDATE testsets SET name = ? WHERE id = ?", (name, set_id))
 
-    def delete(self, set_id: str) -> None:
-        """Delete test set ``set_id`` with its systems, imported scores and notes.
+    def delete(self, set_id: str) -> SavedSet:
+        """Move test set ``set_id`` (systems, scores, notes) to the trash; return its listing.
+
+        It is restorable (``restore``) for ``TRASH_DAYS`` days, then deleted for good.
+
+        Raises:
+            UnknownTestSet: no such test set (or it is in the trash already).
+        """
+        with self._write() as conn:
+            self._saved(conn, set_id)
+            now = _now()
+            rows.set_trashed(conn, set_id, now)
+            rows.purge_trash(conn, now - timedelta(days=TRASH_DAYS))
+            return self._saved(conn, set_id, trashed=True)
+
+    def restore(self, set_id: str) -> SavedSet:
+        """Bring test set ``set_id`` back from the trash, as it was; return its listing.
+
+        Raises:
+            UnknownTestSet: the trash holds no such set.
+        """
+        with self._write() as conn:
+            self._saved(conn, set_id, trashed=True)
+            rows.set_trashed(conn, set_id, None)
+            return self._saved(conn, set_id)
+
+    def purge_trash(self, now: datetime | None = None) -> int:
+        """Delete for good the sets in the trash for over ``TRASH_DAYS`` days; return how many.
+
+        Reads first, so an open with nothing to purge takes no write lock.
+        """
+        cutoff = (now or _now()) - timedelta(days=TRASH_DAYS)
+        with self._read() as conn:
+            oldest = rows.oldest_in_trash(conn)
+        if oldest is None or oldest >= cutoff:
+            return 0
+        with self._write() as conn:
+            return rows.purge_trash(conn, cutoff)
+
+    def count_notes(self, set_id: str) -> int:
+        """Return how many notes test set ``set_id`` has (what a delete takes to the trash).
 
         Raises:
             UnknownTestSet: no such test set.
         """
-        with self._write() as conn:
+        with self._read() as conn:
             self._saved(conn, set_id)
-            conn.execute("DELETE FROM testsets WHERE id = ?", (set_id,))
+            return rows.count_notes(conn, set_id)
 
     # -- notes -------------------------------------------------------------------
 
-    def save_note(self, set_id: str, system: str, segment: int, text: str, category: str) -> Note:
-        """Save (or overwrite) the note on ``system``'s output for ``segment`` (0-based).
+    def save_note(
+        self,
+        set_id: str,
+        system: str,
+        segment: int,
+        text: str,
+        category: str,
+        *,
+        author: str = ANONYMOUS,
+        expected_revision: int | None = None,
+    ) -> Note:
+        """Save a new revision of the note on ``system``'s output for ``segment`` (0-based).
 
-        An empty text is saved as it is: the category alone is a finding, with
-        any category, "other" included. ``delete_note`` removes a note.
+        Every revision is kept (``note_history``); the note records ``author``
+        (blank: ``ANONYMOUS``) and the system's output it was written on. An
+        empty text is saved as it is: the category alone is a finding.
+        ``expected_revision``: the revision the editor loaded (0: no note);
+        if the note is at another revision now (someone saved or deleted it
+        meanwhile), nothing is saved and ``NoteChanged`` says what is there.
+        None saves whatever is there.
 
         Raises:
             InputError: an unknown category, a note over ``NOTE_MAX_CHARS``, a
                 system not in the set, or a segment out of range.
+            NoteChanged: the note is not at ``expected_revision``.
             UnknownTestSet: no such test set.
         """
         check_note(text, category)
+        author = check_author(author)
         with self._write() as conn:
             self._check_segment(conn, set_id, system, segment)
-            note = Note(set_id, system, segment, text, category, _now())
-            rows.put_note(conn, note)
+            self._check_revision(conn, set_id, system, segment, expected_revision)
+            revision = rows.last_revision(conn, set_id, system, segment) + 1
+            note = Note(set_id, system, segment, text, category, _now(), revision, author)
+            rows.put_note(conn, note, rows.system_digests(conn, set_id)[system])
             return note
 
-    def delete_note(self, set_id: str, system: str, segment: int) -> bool:
+    def delete_note(
+        self,
+        set_id: str,
+        system: str,
+        segment: int,
+        *,
+        author: str = ANONYMOUS,
+        expected_revision: int | None = None,
+    ) -> bool:
         """Delete the note on (``set_id``, ``system``, ``segment``); return whether there was one.
+
+        The deletion is a revision of the note's history; its text stays there.
+
+        Raises:
+            NoteChanged: the note is not at ``expected_revision`` (None: no check).
+            UnknownTestSet: no such test set.
+        """
+        author = check_author(author)
+        with self._write() as conn:
+            self._saved(conn, set_id)
+            current = self._check_revision(conn, set_id, system, segment, expected_revision)
+            if current is None:
+                return False
+            revision = rows.last_revision(conn, set_id, system, segment) + 1
+            gone = Note(
+                set_id,
+                system,
+                segment,
+                current.text,
+                current.category,
+                _now(),
+                revision,
+                author,
+                deleted=True,
+            )
+            rows.put_note(conn, gone, rows.system_digests(conn, set_id).get(system, ""))
+            return True
+
+    def note_history(self, set_id: str, system: str, segment: int) -> tuple[Note, ...]:
+        """Return every revision of one note, oldest first (deletions marked ``deleted``).
 
         Raises:
             UnknownTestSet: no such test set.
         """
-        with self._write() as conn:
+        with self._read() as conn:
             self._saved(conn, set_id)
-            cursor = conn.execute(
-                "DELETE FROM notes WHERE set_id = ? AND system = ? AND segment = ?",
-                (set_id, system, segment),
-            )
-            return cursor.rowcount > 0
+            return rows.revisions(conn, set_id, system, segment)
 
     def notes(self, set_id: str) -> tuple[Note, ...]:
         """Return the notes on test set ``set_id``, by system (load order) then segment.
@@ -253,28 +430,59 @@ class Workspace:
             self._saved(conn, set_id)
             return rows.note(conn, set_id, system, segment)
 
-    def notes_tsv(self, set_id: str) -> str:
+    def notes_tsv(self, set_id: str, *, revisions: bool = False) -> str:
         """Return the notes as TSV (see ``bleuviz.workspace.export.notes_tsv``).
+
+        ``revisions``: every revision of every note, not only the current ones.
 
         Raises:
             UnknownTestSet: no such test set.
         """
         with self._read() as conn:
             self._saved(conn, set_id)
-            notes = rows.notes(conn, set_id)
+            notes = rows.revisions(conn, set_id) if revisions else rows.notes(conn, set_id)
             seg_ids = rows.streams(conn, set_id, kinds=("seg_ids",)).get("seg_ids", {}).get("")
-        return notes_tsv(notes, seg_ids)
+        return notes_tsv(notes, seg_ids, revisions=revisions)
 
     # -- helpers -----------------------------------------------------------------
 
-    def _saved(self, conn: sqlite3.Connection, set_id: str) -> SavedSet:
-        """Return the listing of ``set_id``, refusing an unknown id."""
+    def _saved(self, conn: sqlite3.Connection, set_id: str, trashed: bool = False) -> SavedSet:
+        """Return the listing of ``set_id``, refusing an unknown id.
+
+        ``trashed``: the set must be in the trash; else it must not be.
+        """
         row = rows.find_testset(conn, set_id)
-        if row is None:
-            raise UnknownTestSet(f"set={set_id}: no such test set in workspace {self.folder}")
-        name, added, n_segments, n_refs = row
+        if row is None or (row[4] is None) == trashed:
+            where = "the trash of" if trashed else "workspace"
+            hint = ""
+            if row is not None and not trashed:
+                hint = f" (it is in the trash: bleuviz restore {set_id})"
+            raise UnknownTestSet(f"set={set_id}: no such test set in {where} {self.folder}{hint}")
+        name, added, n_segments, n_refs, deleted = row
         systems = rows.system_names(conn, set_id)
-        return SavedSet(set_id, name, datetime.fromisoformat(added), n_segments, systems, n_refs)
+        return SavedSet(
+            set_id,
+            name,
+            datetime.fromisoformat(added),
+            n_segments,
+            systems,
+            n_refs,
+            None if deleted is None else datetime.fromisoformat(deleted),
+        )
+
+    def _check_revision(
+        self,
+        conn: sqlite3.Connection,
+        set_id: str,
+        system: str,
+        segment: int,
+        expected: int | None,
+    ) -> Note | None:
+        """Return the current note, refusing it if it is not at revision ``expected`` (0: none)."""
+        current = rows.note(conn, set_id, system, segment)
+        if expected is not None and (current.revision if current else 0) != expected:
+            raise NoteChanged(current, expected, f"{system!r}, segment {segment + 1}")
+        return current
 
     def _check_segment(
         self, conn: sqlite3.Connection, set_id: str, system: str, segment: int

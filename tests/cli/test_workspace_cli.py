@@ -206,3 +206,29 @@ def test_a_saved_set_refuses_files_and_compare_needs_two_systems(
     assert "--hyp: give the system outputs, or --set ID" in refused(
         capsys, "score", "--ref", REFS[0]
     )
+
+
+def test_add_refuses_other_lines_under_a_saved_name_unless_replace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path / "ws")
+    first = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", HYPS[0], "-f", "json")
+    other = tmp_path / Path(HYPS[0]).name  # the same file name: the same system name
+    other.write_text(Path(HYPS[1]).read_text(encoding="utf-8"), encoding="utf-8")
+    before = _digest(Path(ws) / DB_NAME)
+    for argv in (["--set", first["id"], "--hyp", str(other)], [*FULL, "--hyp", str(other)]):
+        err = refused(capsys, "add", "--workspace", ws, *argv)
+        assert f"test set 'ref.A.en' ({first['id']}): system 'literal' saved with other" in err
+        assert "--replace" in err
+        assert _digest(Path(ws) / DB_NAME) == before
+    replaced = run_json(
+        capsys, "add", "--workspace", ws, "--set", first["id"], "--hyp", str(other),
+        "--replace", "-f", "json",
+    )  # fmt: skip
+    assert replaced["systems"] == ["literal"]
+    workspace = Workspace.open(ws)
+    assert (
+        workspace.load(first["id"]).systems["literal"]
+        == load_paths([HYPS[1]], REFS).systems["terse"]
+    )
+    assert [e.system for e in workspace.earlier_outputs(first["id"])] == ["literal"]

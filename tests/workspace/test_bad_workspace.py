@@ -126,7 +126,7 @@ def test_a_failed_save_changes_nothing(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(rows, "put_seg_scores", fail)
     upload = dataclasses.replace(testset, systems=changed)
     with pytest.raises(OSError, match="simulated"):
-        workspace.save_testset(upload, "x")
+        workspace.save_testset(upload, "x", replace=True)
     other_task = dataclasses.replace(testset, references=(("other",) * 126,), source=None)
     with pytest.raises(OSError, match="simulated"):  # a new set, half saved when it fails
         workspace.save_testset(other_task, "half")

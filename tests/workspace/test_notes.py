@@ -106,6 +106,8 @@ def test_tsv_reads_back_column_for_column(workspace: Workspace, set_id: str) -> 
             str(note.segment + 1),  # the sample has no segment ids: 1-based numbers
             note.category,
             note.saved.isoformat(timespec="seconds"),
+            "anonymous",
+            "current",
             text,
         ]
         assert row[5].endswith("+00:00")

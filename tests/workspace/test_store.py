@@ -6,7 +6,7 @@ import dataclasses
 import hashlib
 import sqlite3
 import tempfile
-from datetime import UTC
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bleuviz.errors import InputError, UnknownTestSet
 from bleuviz.io.scores import build_scores
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace import DB_NAME, DefiningStreams, Workspace
+from bleuviz.workspace import DB_NAME, TRASH_DAYS, DefiningStreams, Workspace
 from bleuviz.workspace.codec import decompress
 from bleuviz.workspace.identity import testset_id as id_of
 from tests.data import SAMPLE_HYPS
@@ -118,7 +118,7 @@ def test_a_system_with_new_lines_replaces_the_old_and_its_scores(workspace: Work
     set_id = workspace.save_testset(testset, "sample").id
     new_lines = tuple(line.upper() for line in testset.systems["terse"])
     upload = dataclasses.replace(testset, systems={"terse": new_lines}, seg_scores=())
-    workspace.save_testset(upload, "x")
+    workspace.save_testset(upload, "x", replace=True)
     loaded = workspace.load(set_id)
     assert loaded.system_names == testset.system_names  # position kept
     assert loaded.systems["terse"] == new_lines
@@ -177,8 +177,11 @@ def test_rename_and_delete(workspace: Workspace) -> None:
         workspace.rename(saved.id, "\n")
     workspace.delete(saved.id)
     assert workspace.testsets() == ()
+    assert [s.id for s in workspace.trash()] == [saved.id]
+    assert workspace.purge_trash(datetime.now(UTC) + timedelta(days=TRASH_DAYS + 1)) == 1
+    tables = ("streams", "seg_scores", "seg_score_values", "notes", "note_revisions")
     with sqlite3.connect(workspace.folder / DB_NAME) as conn:  # nothing of it is left behind
-        for table in ("streams", "seg_scores", "seg_score_values", "notes"):
+        for table in tables:
             assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,), table
     conn.close()
     again = workspace.save_testset(sample_testset(), "again")

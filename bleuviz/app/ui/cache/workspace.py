@@ -89,11 +89,18 @@ def load_saved(set_id: str) -> LoadedTestSet:
 
 
 def save_testset(
-    testset: TestSet | LoadedTestSet, name: str, defining: DefiningStreams | None = None
+    testset: TestSet | LoadedTestSet,
+    name: str,
+    defining: DefiningStreams | None = None,
+    *,
+    replace: bool = False,
 ) -> SavedSet:
     """Save ``testset`` (merging into the set of the same references) and forget stale copies.
 
     ``defining``: ``DefiningStreams.of(testset)``, if the caller has built it already.
+    ``replace``: replace systems saved under the same names with other lines
+    (the old lines stay as earlier versions); else such a save raises
+    ``bleuviz.workspace.OutputChanged`` and saves nothing.
     A ``LoadedTestSet`` brings its content id, which is otherwise computed when
     the set is new to the workspace (it is then served from memory).
     """
@@ -103,7 +110,7 @@ def save_testset(
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
     before = {s.id for s in workspace.testsets()}
-    saved = workspace.save_testset(plain, name, defining)
+    saved = workspace.save_testset(plain, name, defining, replace=replace)
     new = saved.id not in before
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
     _SAVED_HERE.pop(saved.id, None)
