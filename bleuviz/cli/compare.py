@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import asdict
 from typing import Any
 
@@ -16,14 +17,18 @@ from bleuviz.cli.options import (
 )
 from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
 from bleuviz.errors import ConfigError
+from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS, check_count
 from bleuviz.metrics import SIGNIFICANCE_METRICS
 from bleuviz.render.latex import booktabs_table, escape_latex
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 from bleuviz.significance.all_pairs import all_pairs, holm, rank_clusters
 from bleuviz.significance.resampling import paired_signature
+from bleuviz.significance.resolution import can_reach, needed_resamples, unreachable_note
 
 #: p-values below this are marked significant.
 ALPHA = 0.05
+#: sacrebleu's defaults for --paired-bs and --paired-ar.
+DEFAULT_BS, DEFAULT_AR = 1000, 10000
 
 
 def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
@@ -34,10 +39,17 @@ def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
     add_input_options(parser)
     add_bleu_options(parser)
     parser.add_argument(
-        "--paired-bs", type=int, default=1000, metavar="N", help="bootstrap samples"
+        "--paired-bs",
+        type=int,
+        metavar="N",
+        help=f"bootstrap samples (default {DEFAULT_BS:,}; with --all-pairs --holm, "
+        "enough for the correction to reach p < 0.05: 10 x pairs / 0.05)",
     )
     parser.add_argument(
-        "--paired-ar", type=int, default=10000, metavar="N", help="AR trials (0: off)"
+        "--paired-ar",
+        type=int,
+        metavar="N",
+        help=f"AR trials, 0: off (default {DEFAULT_AR:,}, or more as for --paired-bs)",
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument(
@@ -62,16 +74,15 @@ def run_compare(args: argparse.Namespace) -> int:
     """Compare every system with the baseline (the first --hyp) and print the table."""
     if args.set is None and len(args.hyp) < 2:
         raise ConfigError("--hyp: compare needs a baseline and at least one more system")
-    if args.paired_bs < 1 or args.paired_ar < 0:
-        raise ConfigError("--paired-bs must be at least 1 and --paired-ar at least 0")
     if args.holm and not args.all_pairs:
         raise ConfigError("--holm: only with --all-pairs")
     config = bleu_config(args)
     testset, _ = load_testset(args)
     if len(testset.systems) < 2:
         raise ConfigError(f"--set: test set {args.set} has one system; compare needs two")
-    metric = tested_metric(cli_evaluation(testset, args, config), args)
     names = list(testset.systems)
+    args = resolve_resamples(args, len(names) * (len(names) - 1) // 2 if args.holm else 1)
+    metric = tested_metric(cli_evaluation(testset, args, config), args)
     results = metric.tester(names[0], names[1:])
     signature = paired_signature(metric.signature, args.paired_bs, args.paired_ar, args.seed)
     report = _json(metric, results, signature)
@@ -88,6 +99,34 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         print("\n".join([*_table(metric, results), *_pairs_table(report), signature]))
     return 0
+
+
+def resolve_resamples(args: argparse.Namespace, n_tests: int) -> argparse.Namespace:
+    """Fill in --paired-bs and --paired-ar; warn when a given count cannot reach ALPHA.
+
+    ``n_tests`` is how many p-values a correction multiplies (the pairs, with
+    --holm; else 1). A count left out becomes sacrebleu's default, or enough for
+    the correction (``needed_resamples``); a count given is kept, and when its
+    smallest p-value times ``n_tests`` cannot fall below ALPHA, stderr says so.
+    """
+    counts = {}
+    for option, given, default, most, minimum in (
+        ("--paired-bs", args.paired_bs, DEFAULT_BS, MAX_RESAMPLES, 1),
+        ("--paired-ar", args.paired_ar, DEFAULT_AR, MAX_TRIALS, 0),
+    ):
+        if given is None:
+            count = needed_resamples(n_tests, ALPHA, default)
+        else:
+            count = check_count(option, given, minimum, most)
+        if count > 0 and not can_reach(count, n_tests, ALPHA):
+            print(
+                f"bleuviz: warning: {unreachable_note(option, count, n_tests, ALPHA)}",
+                file=sys.stderr,
+            )
+        counts[option] = count
+    return argparse.Namespace(
+        **{**vars(args), "paired_bs": counts["--paired-bs"], "paired_ar": counts["--paired-ar"]}
+    )
 
 
 def _json(metric: TestedMetric, results: list[PairedResult], signature: str) -> dict[str, Any]:
@@ -141,7 +180,7 @@ def _pairs_table(report: dict[str, Any]) -> list[str]:
     """With --all-pairs: one line a pair, then the rank clusters."""
     if "pairs" not in report:
         return []
-    adjusted = " (Holm-adjusted)" if report["holm"] else ""
+    adjusted = f" (Holm-adjusted over {len(report['pairs']):,} pairs)" if report["holm"] else ""
     lines = ["", f"All pairs{adjusted}: diff = b − a"]
     for pair in report["pairs"]:
         lines.append(

@@ -1,4 +1,4 @@
-"""The all-pairs heatmap: p-values of every pair of systems, score differences written in."""
+"""The all-pairs heatmap: which pairs of systems differ significantly, differences written in."""
 
 from __future__ import annotations
 
@@ -10,20 +10,29 @@ import plotly.graph_objects as go
 from bleuviz.render.inert import inert_text
 from bleuviz.significance.all_pairs import PairTest
 
+#: Cell colours: significant, not significant (two shades, so the caption's "dark" is exact).
+SIGNIFICANT, NOT_SIGNIFICANT = "#1c4e80", "#eef1f4"
+
 
 def pairs_heatmap(
-    names: Sequence[str], pairs: Sequence[PairTest], test: str = "p_value_bs", digits: int = 2
+    names: Sequence[str],
+    pairs: Sequence[PairTest],
+    test: str = "p_value_bs",
+    digits: int = 2,
+    alpha: float = 0.05,
 ) -> go.Figure:
-    """An N x N grid: cell (row b, column a) coloured by the pair's p-value, its text b − a.
+    """An N x N grid: cell (row b, column a) dark and starred when p < ``alpha``, text b − a.
 
     Systems keep the given order (e.g. the ranking) on both axes; the diagonal and
-    untested pairs are empty. Significant cells (p < 0.05) are dark. Both halves
-    are filled (the p-value is symmetric, the difference changes sign), so any
-    row reads as "this system against the others".
+    untested pairs are empty. A cell is shaded by one thing only, whether the pair
+    is significant, so the shading says what the caption says; the p-value is in
+    the hover. Both halves are filled (the p-value is symmetric, the difference
+    changes sign), so any row reads as "this system against the others".
     """
     index = {name: i for i, name in enumerate(names)}
     shown = [inert_text(name) for name in names]
     n = len(names)
+    significant = np.full((n, n), np.nan)
     p = np.full((n, n), np.nan)
     text = np.full((n, n), "", dtype=object)
     for pair in pairs:
@@ -31,21 +40,24 @@ def pairs_heatmap(
             continue
         i, j = index[pair.a], index[pair.b]
         value = getattr(pair, test)
+        star = "*" if value is not None and value < alpha else ""
         p[j, i] = p[i, j] = np.nan if value is None else value
-        text[j, i] = f"{pair.diff:+.{digits}f}"
-        text[i, j] = f"{-pair.diff:+.{digits}f}"
+        significant[j, i] = significant[i, j] = np.nan if value is None else float(bool(star))
+        text[j, i] = f"{pair.diff:+.{digits}f}{star}"
+        text[i, j] = f"{-pair.diff:+.{digits}f}{star}"
     fig = go.Figure(
         go.Heatmap(
-            z=p,
+            z=significant.tolist(),  # plain lists: the JSON stays readable
             x=shown,
             y=shown,
             text=text,
+            customdata=p.tolist(),
             texttemplate="%{text}",
-            colorscale=[[0.0, "#1c4e80"], [0.05, "#7aa6c2"], [0.0501, "#f1f3f5"], [1.0, "#ffffff"]],
+            colorscale=[[0.0, NOT_SIGNIFICANT], [1.0, SIGNIFICANT]],
             zmin=0.0,
             zmax=1.0,
-            colorbar={"title": "p-value"},
-            hovertemplate="%{y} − %{x}: %{text}<br>p = %{z:.4f}<extra></extra>",
+            showscale=False,
+            hovertemplate="%{y} − %{x}: %{text}<br>p = %{customdata:.4f}<extra></extra>",
         )
     )
     fig.update_layout(

@@ -60,3 +60,36 @@ def test_all_pairs_equal_two_system_runs(app: AppTest) -> None:
     app.toggle(key="cmp_pairs_holm").set_value(True).run()
     holm = app.dataframe[0].value  # the pairs table comes first on the page
     assert (holm["p_value_bs"] >= pairs["p_value_bs"]).all()
+
+
+def holm_first(raw: list[float]) -> float:
+    """Holm's smallest adjusted p-value: the smallest raw one times their number."""
+    return min(1.0, len(raw) * min(raw))
+
+
+def test_holm_gets_enough_resamples_and_stars_match_the_table(app: AppTest) -> None:
+    """10 resamples cannot reach p < 0.05 (sacrebleu's smallest p is 1/11): the page says so;
+    with Holm over 3 pairs they are tested with 10 × 3 / 0.05 = 600, and a cell is dark and
+    starred exactly when its pair is significant."""
+    app.session_state["cmp_n_bootstrap"] = 10
+    app.run()
+    warnings = [w.value for w in app.warning]
+    assert any("paired bootstrap: with 10 resamples" in w for w in warnings)
+    app.toggle(key="cmp_all_pairs").set_value(True).run()
+    app.toggle(key="cmp_pairs_holm").set_value(True).run()
+    assert not app.exception
+    table = app.dataframe[0].value
+    raw = []
+    for row in table.itertuples(index=False):
+        named = [(row.a, HYPS[row.a]), (row.b, HYPS[row.b])]
+        _, bs = PairedTest(named, {"BLEU": BLEU()}, REFS, "bs", 600)()
+        raw.append(bs["BLEU"][1].p_value)
+    assert table["p_value_bs"].min() == pytest.approx(holm_first(raw))
+    assert any("tested with 600 bootstrap resamples" in c.value for c in app.caption)
+    heatmap = json.loads(app.get("plotly_chart")[0].proto.spec)["data"][0]
+    names = heatmap["x"]
+    for row in table.itertuples(index=False):
+        i, j = names.index(row.a), names.index(row.b)
+        significant = row.p_value_bs < 0.05
+        assert heatmap["z"][j][i] == heatmap["z"][i][j] == float(significant)
+        assert heatmap["text"][j][i].endswith("*") == significant

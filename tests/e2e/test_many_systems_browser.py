@@ -48,7 +48,8 @@ def test_all_pairs_heatmap_and_clusters(page: Page, server: str) -> None:
     for a, b in [("literal", "terse"), ("literal", "repeat"), ("terse", "repeat")]:
         _, res = PairedTest([(a, HYPS[a]), (b, HYPS[b])], {"BLEU": BLEU()}, REFS, "bs", 1000)()
         diff = res["BLEU"][1].score - res["BLEU"][0].score  # row b, column a: b − a
-        assert trace["text"][index[b]][index[a]] == f"{diff:+.2f}"
+        star = "*" if res["BLEU"][1].p_value < 0.05 else ""  # significant cells are starred
+        assert trace["text"][index[b]][index[a]] == f"{diff:+.2f}{star}"
     expect(page.get_by_role("listitem").filter(has_text="repeat").first).to_be_visible()
 
 

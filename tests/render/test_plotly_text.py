@@ -106,4 +106,4 @@ def test_the_heatmap_shows_names_as_written() -> None:
     figure = pairs_heatmap([NASTY, OTHER], [PairTest(NASTY, OTHER, 0.01, 0.02, 1.5)])
     trace = figure.data[0]
     assert list(trace.x) == list(trace.y) == [inert_text(NASTY), inert_text(OTHER)]
-    assert trace.text[1][0] == "+1.50"  # the pair is still found by its raw name
+    assert trace.text[1][0] == "+1.50*"  # the pair is still found by its raw name (p < 0.05)

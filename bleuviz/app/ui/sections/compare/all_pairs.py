@@ -8,9 +8,11 @@ from dataclasses import asdict
 import pandas as pd
 import streamlit as st
 
-from bleuviz.app.ui.cache.compare import significance
+from bleuviz.app.ui.cache.compare import significance, tested_signature
 from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.cache.scores import metric_spec
+from bleuviz.app.ui.state.links import apply_links, write_links
+from bleuviz.app.ui.state.page_links import ALL_PAIRS_LINK
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.metrics import Settings
 from bleuviz.metrics.evaluation import Evaluation
@@ -18,8 +20,11 @@ from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.pairs_chart import pairs_heatmap
 from bleuviz.significance import PairedResult
 from bleuviz.significance.all_pairs import PAIR_COLUMNS, PairTest, all_pairs, holm, rank_clusters
+from bleuviz.significance.resolution import can_reach, needed_resamples, unreachable_note
 
 TESTS = {"paired bootstrap": "p_value_bs", "approximate randomization": "p_value_ar"}
+#: p-values below this are significant (the heatmap's stars, the clusters).
+ALPHA = 0.05
 
 
 def all_pairs_section(
@@ -32,25 +37,31 @@ def all_pairs_section(
     """Test every pair on ``metric`` (on request), then show the grid, clusters and table."""
     names = list(evaluation.testset.systems)
     n_pairs = len(names) * (len(names) - 1) // 2
-    if not st.toggle(f"Test all {n_pairs} pairs", key="cmp_all_pairs"):
+    apply_links([ALL_PAIRS_LINK])
+    tested = st.toggle(f"Test all {n_pairs} pairs", key="cmp_all_pairs")
+    write_links([ALL_PAIRS_LINK])
+    if not tested:
         st.caption("Each pair's p-values equal a comparison with its first system as baseline.")
         return
     left, right = st.columns(2)
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
+    if corrected:
+        settings = corrected_settings(settings, n_pairs)
+        signature = tested_signature(evaluation, metric, settings)
     scores, pairs = _tested_pairs(evaluation, identity, metric, settings, evaluation.settings)
     pairs = holm(pairs) if corrected else pairs
     spec = metric_spec(evaluation, metric)
-    higher = spec.higher_is_better
-    clusters = rank_clusters(scores, pairs, higher, test=test)
+    clusters = rank_clusters(scores, pairs, spec.higher_is_better, ALPHA, test=test)
     order = [name for cluster in clusters for name in cluster]
-    digits = spec.digits
-    st.plotly_chart(pairs_heatmap(order, pairs, test, digits), key="cmp_pairs_heatmap")
+    heatmap = pairs_heatmap(order, pairs, test, spec.digits, ALPHA)
+    st.plotly_chart(heatmap, key="cmp_pairs_heatmap")
     st.caption(
-        "Row minus column; dark cells are significant at p < 0.05"
-        + (" after Holm's correction" if corrected else "")
+        f"Row minus column; dark, starred cells are significant at p < {ALPHA:g}"
+        + (f" after Holm's correction over {n_pairs:,} pairs" if corrected else "")
         + ". Systems in rank order."
     )
+    resolution_note(settings, test, n_pairs if corrected else 1)
     st.markdown(
         "**Rank clusters** (a system opens the next cluster when it is significantly "
         "worse than its cluster's best):"
@@ -61,6 +72,36 @@ def all_pairs_section(
     frame = pairs_frame(pairs)
     st.dataframe(frame, key="cmp_pairs_table", hide_index=True, height=240)
     export_buttons(frame, f"all-pairs-{metric}", "cmp_pairs_export", signature)
+
+
+def test_notes(settings: tuple[int, int, int]) -> None:
+    """Warn when the counts of a comparison against the baseline cannot reach ALPHA."""
+    for test in TESTS.values():
+        resolution_note(settings, test, 1)
+
+
+def corrected_settings(settings: tuple[int, int, int], n_pairs: int) -> tuple[int, int, int]:
+    """Raise both counts to what Holm over ``n_pairs`` needs (``needed_resamples``)."""
+    n_bs, n_ar, seed = settings
+    return needed_resamples(n_pairs, ALPHA, n_bs), needed_resamples(n_pairs, ALPHA, n_ar), seed
+
+
+def resolution_note(settings: tuple[int, int, int], test: str, n_tests: int) -> None:
+    """Warn when the test cannot reach ALPHA; with a correction, say how many resamples ran.
+
+    ``n_tests``: the p-values the correction multiplies (1 without one).
+    """
+    count = settings[0] if test == "p_value_bs" else settings[1]
+    name = next(label for label, field in TESTS.items() if field == test)
+    if not can_reach(count, n_tests, ALPHA):
+        st.warning(unreachable_note(name, count, n_tests, ALPHA), icon=":material/warning:")
+    elif n_tests > 1:
+        st.caption(
+            f"With Holm's correction every pair is tested with {settings[0]:,} bootstrap "
+            f"resamples and {settings[1]:,} randomization trials (at least 10 × pairs / "
+            f"{ALPHA:g}, so that the smallest attainable adjusted p-value, pairs / "
+            f"(resamples + 1), stays below {ALPHA:g}); the signature says so."
+        )
 
 
 def pairs_frame(pairs: list[PairTest]) -> pd.DataFrame:

@@ -28,6 +28,7 @@ from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, 
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.arrays import IntArray
+from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
 from bleuviz.metrics import METRICS, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
@@ -93,9 +94,11 @@ def significance_settings() -> tuple[int, int, int]:
     apply_links(links)
     with st.expander("Significance test settings"):
         left, middle, right = st.columns(3)
-        n_bs = left.number_input("Bootstrap samples", 1, 100_000, step=100, key="cmp_n_bootstrap")
+        n_bs = left.number_input(
+            "Bootstrap samples", 1, MAX_RESAMPLES, step=100, key="cmp_n_bootstrap"
+        )
         n_ar = middle.number_input(
-            "Approximate randomization trials", 1, 1_000_000, step=1000, key="cmp_n_ar"
+            "Approximate randomization trials", 1, MAX_TRIALS, step=1000, key="cmp_n_ar"
         )
         seed = right.number_input("Seed", 0, 2**32 - 1, key="cmp_seed")
     write_links(links)
