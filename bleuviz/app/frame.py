@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app import routes
+from bleuviz.app.ui.frame.author import author_sidebar
 from bleuviz.app.ui.frame.data_source import choose_data_source, data_sidebar
 from bleuviz.app.ui.frame.imported import imported_sidebar
 from bleuviz.app.ui.frame.sidebar import (
@@ -58,6 +59,7 @@ def show_app() -> None:
     apply_setting_links()
     choose_data_source()  # after the settings: the command line's files are counted with them
     data_sidebar()
+    author_sidebar()
     if page.url_path == LEARN:
         # Learn has one set of settings, its own: the sidebar's would have no effect there.
         keep_settings()

@@ -21,6 +21,8 @@ from bleuviz.workspace import DefiningStreams, SavedSet, Workspace
 
 #: Session-state keys: the data source's value for a saved set, and which set it is.
 SAVED, SAVED_SET_KEY = "saved", "saved_set"
+#: Session-state key of the name notes are saved under (the sidebar's "Your name").
+AUTHOR_KEY = "note_author"
 
 
 @st.cache_resource(show_spinner=False)
