@@ -14,6 +14,9 @@ Why these numbers:
 - ``MAX_CHRF_ORDER``: 20 character or word n-gram orders. sacrebleu's defaults are
   6 and 0 (2 for chrF++); Popović (2015) found nothing above 6 worth the cost. Each
   order is another pass over every segment, so the cap keeps a request linear.
+- ``MAX_CHRF_BETA``: 100. sacrebleu takes any integer; the F-score weighs recall
+  beta² times precision, so past 100 it is recall to four digits, and a huge
+  integer would overflow the float arithmetic.
 - ``MAX_SEED``: numpy's ``default_rng`` accepts any non-negative integer; a seed is
   kept below 2**63 so that it round-trips through SQLite and JSON as an integer.
 """
@@ -28,6 +31,8 @@ MAX_RESAMPLES = 1_000_000
 MAX_TRIALS = MAX_RESAMPLES
 #: Highest chrF character or word n-gram order (``--chrf-char-order``, ``--chrf-word-order``).
 MAX_CHRF_ORDER = 20
+#: Highest chrF beta (``--chrf-beta``): recall weighs beta² times precision; papers use 1 to 3.
+MAX_CHRF_BETA = 100
 #: Largest random seed (``--seed``).
 MAX_SEED = 2**63 - 1
 

@@ -50,6 +50,8 @@ class BleuConfig:
             raise ConfigError(
                 f"smooth: {smooth!r} is not a {self.flavor} smoothing; choose {choices}"
             )
+        if isinstance(self.max_order, bool) or not isinstance(self.max_order, int):
+            raise ConfigError(f"max_order: must be a whole number, got {self.max_order!r}")
         order = len(self.weights) if self.weights else self.max_order
         if not 1 <= order <= MAX_ORDER:
             raise ConfigError(f"max_order: must be between 1 and {MAX_ORDER}, got {order}")
@@ -57,8 +59,12 @@ class BleuConfig:
             raise ConfigError(
                 f"weights: {len(self.weights)} weights given for max_order {self.max_order}"
             )
+        _check_smooth_value(self.smooth_value, smooth, flavor)
         weights = self.weights or tuple(1.0 / order for _ in range(order))
-        if any(w < 0 or not np.isfinite(w) for w in weights) or sum(weights) <= 0:
+        if (
+            any(not _is_number(w) or w < 0 or not np.isfinite(w) for w in weights)
+            or sum(weights) <= 0
+        ):
             raise ConfigError(f"weights: must be non-negative with a positive sum, got {weights}")
         object.__setattr__(self, "_resolved", (smooth, tuple(float(w) for w in weights)))
 
@@ -96,3 +102,28 @@ class BleuConfig:
         if self.flavor_spec.sentence_effective_order and not self.sentence_like_corpus:
             return replace(self, effective_order=True)
         return self
+
+
+def _check_smooth_value(value: float | None, smooth: str, flavor: Flavor) -> None:
+    """Refuse a smoothing value outside the range its method is defined on.
+
+    sacrebleu's ``floor`` replaces a zero count by the value ("requires small
+    positive value (0.1 in the paper)", ``BLEU.compute_bleu``) and ``add-k`` adds it
+    to every count of order 2 and up (Chen and Cherry, 2014, methods 1 and 2); a
+    negative value makes a precision negative (sacrebleu's ``my_log`` then raises),
+    NaN or infinity makes the score NaN, so the range is a finite value of at least
+    0 (0 is no smoothing, which sacrebleu accepts). Smoothings without a value
+    (``exp``, ``none``, nltk's and tf-nmt's) ignore it, as sacrebleu does, but a value
+    given must still be a finite number.
+    """
+    if value is None:
+        return
+    if not _is_number(value) or not np.isfinite(value):
+        raise ConfigError(f"smooth_value: must be a finite number, got {value!r}")
+    if smooth in flavor.smoothing_values and value < 0:
+        raise ConfigError(f"smooth_value: {smooth} takes a value of at least 0, got {value!r}")
+
+
+def _is_number(value: object) -> bool:
+    """Return whether ``value`` is an int or float (a bool is not a number here)."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)

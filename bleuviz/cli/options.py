@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
@@ -13,6 +16,7 @@ from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_empt
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
+from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER
 from bleuviz.metrics.chrf_score import BETA, CHAR_ORDER, WORD_ORDER, ChrfConfig
 from bleuviz.metrics.registry import imported_specs
 from bleuviz.workspace.location import WORKSPACE_ENV
@@ -31,6 +35,42 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+
+
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type``: an ASCII integer from ``minimum`` to ``maximum``.
+
+    argparse prefixes the message with the option (``argument --paired-bs: at most
+    1,000,000, got 2,000,000``) and exits with status 2. ``int`` alone would also
+    read ``1_000`` and other scripts' digits.
+    """
+
+    def parse(text: str) -> int:
+        if not _WHOLE_NUMBER.fullmatch(text.strip()):
+            raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
+        value = int(text)
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum:,}, got {value:,}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"at most {maximum:,}, got {value:,}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def finite_number(text: str) -> float:
+    """An argparse ``type``: a finite number (``nan``, ``inf`` and ``1e999`` refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text[:40]!r}")
+    return value
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +94,10 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--src", metavar="SRC", help="source file (optional)")
     parser.add_argument("--docids", metavar="FILE", help="one document id per line (optional)")
     parser.add_argument(
-        "--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger files (%(default)s)"
+        "--max-bytes",
+        type=whole_number(1),
+        default=DEFAULT_MAX_BYTES,
+        help="refuse larger files (%(default)s)",
     )
     add_seg_score_options(parser)
     parser.add_argument(
@@ -103,11 +146,18 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--flavor", choices=list(FLAVORS), default=DEFAULT_FLAVOR)
     smoothing = "; ".join(f"{n}: {' '.join(f.smoothing)}" for n, f in FLAVORS.items())
     parser.add_argument("--smooth", "-s", help=smoothing)
-    parser.add_argument("--smooth-value", "-sv", type=float)
+    parser.add_argument(
+        "--smooth-value",
+        "-sv",
+        type=finite_number,
+        help="floor and add-k: a finite value of at least 0 (defaults 0.1 and 1)",
+    )
     parser.add_argument(
         "--max-order", type=int, default=None, help=f"highest n-gram order ({DEFAULT_ORDER})"
     )
-    parser.add_argument("--weights", type=float, nargs="+", help="per-order weights")
+    parser.add_argument(
+        "--weights", type=finite_number, nargs="+", help="per-order weights (non-negative)"
+    )
     parser.add_argument("--effective-order", action="store_true")
     parser.add_argument("--auto-reweigh", action="store_true", help="nltk's auto_reweigh")
     parser.add_argument("--format", "-f", choices=("text", "json", "latex"), default="text")
@@ -124,9 +174,23 @@ def add_metric_options(parser: argparse.ArgumentParser) -> None:
         help="metrics to compute (default: bleu)",
     )
     chrf = parser.add_argument_group("chrF (sacrebleu's options)")
-    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=CHAR_ORDER)
-    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=WORD_ORDER, help="2 for chrF++")
-    chrf.add_argument("--chrf-beta", type=int, default=BETA)
+    order = whole_number(0, MAX_CHRF_ORDER)
+    chrf.add_argument(
+        "--chrf-char-order", "-cc", type=order, default=CHAR_ORDER, help=f"0 to {MAX_CHRF_ORDER}"
+    )
+    chrf.add_argument(
+        "--chrf-word-order",
+        "-cw",
+        type=order,
+        default=WORD_ORDER,
+        help=f"0 to {MAX_CHRF_ORDER}; 2 for chrF++",
+    )
+    chrf.add_argument(
+        "--chrf-beta",
+        type=whole_number(1, MAX_CHRF_BETA),
+        default=BETA,
+        help=f"1 to {MAX_CHRF_BETA}",
+    )
     chrf.add_argument("--chrf-lowercase", action="store_true")
     ter = parser.add_argument_group("TER (sacrebleu's options)")
     ter.add_argument("--ter-case-sensitive", action="store_true")
@@ -252,8 +316,24 @@ def read_saved(args: argparse.Namespace) -> TestSet:
 
 
 def read_stdin(max_bytes: int) -> NamedBytes:
-    """Read standard input as one hypothesis file named ``stdin`` (size-checked like a file)."""
-    data = sys.stdin.buffer.read(max_bytes + 1)
+    """Read standard input as one hypothesis file named ``stdin`` (size-checked like a file).
+
+    Raises:
+        InputError: standard input is closed (``<&-``: Python then has no ``sys.stdin``)
+            or a terminal (nothing was piped in, and reading would wait for typing).
+    """
+    stream = sys.stdin
+    if stream is None or getattr(stream, "closed", False):
+        raise InputError("--hyp -: standard input is closed; pipe the system output into it")
+    if stream.isatty():
+        raise InputError(
+            "--hyp -: standard input is a terminal; pipe the system output into it "
+            "(cat hyp.txt | bleuviz score ...) or give its file"
+        )
+    try:
+        data = stream.buffer.read(max_bytes + 1)
+    except OSError as e:  # a descriptor closed under Python's sys.stdin (EBADF)
+        raise InputError(f"--hyp -: cannot read standard input: {e.strerror}") from None
     f = NamedBytes(STDIN_NAME, data)
     check_size_and_emptiness(f, max_bytes)
     return f

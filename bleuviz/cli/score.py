@@ -19,9 +19,11 @@ from bleuviz.cli.options import (
     cli_evaluation,
     load_testset,
     ter_config,
+    whole_number,
 )
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
+from bleuviz.limits import MAX_RESAMPLES, MAX_SEED
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import METRICS
@@ -58,9 +60,17 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
         help="each system's bootstrap mean and 95%% CI, as sacrebleu's --confidence",
     )
     parser.add_argument(
-        "--confidence-n", type=int, default=1000, metavar="N", help="bootstrap resamples"
+        "--confidence-n",
+        type=whole_number(1, MAX_RESAMPLES),
+        default=1000,
+        metavar="N",
+        help=f"bootstrap resamples (1 to {MAX_RESAMPLES:,})",
     )
-    parser.add_argument("--seed", type=int, help="bootstrap seed (default: sacrebleu's, 12345)")
+    parser.add_argument(
+        "--seed",
+        type=whole_number(0, MAX_SEED),
+        help="bootstrap seed (default: sacrebleu's, 12345)",
+    )
     parser.set_defaults(func=run_score)
     return parser
 
@@ -96,8 +106,6 @@ def run_score(args: argparse.Namespace) -> int:
     # print a name, a score and a signature.
     with_bleu = "bleu" in args.metrics
     beside = [name for name in args.metrics if name != "bleu"]
-    if args.confidence and args.confidence_n < 1:
-        raise ConfigError(f"--confidence-n: must be at least 1, got {args.confidence_n}")
     if args.confidence and not with_bleu:
         raise ConfigError("--confidence: bootstrap intervals are for BLEU; add bleu to --metrics")
     testset, paths = load_testset(args)

@@ -16,6 +16,7 @@ import numpy as np
 
 from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.errors import ConfigError
+from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER, check_count
 
 #: sacrebleu's CHRF.CHAR_ORDER, WORD_ORDER and BETA.
 CHAR_ORDER, WORD_ORDER, BETA = 6, 0, 2
@@ -28,8 +29,12 @@ class ChrfConfig:
     Whitespace inside n-grams and epsilon smoothing are not offered: sacrebleu's
     defaults (both off) are what the columnar path replicates.
 
+    Each order is an integer from 0 to ``MAX_CHRF_ORDER`` (20, ``bleuviz.limits``) and
+    not both 0; beta is an integer from 1 (sacrebleu's ``--chrf-beta`` is an int, and
+    0 would drop recall) to ``MAX_CHRF_BETA``.
+
     Raises:
-        ConfigError: an order below 0, no order at all, or a beta below 1.
+        ConfigError: an order or beta out of range or not an integer, or no order at all.
     """
 
     char_order: int = CHAR_ORDER
@@ -38,15 +43,13 @@ class ChrfConfig:
     lowercase: bool = False
 
     def __post_init__(self) -> None:
-        if self.char_order < 0 or self.word_order < 0:
-            raise ConfigError(
-                f"chrF orders: must be at least 0, got char {self.char_order}, "
-                f"word {self.word_order}"
-            )
+        for option, value in (("char_order", self.char_order), ("word_order", self.word_order)):
+            check_count(f"chrF {option}", value, 0, MAX_CHRF_ORDER)
         if self.order < 1:
             raise ConfigError("chrF orders: the character and word orders are both 0")
-        if self.beta < 1:
-            raise ConfigError(f"chrF beta: must be at least 1, got {self.beta}")
+        check_count("chrF beta", self.beta, 1, MAX_CHRF_BETA)
+        if not isinstance(self.lowercase, bool):
+            raise ConfigError(f"chrF lowercase: must be true or false, got {self.lowercase!r}")
 
     @property
     def order(self) -> int:

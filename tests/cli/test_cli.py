@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -107,6 +108,76 @@ def test_bad_arguments_exit_2_with_one_line(argv: list[str], message: str) -> No
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert message in proc.stderr
+
+
+SCORE = ["score", "--ref", REFS[0], "--hyp", HYPS[0]]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["-sv", "nan"], "argument --smooth-value/-sv: must be a finite number, got 'nan'"),
+        (["-s", "floor", "-sv", "inf"], "--smooth-value/-sv: must be a finite number, got 'inf'"),
+        (["-s", "add-k", "-sv", "1e999"], "--smooth-value/-sv: must be a finite number"),
+        (["-s", "floor", "-sv", "-0.5"], "smooth_value: floor takes a value of at least 0"),
+        (["-s", "add-k", "-sv", "-1"], "smooth_value: add-k takes a value of at least 0"),
+        (["--weights", "nan", "1"], "argument --weights: must be a finite number"),
+        (["-m", "chrf", "-cc", "21"], "argument --chrf-char-order/-cc: at most 20, got 21"),
+        (["-m", "chrf", "-cw", "1000"], "argument --chrf-word-order/-cw: at most 20, got 1,000"),
+        (["-m", "chrf", "-cc", "-1"], "--chrf-char-order/-cc: must be at least 0, got -1"),
+        (["-m", "chrf", "--chrf-beta", "101"], "argument --chrf-beta: at most 100, got 101"),
+        (
+            ["--confidence", "--confidence-n", "1000001"],
+            "argument --confidence-n: at most 1,000,000, got 1,000,001",
+        ),
+        (["--confidence", "--confidence-n", "0"], "--confidence-n: must be at least 1, got 0"),
+        (["--confidence-n", "1_000"], "--confidence-n: not a whole number: '1_000'"),
+        (["--max-bytes", "0"], "argument --max-bytes: must be at least 1, got 0"),
+        (["--confidence", "--seed", "-3"], "argument --seed: must be at least 0, got -3"),
+    ],
+)
+def test_numeric_options_out_of_their_domain_exit_2(options: list[str], message: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bleuviz", *SCORE, *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr
+
+
+def test_standard_input_closed_is_named() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bleuviz", "score", "--ref", REFS[0], "--hyp", "-"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        preexec_fn=lambda: os.close(0),  # the shell's <&-
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert (
+        proc.stderr
+        == "bleuviz: error: --hyp -: standard input is closed; pipe the system output into it\n"
+    )
+
+
+def test_standard_input_a_terminal_is_named() -> None:
+    primary, terminal = os.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "bleuviz", "score", "--ref", REFS[0], "--hyp", "-"],
+            cwd=ROOT,
+            stdin=terminal,
+            capture_output=True,
+            text=True,
+            timeout=120,  # it would wait for typing before the fix
+        )
+    finally:
+        os.close(primary)
+        os.close(terminal)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "--hyp -: standard input is a terminal" in proc.stderr
 
 
 def test_mismatched_files_are_refused_naming_each(tmp_path: Path) -> None:

@@ -1,0 +1,121 @@
+"""Every numeric setting is checked against its domain in the core configs.
+
+The configs are where the command line, links and the Python API meet, so a
+value refused here is refused everywhere. sacrebleu is the oracle: a value is
+refused where sacrebleu's own ``BLEU`` gives NaN, an infinite score or raises,
+and a value accepted scores exactly as sacrebleu scores it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from sacrebleu.metrics.bleu import BLEU
+from sacrebleu.metrics.chrf import CHRF
+
+import bleuviz
+from bleuviz.bleu.config import BleuConfig
+from bleuviz.errors import BleuvizError, ConfigError
+from bleuviz.io.testset import TestSet
+from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER
+from bleuviz.metrics.chrf_score import ChrfConfig
+from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.metrics.spec import Settings
+
+# No trigram or 4-gram matches: every smoothing acts on those orders.
+HYPS = ["the cat sat here on a red mat", "a dog barked"]
+REFS = [["a cat sat on the red mat", "the dog barked loudly"]]
+
+
+def sacrebleu_score(smooth: str, value: float) -> float | None:
+    """sacrebleu's corpus BLEU with ``smooth``/``value``, None where it raises."""
+    try:
+        return BLEU(smooth_method=smooth, smooth_value=value).corpus_score(HYPS, REFS).score
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def bleuviz_score(config: BleuConfig) -> float:
+    testset = TestSet({"A": tuple(HYPS)}, tuple(tuple(r) for r in REFS))
+    corpus = bleuviz.compute_corpus_stats(testset, bleuviz.TokenizeConfig("13a"))
+    return bleuviz.corpus_score(corpus.systems["A"], config, corpus.tokenize, corpus.n_refs).score
+
+
+@pytest.mark.parametrize(
+    ("smooth", "value"),
+    [
+        ("floor", math.nan),
+        ("floor", math.inf),
+        ("floor", -0.1),
+        ("add-k", math.nan),
+        ("add-k", math.inf),
+        ("add-k", -0.5),
+    ],
+)
+def test_smooth_values_sacrebleu_cannot_score_are_refused(smooth: str, value: float) -> None:
+    oracle = sacrebleu_score(smooth, value)
+    assert oracle is None or not math.isfinite(oracle)  # sacrebleu raises or gives NaN/inf
+    with pytest.raises(ConfigError, match=r"^smooth_value: "):
+        BleuConfig(smooth=smooth, smooth_value=value)
+
+
+@pytest.mark.parametrize(
+    ("smooth", "value"),
+    [("floor", 0.0), ("floor", 0.1), ("floor", 5.0), ("add-k", 0.0), ("add-k", 3.0)],
+)
+def test_smooth_values_in_range_score_as_sacrebleu(smooth: str, value: float) -> None:
+    oracle = sacrebleu_score(smooth, value)
+    assert oracle is not None
+    got = bleuviz_score(BleuConfig(smooth=smooth, smooth_value=value))
+    assert math.isfinite(got) and got == pytest.approx(oracle, abs=1e-9)
+
+
+@pytest.mark.parametrize("flavor", ["sacrebleu", "nltk", "tf-nmt"])
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, "0.1", True])
+def test_a_smooth_value_must_be_a_finite_number_in_every_flavour(
+    flavor: str, value: object
+) -> None:
+    with pytest.raises(ConfigError, match=r"^smooth_value: must be a finite number"):
+        BleuConfig(flavor=flavor, smooth_value=value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("max_order", [2.5, "4", True])
+def test_max_order_must_be_a_whole_number(max_order: object) -> None:
+    with pytest.raises(ConfigError, match=r"^max_order: "):
+        BleuConfig(max_order=max_order)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"char_order": MAX_CHRF_ORDER + 1}, f"char_order: at most {MAX_CHRF_ORDER}"),
+        ({"word_order": MAX_CHRF_ORDER + 1}, f"word_order: at most {MAX_CHRF_ORDER}"),
+        ({"char_order": -1}, "char_order: must be at least 0"),
+        ({"char_order": 2.5}, "char_order: must be an integer"),
+        ({"beta": 0}, "beta: must be at least 1"),
+        ({"beta": 10**40}, f"beta: at most {MAX_CHRF_BETA}"),
+        ({"lowercase": "yes"}, "lowercase: must be true or false"),
+    ],
+)
+def test_chrf_config_refuses_out_of_domain(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        ChrfConfig(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("char_order", "word_order", "beta"), [(MAX_CHRF_ORDER, 0, 1), (6, 2, MAX_CHRF_BETA), (0, 1, 3)]
+)
+def test_chrf_at_the_limits_scores_as_sacrebleu(
+    char_order: int, word_order: int, beta: int
+) -> None:
+    config = ChrfConfig(char_order, word_order, beta)
+    oracle = CHRF(char_order=char_order, word_order=word_order, beta=beta)
+    expected = oracle.corpus_score(HYPS, REFS).score
+    testset = TestSet({"A": tuple(HYPS)}, tuple(tuple(r) for r in REFS))
+    scores = Evaluation(testset, Settings(chrf=config)).scores("chrF")
+    assert scores["A"].corpus == pytest.approx(expected, abs=1e-9)
+
+
+def test_config_errors_are_bleuviz_errors() -> None:
+    assert issubclass(ConfigError, BleuvizError)
