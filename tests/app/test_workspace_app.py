@@ -327,3 +327,99 @@ def test_files_saved_before_are_counted_as_loaded_not_ahead(
     assert (systems, tokenizer) == (("beta", "alpha"), "13a")
     assert not thread.startswith("bleuviz-early-stats")
     assert app.sidebar.radio(key="data_source").value == "saved"
+
+
+def _open_note(new_app: Callable[..., AppTest], set_id: str) -> tuple[AppTest, str, str]:
+    """Sentences on ``repeat``'s segment 1 of a saved set: the app, its text and save keys."""
+    app = new_app()
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
+    app.query_params.update({"set": set_id, "sys": "repeat", "seg": "1"})
+    run(app)
+    text, _, save = note_widgets(app)
+    return app, text, save
+
+
+@pytest.mark.parametrize(
+    ("choice", "kept"),
+    [
+        ("keep_both", "bob's finding\n\n— ann: ann's finding"),
+        ("replace", "ann's finding"),
+        ("cancel", "bob's finding"),
+    ],
+)
+def test_a_note_changed_meanwhile_shows_both_texts_and_asks(
+    new_app: Callable[..., AppTest], isolated_workspace: Path, choice: str, kept: str
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace.save_note(saved.id, "repeat", 0, "first", "other", author="carl")
+    app, text, save = _open_note(new_app, saved.id)
+    app.sidebar.text_input(key="note_author").input("ann")
+    app.text_area(key=text).input("ann's finding")
+    workspace.save_note(saved.id, "repeat", 0, "bob's finding", "style", author="bob")
+    app.button(key=save).click()
+    run(app)
+    assert workspace.note(saved.id, "repeat", 0).text == "bob's finding"  # nothing saved yet
+    shown = [t.value for t in app.text]
+    assert "bob's finding" in shown and "ann's finding" in shown
+    assert any("changed since you opened it" in w for w in warnings(app))
+    base = save.removesuffix("::save")
+    app.button(key=f"{base}::{choice}").click()
+    run(app)
+    note = workspace.note(saved.id, "repeat", 0)
+    assert note.text == kept
+    assert app.text_area(key=text).value == kept
+    assert not any("changed since you opened it" in w for w in warnings(app))
+    history = workspace.note_history(saved.id, "repeat", 0)
+    assert [h.text for h in history][:2] == ["first", "bob's finding"]  # nothing is lost
+    assert [h.author for h in history] == ["carl", "bob", "ann"][: len(history)]
+    if choice != "cancel":
+        expanders = [e.label for e in app.expander]
+        assert "History (3 revisions)" in expanders
+
+
+def test_an_untouched_editor_follows_the_saved_note(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    app, text, save = _open_note(new_app, saved.id)
+    assert app.text_area(key=text).value == ""
+    workspace.save_note(saved.id, "repeat", 0, "from another session", "style", author="bob")
+    run(app)
+    assert app.text_area(key=text).value == "from another session"
+    assert any("by bob (revision 1)" in c.value for c in app.caption)
+    app.text_area(key=text).input("mine")
+    app.button(key=save).click()
+    run(app)
+    note = workspace.note(saved.id, "repeat", 0)
+    assert (note.text, note.author, note.revision) == ("mine", "anonymous", 2)
+
+
+def test_a_note_on_a_replaced_output_says_so_in_the_table_the_editor_and_the_export(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    testset = load_paths(SAMPLE_HYPS, SAMPLE_REFS)
+    saved = workspace.save_testset(testset, "sample")
+    workspace.save_note(saved.id, "repeat", 0, "repeats itself", "fluency/grammar")
+    workspace.save_note(saved.id, "repeat", 0, "repeats a phrase", "fluency/grammar")
+    old_line = testset.systems["repeat"][0]
+    new_lines = tuple(f"fixed {line}" for line in testset.systems["repeat"])
+    workspace.add_system(saved.id, "repeat", new_lines, replace=True)
+    app, _, _ = _open_note(new_app, saved.id)
+    table = next(d.value for d in app.dataframe if "note" in d.value.columns)
+    assert table.loc[table["seg"] == 1, "note"].item() == (
+        "(on an earlier output) fluency/grammar: repeats a phrase"
+    )
+    caption = next(c.value for c in app.caption if "On an earlier output" in c.value)
+    assert old_line.split()[0] in caption
+    assert "History (2 revisions)" in [e.label for e in app.expander]
+    app.checkbox(key="sent_notes_export_revisions").check()
+    run(app)
+    revisions = workspace.notes_tsv(saved.id, revisions=True).splitlines()
+    assert [r.split("\t")[-3:] for r in revisions[1:]] == [
+        ["1", "earlier", "repeats itself"],
+        ["2", "current", "repeats a phrase"],
+    ]
+    assert all("\tearlier\t" in r for r in revisions[1:])  # both on the earlier output

@@ -1,8 +1,8 @@
 """Notes on segments in the app: the drill-down's editor, the segment table's column, the export.
 
-Notes live in the workspace with the saved test set. Writing one on a test set
-that is not saved yet (the bundled sample, files the workspace could not take)
-saves that test set first and switches the sidebar to it, so no note is lost.
+Notes live in the workspace with the saved test set, every revision kept (who
+and when); saving, and a save over a note changed meanwhile, are in
+``note_editing``. A note written on an output since replaced says so.
 """
 
 from __future__ import annotations
@@ -11,54 +11,24 @@ import numpy as np
 import streamlit as st
 from numpy.typing import NDArray
 
-from bleuviz.app.ui.cache.loading import current_testset
-from bleuviz.app.ui.cache.workspace import (
-    SAVED,
-    SAVED_SET_KEY,
-    open_workspace,
-    save_testset,
-    upload_name,
-    workspace_problem,
-    workspace_readonly,
+from bleuviz.app.ui.cache.workspace import open_workspace, workspace_problem, workspace_readonly
+from bleuviz.app.ui.sections.note_editing import (
+    CONFLICT,
+    NOTE_ERROR_KEY,
+    conflict_box,
+    current_set_id,
+    follow_saved,
+    note_history,
+    save_note,
 )
-from bleuviz.errors import BleuvizError
 from bleuviz.io.testset import TestSet
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.workspace import NOTE_CATEGORIES, Note, testset_id
+from bleuviz.workspace import NOTE_CATEGORIES, Note
 
-#: The category a new note starts with.
-DEFAULT_CATEGORY = "other"
 #: Session-state key of the Sentences page's note filter.
 NOTE_FILTER_KEY = "sent_notes"
 #: What the note filter offers beside the categories.
 ANY_NOTE, NO_NOTE = "(any note)", "(no note)"
-NOTE_ERROR_KEY = "note_error"
-
-
-def current_set_id() -> str | None:
-    """The id of the saved test set on screen, or None if it is not saved.
-
-    The sample (or files) shown from their own source count as saved when the
-    workspace holds the same content, so notes written on them show again.
-    """
-    state = st.session_state
-    if state.get("data_source") == SAVED:
-        return str(state[SAVED_SET_KEY])
-    workspace = open_workspace()
-    if workspace is None:
-        return None
-    try:
-        loaded = current_testset()
-    except BleuvizError:
-        return None
-    content = _content_id(loaded.content_id, loaded.testset)
-    return content if any(s.id == content for s in workspace.testsets()) else None
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _content_id(content_id: str, _testset: TestSet) -> str:
-    """The workspace id the test set would have (hashed once per data)."""
-    return testset_id(_testset)
 
 
 def notes_of(system: str) -> dict[int, Note]:
@@ -69,11 +39,19 @@ def notes_of(system: str) -> dict[int, Note]:
     return {n.segment: n for n in workspace.notes(set_id) if n.system == system}
 
 
+#: What the segment table adds to a note written on an output since replaced.
+EARLIER_OUTPUT = "on an earlier output"
+
+
 def note_text(note: Note | None) -> str:
-    """A note as the segment table shows it: its category, then its text."""
+    """A note as the segment table shows it: its category, then its text.
+
+    A note written before the system's output was replaced says so first.
+    """
     if note is None:
         return ""
-    return f"{note.category}: {note.text}" if note.text else note.category
+    shown = f"{note.category}: {note.text}" if note.text else note.category
+    return f"({EARLIER_OUTPUT}) {shown}" if note.on_earlier_output else shown
 
 
 def note_column(notes: dict[int, Note], n_segments: int) -> list[str]:
@@ -100,7 +78,12 @@ def note_mask(notes: dict[int, Note], chosen: list[str], n_segments: int) -> NDA
 
 
 def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> None:
-    """A "Note" text area, a category and "Save note", for one system's segment."""
+    """A "Note" text area, a category and "Save note", for one system's segment.
+
+    The editor remembers the revision it loaded: a save over a note someone
+    changed meanwhile shows both texts and asks (``conflict_box``). A draft the
+    user has not touched follows the saved note when it changes.
+    """
     if workspace_readonly():
         st.caption(f"Notes cannot be saved: {md(workspace_problem() or 'no workspace')}")
         return
@@ -108,9 +91,8 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
     workspace = open_workspace()
     saved = workspace.note(set_id, system, index) if set_id and workspace else None
     key = f"{key_prefix}_note::{set_id}::{system}::{index}"
+    follow_saved(key, saved)
     state = st.session_state
-    state.setdefault(key + "::text", saved.text if saved else "")
-    state.setdefault(key + "::category", saved.category if saved else DEFAULT_CATEGORY)
     with st.container(border=True):
         text_col, category_col = st.columns([3, 1])
         text_col.text_area(
@@ -127,6 +109,8 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
             persist_state="page",
             help="MQM's top-level error types (Lommel et al., 2014), plus style and other.",
         )
+        if key + CONFLICT in state:
+            conflict_box(testset, system, index, key)
         save_col, when_col = st.columns([1, 3], vertical_alignment="center")
         save_col.button(
             "Save note",
@@ -138,49 +122,30 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
         if error := state.pop(NOTE_ERROR_KEY, None):
             st.error(error, icon=":material/error:")
         elif saved is not None:
-            when_col.caption(f"Saved {saved.saved:%Y-%m-%d %H:%M:%S} UTC")
+            when_col.caption(
+                f"Saved {saved.saved:%Y-%m-%d %H:%M:%S} UTC by {md(saved.author)} "
+                f"(revision {saved.revision})"
+            )
         elif set_id is None:
             when_col.caption("Saving a note also saves this test set in the workspace.")
-
-
-def save_note(testset: TestSet, system: str, index: int, key: str) -> None:
-    """Save the note typed (callback), saving the test set first if it is not saved."""
-    state = st.session_state
-    workspace = open_workspace()
-    if workspace is None:
-        return
-    try:
-        set_id = current_set_id()
-        if set_id is None:
-            set_id = save_testset(testset, _unsaved_name()).id
-            state["data_source"], state[SAVED_SET_KEY] = SAVED, set_id
-        workspace.save_note(
-            set_id, system, index, str(state[key + "::text"]), str(state[key + "::category"])
-        )
-    except BleuvizError as exc:
-        state[NOTE_ERROR_KEY] = str(exc)
-
-
-def _unsaved_name() -> str:
-    """A name for the test set on screen when a note saves it."""
-    state = st.session_state
-    source = state.get("data_source")
-    if source == "upload" and state.get("uploads"):
-        return upload_name([f.name for f in state["uploads"]["hyp"]])
-    if source == "cli" and state.get("cli_paths") is not None:
-        return "command line: " + upload_name(list(state["cli_paths"].hyp))
-    return "Bundled sample"
+        if set_id is not None and workspace is not None:
+            note_history(workspace, set_id, system, index, saved, key)
 
 
 def notes_download(key: str) -> None:
-    """A download of every note on the test set on screen, as TSV."""
+    """A download of every note on the test set on screen, as TSV, optionally every revision."""
     set_id, workspace = current_set_id(), open_workspace()
     if set_id is None or workspace is None or not workspace.notes(set_id):
         return
+    revisions = st.checkbox(
+        "With every revision",
+        key=key + "_revisions",
+        help="One row per revision of each note (who, when, what), deletions included.",
+    )
     st.download_button(
         "Notes (TSV)",
-        lambda: workspace.notes_tsv(set_id),
-        file_name=f"notes-{set_id[:8]}.tsv",
+        lambda: workspace.notes_tsv(set_id, revisions=revisions),
+        file_name=f"notes-{set_id[:8]}{'-revisions' if revisions else ''}.tsv",
         mime="text/tab-separated-values",
         key=key,
         icon=":material/download:",

@@ -1,0 +1,216 @@
+"""Editing one note: the revision it loaded, saving, and a save refused because it changed.
+
+A note's editor remembers the revision it loaded; the workspace refuses a save
+over a note saved or deleted meanwhile (``NoteChanged``), and ``conflict_box``
+shows both texts and asks: keep both, replace, or cancel. Every revision stays
+in the workspace (``note_history`` shows them). Writing a note on a test set
+that is not saved yet (the bundled sample, files the workspace could not take)
+saves that test set first and switches the sidebar to it, so no note is lost.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleuviz.app.ui.cache.loading import current_testset
+from bleuviz.app.ui.cache.workspace import (
+    AUTHOR_KEY,
+    SAVED,
+    SAVED_SET_KEY,
+    open_workspace,
+    save_testset,
+    upload_name,
+)
+from bleuviz.errors import BleuvizError
+from bleuviz.io.testset import TestSet
+from bleuviz.render.labels import escape_markdown as md
+from bleuviz.workspace import Note, NoteChanged, Workspace, testset_id
+from bleuviz.workspace.notes import keep_both
+
+#: The category a new note starts with.
+DEFAULT_CATEGORY = "other"
+#: Session-state key of a refused save's error message.
+NOTE_ERROR_KEY = "note_error"
+
+
+def current_set_id() -> str | None:
+    """The id of the saved test set on screen, or None if it is not saved.
+
+    The sample (or files) shown from their own source count as saved when the
+    workspace holds the same content, so notes written on them show again.
+    """
+    state = st.session_state
+    if state.get("data_source") == SAVED:
+        return str(state[SAVED_SET_KEY])
+    workspace = open_workspace()
+    if workspace is None:
+        return None
+    try:
+        loaded = current_testset()
+    except BleuvizError:
+        return None
+    content = _content_id(loaded.content_id, loaded.testset)
+    return content if any(s.id == content for s in workspace.testsets()) else None
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _content_id(content_id: str, _testset: TestSet) -> str:
+    """The workspace id the test set would have (hashed once per data)."""
+    return testset_id(_testset)
+
+
+#: Suffixes of an editor's session-state keys: the revision, text and category it loaded
+#: (0 and empty: no note), and a refused save's draft (a conflict being resolved).
+LOADED, BASE_TEXT, BASE_CATEGORY, CONFLICT = "::loaded", "::base_text", "::base_cat", "::conflict"
+
+
+def follow_saved(key: str, saved: Note | None) -> None:
+    """Load the saved note into a new editor, or into one whose draft is untouched."""
+    state = st.session_state
+    revision = saved.revision if saved else 0
+    untouched = state.get(key + "::text") == state.get(key + BASE_TEXT) and state.get(
+        key + "::category"
+    ) == state.get(key + BASE_CATEGORY)
+    if key + LOADED in state and (state[key + LOADED] == revision or not untouched):
+        return
+    _load_into_editor(key, saved)
+
+
+def _load_into_editor(key: str, saved: Note | None) -> None:
+    """Put ``saved`` (None: an empty note) in the editor as the revision it loaded."""
+    state = st.session_state
+    text, category = (saved.text, saved.category) if saved else ("", DEFAULT_CATEGORY)
+    state[key + "::text"], state[key + "::category"] = text, category
+    state[key + BASE_TEXT], state[key + BASE_CATEGORY] = text, category
+    state[key + LOADED] = saved.revision if saved else 0
+
+
+def save_note(testset: TestSet, system: str, index: int, key: str) -> None:
+    """Save the note typed (callback), saving the test set first if it is not saved.
+
+    Refused because the note changed since the editor loaded it, the draft is
+    kept and ``conflict_box`` asks what to do.
+    """
+    state = st.session_state
+    text, category = str(state[key + "::text"]), str(state[key + "::category"])
+    _save(testset, system, index, key, text, category, state.get(key + LOADED, 0))
+
+
+def _save(
+    testset: TestSet, system: str, index: int, key: str, text: str, category: str, expected: int
+) -> None:
+    """Save one note at revision ``expected``; on a conflict keep the draft to ask about."""
+    state = st.session_state
+    workspace = open_workspace()
+    if workspace is None:
+        return
+    try:
+        set_id = current_set_id()
+        if set_id is None:
+            set_id = save_testset(testset, _unsaved_name()).id
+            state["data_source"], state[SAVED_SET_KEY] = SAVED, set_id
+        note = workspace.save_note(
+            set_id,
+            system,
+            index,
+            text,
+            category,
+            author=str(state.get(AUTHOR_KEY, "")),
+            expected_revision=expected,
+        )
+    except NoteChanged as exc:
+        state[key + CONFLICT] = (text, category, exc.current)
+        return
+    except BleuvizError as exc:
+        state[NOTE_ERROR_KEY] = str(exc)
+        return
+    state.pop(key + CONFLICT, None)
+    _load_into_editor(key, note)
+
+
+def conflict_box(testset: TestSet, system: str, index: int, key: str) -> None:
+    """Both texts of a refused save, and keep both / replace / cancel."""
+    text, category, theirs = st.session_state[key + CONFLICT]
+    st.warning(
+        "This note changed since you opened it. Nothing is lost: choose what to keep.",
+        icon=":material/sync_problem:",
+    )
+    saved_col, yours_col = st.columns(2)
+    with saved_col:
+        if theirs is None:
+            st.markdown("**Saved now:** deleted")
+        else:
+            st.markdown(
+                f"**Saved now** by {md(theirs.author)}, {theirs.saved:%Y-%m-%d %H:%M:%S} UTC "
+                f"({md(theirs.category)}):"
+            )
+            st.text(theirs.text or "(no text)")
+    with yours_col:
+        st.markdown(f"**Yours** ({md(category)}):")
+        st.text(text or "(no text)")
+    current = theirs.revision if theirs else 0
+    author = str(st.session_state.get(AUTHOR_KEY, ""))
+    both = keep_both(theirs, text, author) if theirs else text
+    keep, replace, cancel = st.columns(3)
+    keep.button(
+        "Keep both",
+        key=key + "::keep_both",
+        on_click=_save,
+        args=(testset, system, index, key, both, category, current),
+        help="One note holding the saved text, then yours.",
+    )
+    replace.button(
+        "Replace with mine",
+        key=key + "::replace",
+        on_click=_save,
+        args=(testset, system, index, key, text, category, current),
+        help="The saved text stays in the note's history.",
+    )
+    cancel.button(
+        "Cancel",
+        key=key + "::cancel",
+        on_click=_cancel,
+        args=(key, theirs),
+        help="Keep the saved note; your draft is dropped.",
+    )
+
+
+def _cancel(key: str, theirs: Note | None) -> None:
+    """Drop the draft: the editor shows the note as saved now (callback)."""
+    st.session_state.pop(key + CONFLICT, None)
+    _load_into_editor(key, theirs)
+
+
+def note_history(
+    workspace: Workspace, set_id: str, system: str, index: int, saved: Note | None, key: str
+) -> None:
+    """The note's revisions (who, when, what) and the output it was written on, if replaced."""
+    if saved is not None and saved.on_earlier_output:
+        line = workspace.note_written_on(saved)
+        st.caption(
+            "On an earlier output: this note was written before the system's lines changed"
+            + (f"; it was written on: {md(line)}" if line is not None else ".")
+        )
+    history = workspace.note_history(set_id, system, index)
+    if len(history) < 2 and not any(h.deleted for h in history):
+        return
+    with st.expander(f"History ({len(history)} revisions)", icon=":material/history:"):
+        for note in reversed(history):
+            what = "deleted" if note.deleted else md(note.category)
+            earlier = " · on an earlier output" if note.on_earlier_output else ""
+            st.markdown(
+                f"**{note.revision}** · {md(note.author)} · "
+                f"{note.saved:%Y-%m-%d %H:%M:%S} UTC · {what}{earlier}"
+            )
+            st.text(note.text or "(no text)")
+
+
+def _unsaved_name() -> str:
+    """A name for the test set on screen when a note saves it."""
+    state = st.session_state
+    source = state.get("data_source")
+    if source == "upload" and state.get("uploads"):
+        return upload_name([f.name for f in state["uploads"]["hyp"]])
+    if source == "cli" and state.get("cli_paths") is not None:
+        return "command line: " + upload_name(list(state["cli_paths"].hyp))
+    return "Bundled sample"
