@@ -13,18 +13,27 @@ from bleuviz.app.ui.frame.author import author_sidebar
 from bleuviz.app.ui.frame.data_source import choose_data_source, data_sidebar
 from bleuviz.app.ui.frame.imported import imported_sidebar
 from bleuviz.app.ui.frame.sidebar import (
+    imported_params,
     init_state,
     keep_settings,
     metrics_sidebar,
     settings_sidebar,
 )
 from bleuviz.app.ui.state.app_args import app_args
-from bleuviz.app.ui.state.links import arrive, drop_unclaimed, settle, show_link_problems
+from bleuviz.app.ui.state.links import (
+    apply_links,
+    arrive,
+    drop_unclaimed,
+    settle,
+    show_link_problems,
+    write_links,
+)
 from bleuviz.app.ui.state.setting_links import apply_setting_links, write_setting_links
 from bleuviz.app.ui.widgets.markup import highlight_style_sheet
 from bleuviz.render.labels import escape_markdown as md
 
-LEARN = "learn"
+#: Another address of the Overview, which Streamlit serves at "/" as the default page.
+OVERVIEW_ALIAS = "overview"
 
 
 def show_app() -> None:
@@ -36,38 +45,46 @@ def show_app() -> None:
             routes.OVERVIEW,
             title="Overview",
             icon=":material/bar_chart:",
-            url_path="overview",
+            url_path="home",
             default=True,
         ),
         st.Page(
             routes.SENTENCES,
             title="Sentences",
             icon=":material/manage_search:",
-            url_path="sentences",
+            url_path=routes.SENTENCES_PATH,
         ),
         st.Page(
             routes.COMPARE,
             title="Compare",
             icon=":material/compare_arrows:",
-            url_path="compare",
+            url_path=routes.COMPARE_PATH,
         ),
-        st.Page(routes.LEARN, title="Learn", icon=":material/school:", url_path=LEARN),
+        st.Page(routes.LEARN, title="Learn", icon=":material/school:", url_path=routes.LEARN_PATH),
+        # The Overview lives at "/"; "/overview", the name it has in the menu, shows it too.
+        st.Page(routes.OVERVIEW, title="Overview", url_path=OVERVIEW_ALIAS, visibility="hidden"),
     ]
     page = st.navigation(pages)
     arrive(page.url_path)
     highlight_style_sheet()
-    apply_setting_links()
+    learn = page.url_path == routes.LEARN_PATH
+    if not learn:  # Learn reads its own tok and lc from its link
+        apply_setting_links()
     choose_data_source()  # after the settings: the command line's files are counted with them
     data_sidebar()
     author_sidebar()
-    if page.url_path == LEARN:
-        # Learn has one set of settings, its own: the sidebar's would have no effect there.
+    if learn:
+        # Learn has one set of settings, its own: the sidebar's would have no effect there,
+        # nor would imported scores or the human judgement.
         keep_settings()
     else:
         settings_sidebar()
         metrics_sidebar()
         write_setting_links()
-    imported_sidebar()
+        imported = imported_params()
+        apply_links(imported)
+        imported_sidebar()
+        write_links(imported)
     if (argument_problem := app_args().problem) is not None:  # on every page, until fixed
         st.error(md(argument_problem), icon=":material/error:")
     link_problems = st.container()  # filled after the page, which applies its own parameters

@@ -14,3 +14,8 @@ OVERVIEW = str(PAGE_SCRIPTS / "overview.py")
 SENTENCES = str(PAGE_SCRIPTS / "sentences.py")
 COMPARE = str(PAGE_SCRIPTS / "compare.py")
 LEARN = str(PAGE_SCRIPTS / "learn.py")
+
+#: The pages' addresses (the Overview is the default page, served at "/").
+SENTENCES_PATH, COMPARE_PATH, LEARN_PATH = "sentences", "compare", "learn"
+#: The pages that show one segment, by address: where Learn links back to.
+SEGMENT_PAGES = {SENTENCES_PATH: SENTENCES, COMPARE_PATH: COMPARE}

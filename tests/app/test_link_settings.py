@@ -96,7 +96,10 @@ def test_written_link_opened_in_a_new_session_shows_the_same_signature(
         ("metrics", "chrF,BLEURT", "no metric of that name", "metrics", []),
         ("weights", "0.5,x", "not a comma-separated list of numbers", "weights_text", ""),
         ("weights", "-1,2", "non-negative", "weights_text", ""),
-        ("smooth_value", "nan", "out of range", "smooth_value_floor", 0.1),
+        ("smooth_value", "nan", "not a finite number", "smooth_value_floor", 0.1),
+        ("smooth_value", "inf", "not a finite number", "smooth_value_floor", 0.1),
+        ("smooth_value", "1e999", "not a finite number", "smooth_value_floor", 0.1),
+        ("smooth_value", "-1", "out of range", "smooth_value_floor", 0.1),
     ],
 )
 def test_an_unusable_value_is_named_on_the_page_and_the_default_shown(

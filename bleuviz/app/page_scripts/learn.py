@@ -1,7 +1,9 @@
 """Learn: BLEU step by step, with the reference implementations side by side.
 
 Deep link: ``/learn?hyp=TEXT&ref=TEXT&ref=TEXT`` opens that candidate with those
-references (up to four); the URL follows every edit, so it can be shared.
+references (up to four); ``tok`` and ``lc`` set the tokenizer and case, and ``back``
+(a segment page's address) draws a link back to the segment the text came from.
+The URL follows every edit, so it can be shared.
 Text typed by the user is shown only through st.text, st.code, st.dataframe and
 the escaped highlight HTML, never through Markdown or LaTeX.
 """
@@ -11,7 +13,13 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app.ui.sections.learn.comparisons import corpus_section, five_ways
-from bleuviz.app.ui.sections.learn.inputs import controls, restore_state, save_state, text_inputs
+from bleuviz.app.ui.sections.learn.inputs import (
+    back_link,
+    controls,
+    restore_state,
+    save_state,
+    text_inputs,
+)
 from bleuviz.app.ui.sections.learn.steps import (
     step_brevity,
     step_lengths,
@@ -32,6 +40,7 @@ st.caption(
     "pages and are hidden here (they keep their values)."
 )
 restore_state()
+back_link()
 with st.container(border=True):
     hyp, refs = text_inputs()
 with st.container(border=True):

@@ -16,6 +16,7 @@ from typing import TypedDict
 import streamlit as st
 
 from bleuviz.app.ui.cache.workspace import SAVED, SAVED_SET_KEY, load_saved
+from bleuviz.app.ui.state.settings import LOWER_KEY
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes, read_path
@@ -98,10 +99,6 @@ def load_uploads(
 ) -> LoadedTestSet:
     """Read an uploaded test set (cached on the uploads' file ids)."""
     return LoadedTestSet.of(load_files(list(_hyp), list(_ref), _src, _docids))
-
-
-#: Session-state key of an imported metric's "lower is better" switch.
-LOWER_KEY = "imported_lower::"
 
 
 def scored_testset() -> LoadedTestSet:

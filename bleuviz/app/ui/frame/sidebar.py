@@ -7,16 +7,22 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleuviz.app.ui.cache.loading import scored_testset
 from bleuviz.app.ui.frame.data_source import cli_paths
 from bleuviz.app.ui.state.app_args import app_args
+from bleuviz.app.ui.state.links import LinkParam
+from bleuviz.app.ui.state.setting_links import imported_links
 from bleuviz.app.ui.state.settings import (
     FLAVOR_SENTENCES,
+    HUMAN_KEY,
+    LOWER_KEY,
     NO_HUMAN,
     SENTENCE_SEMANTICS,
     smoothing_defaults,
 )
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
+from bleuviz.errors import BleuvizError
 from bleuviz.metrics import EXTRA_METRICS
 
 
@@ -30,7 +36,7 @@ def init_state() -> None:
     st.session_state.setdefault("cli_lower_is_better", lower)
     st.session_state.setdefault("seg_score_uploads", ())
     st.session_state.setdefault("imported_names", [])
-    st.session_state.setdefault("human_metric", NO_HUMAN)
+    st.session_state.setdefault(HUMAN_KEY, NO_HUMAN)
     st.session_state.setdefault("tokenize", DEFAULT_TOKENIZER)
     st.session_state.setdefault("lowercase", False)
     st.session_state.setdefault("flavor", DEFAULT_FLAVOR)
@@ -61,9 +67,23 @@ def keep_settings() -> None:
     """
     state = st.session_state
     smoothing = smoothing_defaults("smooth_", "smooth_value_")
-    for key in (*SETTING_KEYS, *smoothing):
+    directions = [key for key in state if str(key).startswith(LOWER_KEY)]
+    for key in (*SETTING_KEYS, *smoothing, HUMAN_KEY, *directions):
         if key in state:
             state[key] = state[key]
+
+
+def imported_params() -> list[LinkParam]:
+    """The link parameters of the imported scores' directions and of the human judgement.
+
+    The scores are those the sidebar shows (a test set that cannot be read has none;
+    the page says why).
+    """
+    try:
+        scores = scored_testset().testset.seg_scores
+    except BleuvizError:
+        scores = ()
+    return imported_links([(s.name, s.lower_is_better) for s in scores])
 
 
 def settings_sidebar() -> None:

@@ -26,6 +26,7 @@ value, with the nearest parameter the page reads.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
@@ -37,7 +38,7 @@ from bleuviz.render.labels import code_span
 #: Session-state keys: the page of the last run, whether this run reads the URL, the problems,
 #: the parameters this run has read or written.
 PAGE_KEY, ARRIVING_KEY, PROBLEMS_KEY = "link_page", "link_arriving", "link_problems"
-CLAIMED_KEY = "link_claimed"
+CLAIMED_KEY, APPLIED_KEY = "link_claimed", "link_applied"
 
 
 class LinkValueError(ValueError):
@@ -76,7 +77,7 @@ def arrive(page: str) -> None:
         if PAGE_KEY in state:
             state[PROBLEMS_KEY] = {}
         state[PAGE_KEY], state[ARRIVING_KEY] = page, True
-    state[CLAIMED_KEY] = set()
+    state[CLAIMED_KEY], state[APPLIED_KEY] = set(), {}
 
 
 def claim(*names: str) -> None:
@@ -94,13 +95,38 @@ def drop_unclaimed() -> None:
     """
     query = st.query_params
     claimed = sorted(st.session_state.get(CLAIMED_KEY, set()))
-    for name in [name for name in query if name not in claimed]:
-        if arriving():
+    unknown = [name for name in query if name not in claimed]
+    if arriving() and len(unknown) > MANY_UNKNOWN:
+        _keep_message(UNKNOWN_SUMMARY, unknown_summary(unknown))
+    elif arriving():
+        for name in unknown:
             nearest = _nearest(name, claimed)
             hint = f" (did you mean {code_span(nearest)}?)" if nearest else ""
             reason = f"this page has no parameter of that name{hint}; it was left out"
             _keep_problem(name, str(query.get(name)), reason)
+    for name in unknown:
         del query[name]
+
+
+#: More unknown parameters than this are named in one message, the first ``NAMED_UNKNOWN``.
+MANY_UNKNOWN, NAMED_UNKNOWN = 5, 10
+#: The problems' key of that one message (no parameter is named so: it holds a space).
+UNKNOWN_SUMMARY = "unknown parameters"
+
+
+def unknown_summary(names: Sequence[str]) -> str:
+    """One line naming many unknown parameters: how many, then the first few.
+
+    A link of a thousand stray parameters would otherwise fill the page with a
+    thousand warnings; this names them as "1,000 unknown parameters: p0, p1, …
+    (first 10)", and says they were left out.
+    """
+    shown = ", ".join(code_span(name) for name in names[:NAMED_UNKNOWN])
+    more = f", … (first {NAMED_UNKNOWN})" if len(names) > NAMED_UNKNOWN else ""
+    return (
+        f"{len(names):,} unknown parameters: {shown}{more}; this page has no parameters "
+        "of these names, so they were left out."
+    )
 
 
 def settle() -> None:
@@ -130,6 +156,8 @@ def _nearest(name: str, names: Sequence[str]) -> str | None:
 def apply_links(params: Sequence[LinkParam]) -> None:
     """On a page's first run, put the URL's values into session state; report unusable ones."""
     claim(*(param.name for param in params))
+    applied: dict[str, LinkParam] = st.session_state.setdefault(APPLIED_KEY, {})
+    applied.update((param.name, param) for param in params)
     if not arriving():
         return
     query, state = st.query_params, st.session_state
@@ -158,8 +186,13 @@ def report_problem(param: LinkParam, raw: str, reason: str) -> None:
 
 def _keep_problem(name: str, raw: str, reason: str) -> None:
     """Keep the one-line message "``name=raw``: reason." until dismissed or another page opens."""
+    _keep_message(name, f"{code_span(f'{name}={raw}')}: {reason}.")
+
+
+def _keep_message(key: str, message: str) -> None:
+    """Keep one line about the link under ``key`` until dismissed or another page opens."""
     problems = dict(st.session_state.get(PROBLEMS_KEY, {}))
-    problems[name] = f"{code_span(f'{name}={raw}')}: {reason}."
+    problems[key] = message
     st.session_state[PROBLEMS_KEY] = problems
 
 
@@ -178,6 +211,27 @@ def write_links(params: Sequence[LinkParam]) -> None:
         raw = param.show(value)
         if query.get(param.name) != raw:
             query[param.name] = raw
+
+
+def current_query() -> dict[str, list[str]]:
+    """The link of what the page shows now, as far as this run has drawn it.
+
+    The URL, with each parameter applied so far this run set from its widget's
+    value: ``write_links`` may not have run yet, and until it does the URL holds
+    the value before the user's last change. A link to come back here is built
+    from this.
+    """
+    query = {name: st.query_params.get_all(name) for name in st.query_params}
+    state = st.session_state
+    for name, param in st.session_state.get(APPLIED_KEY, {}).items():
+        value = state.get(param.key)
+        if value is None or (
+            param.default is not None and param.show(value) == param.show(param.default)
+        ):
+            query.pop(name, None)
+        else:
+            query[name] = [param.show(value)]
+    return query
 
 
 def show_link_problems() -> None:
@@ -262,15 +316,17 @@ def integer(low: int, high: int) -> Callable[[str], object]:
     return parse
 
 
-def number(low: float, high: float = float("inf")) -> Callable[[str], object]:
-    """A finite number from ``low`` to ``high``."""
+def number(low: float, high: float = math.inf) -> Callable[[str], object]:
+    """A finite number from ``low`` to ``high`` (``inf``, ``nan`` and ``1e999`` are refused)."""
 
     def parse(raw: str) -> object:
         try:
             value = float(raw)
         except ValueError:
             raise LinkValueError("not a number") from None
-        if not low <= value <= high:  # NaN fails too
+        if not math.isfinite(value):
+            raise LinkValueError("not a finite number")
+        if not low <= value <= high:
             raise LinkValueError(f"out of range ({low:g} to {high:g})")
         return value
 

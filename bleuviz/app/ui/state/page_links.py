@@ -7,11 +7,14 @@ from collections.abc import Sequence
 from bleuviz.app.ui.state.links import (
     LinkParam,
     choice,
+    flag,
     integer,
     number_range,
+    show_flag,
     show_number,
     text,
 )
+from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
 from bleuviz.render.labels import code_span
 
 ALL_DOCUMENTS = "(all)"
@@ -83,13 +86,20 @@ def compare_metric_links(
 
 
 def significance_links(defaults: tuple[int, int, int]) -> list[LinkParam]:
-    """Compare's test settings: ``bs`` (bootstrap samples), ``ar`` (trials), ``seed``."""
+    """Compare's test settings: ``bs`` (bootstrap samples), ``ar`` (trials), ``seed``.
+
+    The counts are capped at ``bleuviz.limits``' documented maxima, as on the command line.
+    """
     n_bs, n_ar, seed = defaults
     return [
-        LinkParam("bs", "cmp_n_bootstrap", integer(1, 100_000), show_number, default=n_bs),
-        LinkParam("ar", "cmp_n_ar", integer(1, 1_000_000), show_number, default=n_ar),
+        LinkParam("bs", "cmp_n_bootstrap", integer(1, MAX_RESAMPLES), show_number, default=n_bs),
+        LinkParam("ar", "cmp_n_ar", integer(1, MAX_TRIALS), show_number, default=n_ar),
         LinkParam("seed", "cmp_seed", integer(0, 2**32 - 1), show_number, default=seed),
     ]
+
+
+#: Compare's "Test all pairs" switch: ``pairs=1`` tests every pair of systems.
+ALL_PAIRS_LINK = LinkParam("pairs", "cmp_all_pairs", flag, show_flag, default=False)
 
 
 def choice_param(name: str, key: str, options: Sequence[str], what: str) -> LinkParam:

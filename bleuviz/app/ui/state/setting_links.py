@@ -7,6 +7,8 @@ and ``stem``; a parameter at its default is left out of the URL.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import streamlit as st
 
 from bleuviz.app.ui.state.links import (
@@ -23,8 +25,22 @@ from bleuviz.app.ui.state.links import (
     show_number,
     write_links,
 )
-from bleuviz.app.ui.state.settings import FLAVOR_SENTENCES, SENTENCE_SEMANTICS, parse_weights
-from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
+from bleuviz.app.ui.state.settings import (
+    FLAVOR_SENTENCES,
+    HUMAN_KEY,
+    LOWER_KEY,
+    NO_HUMAN,
+    SENTENCE_SEMANTICS,
+    parse_weights,
+)
+from bleuviz.bleu import (
+    DEFAULT_FLAVOR,
+    DEFAULT_ORDER,
+    FLAVORS,
+    MAX_ORDER,
+    BleuConfig,
+    get_flavor,
+)
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics import EXTRA_METRICS
@@ -48,6 +64,25 @@ def parse_weights_param(raw: str) -> object:
 def show_weights(value: object) -> str:
     """The weights box's text as ``0.5,0.5``."""
     return ",".join(str(value).replace(",", " ").split())
+
+
+def smooth_value(flavor: str, smooth: str) -> Callable[[str], object]:
+    """A finite value in the range ``BleuConfig`` accepts for this flavour's smoothing.
+
+    The core owns each smoothing's range (sacrebleu's floor and add-k values);
+    asking it keeps a link from holding a value the sidebar could not score with.
+    """
+    finite = number(0.0)
+
+    def parse(raw: str) -> object:
+        value = finite(raw)
+        try:
+            BleuConfig(flavor=flavor, smooth=smooth, smooth_value=float(value))  # type: ignore[arg-type]
+        except BleuvizError as exc:
+            raise LinkValueError(f"not a {smooth} value ({exc})") from None
+        return value
+
+    return parse
 
 
 def flavor_free_params() -> list[LinkParam]:
@@ -90,7 +125,7 @@ def flavor_params() -> list[LinkParam]:
             LinkParam(
                 "smooth_value",
                 f"smooth_value_{smooth}",
-                number(0.0),
+                smooth_value(flavor.name, str(smooth)),
                 show_number,
                 default=flavor.smoothing_values[str(smooth)],
             )
@@ -112,3 +147,20 @@ def write_setting_links() -> None:
     # A smoothing without a value (exp, none, nltk's methods) takes smooth_value out.
     if "smooth_value" in st.query_params and len(by_flavor) == 1:
         del st.query_params["smooth_value"]
+
+
+def imported_links(scores: Sequence[tuple[str, bool]]) -> list[LinkParam]:
+    """The imported scores' settings: ``lower.NAME`` (1: lower is better) and ``human``.
+
+    ``scores``: each imported score's name and its direction as read (the file's,
+    or ``--lower-is-better``), which is the default left out of the URL. ``human``
+    names the score taken as the human judgement.
+    """
+    names = [name for name, _ in scores]
+    params = [
+        LinkParam(f"lower.{name}", LOWER_KEY + name, flag, show_flag, default=lower)
+        for name, lower in scores
+    ]
+    human = choice([NO_HUMAN, *names], "imported score")
+    params.append(LinkParam("human", HUMAN_KEY, human, default=NO_HUMAN, default_text="none"))
+    return params

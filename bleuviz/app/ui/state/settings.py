@@ -16,8 +16,10 @@ SENTENCE_SEMANTICS = {
     LIKE_CORPUS: "these settings per segment",
 }
 
-#: The "Human judgement" choice when no imported score is human.
-NO_HUMAN = "(none)"
+#: The "Human judgement" choice when no imported score is human, and its session-state key.
+NO_HUMAN, HUMAN_KEY = "(none)", "human_metric"
+#: Session-state key prefix of an imported metric's "lower is better" switch (then its name).
+LOWER_KEY = "imported_lower::"
 
 
 def chosen_metrics() -> list[str]:
@@ -33,7 +35,7 @@ def imported_metrics() -> list[str]:
 
 def human_metric() -> str | None:
     """The imported score marked as a human judgement in the sidebar, if any."""
-    name = st.session_state.get("human_metric", NO_HUMAN)
+    name = st.session_state.get(HUMAN_KEY, NO_HUMAN)
     return None if name == NO_HUMAN or name not in chosen_metrics() else str(name)
 
 

@@ -8,9 +8,18 @@ written back so the URL can be shared.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
-from bleuviz.app.ui.state.links import claim
+from bleuviz.app.ui.state.learn_links import (
+    LEARN_BACK,
+    LEARN_LOWERCASE,
+    LEARN_TOKENIZE,
+    back_target,
+    learn_params,
+)
+from bleuviz.app.ui.state.links import apply_links, arriving, claim, write_links
 from bleuviz.app.ui.state.settings import smoothing_defaults
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
@@ -26,7 +35,7 @@ KEPT = ("learn_example", "learn_hyp", *REF_KEYS, "learn_tokenize", "learn_flavor
 SMOOTHING_DEFAULTS = smoothing_defaults("learn_smooth_", "learn_value_")
 KEPT += tuple(SMOOTHING_DEFAULTS)
 KEPT += ("learn_max_order", "learn_weights")
-KEPT += ("learn_effective_order",)
+KEPT += ("learn_effective_order", LEARN_LOWERCASE)
 
 
 def load_example(key: str) -> None:
@@ -59,9 +68,13 @@ def restore_state() -> None:
     defaults["learn_max_order"] = DEFAULT_ORDER
     defaults |= SMOOTHING_DEFAULTS
     defaults |= {"learn_weights": "cumulative", "learn_effective_order": True}
+    defaults[LEARN_LOWERCASE] = False
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
     claim("hyp", "ref")  # the text, which save_state writes back
+    if arriving() and "back" not in st.query_params:  # opened afresh: nowhere to go back to
+        st.session_state.pop(LEARN_BACK, None)
+    apply_links(learn_params())
     params = st.query_params
     link = (params.get("hyp"), tuple(params.get_all("ref")))
     if (link[0] is not None or link[1]) and st.session_state.get("learn_applied_link") != link:
@@ -83,6 +96,7 @@ def save_state(hyp: str, refs: list[str]) -> None:
         k: st.session_state[k] for k in KEPT if k in st.session_state
     }
     st.session_state["learn_applied_link"] = (hyp, tuple(refs))
+    write_links(learn_params())
     if st.query_params.get("hyp") != hyp:
         st.query_params["hyp"] = hyp
     if st.query_params.get_all("ref") != refs:
@@ -118,14 +132,14 @@ def text_inputs() -> tuple[str, list[str]]:
 def controls() -> tuple[TokenizeConfig, BleuConfig]:
     """Tokenizer, flavour, smoothing, order, weights and effective order."""
     a, b, c, d = st.columns(4)
-    tokenizer = a.selectbox("Tokenizer", TOKENIZERS, key="learn_tokenize")
+    tokenizer = a.selectbox("Tokenizer", TOKENIZERS, key=LEARN_TOKENIZE)
     name = b.selectbox("Flavour", list(FLAVORS), key="learn_flavor")
     flavor = get_flavor(name)
     smooth = c.selectbox("Smoothing", flavor.smoothing, key=f"learn_smooth_{name}")
     value = None
     if smooth in flavor.smoothing_values:
         value = d.number_input("Smoothing value", 0.0, step=0.1, key=f"learn_value_{smooth}")
-    e, f, g = st.columns([1, 2, 2])
+    e, f, g, h = st.columns([1, 2, 2, 1])
     order = int(e.number_input("Max order N", 1, MAX_ORDER, step=1, key="learn_max_order"))
     weighting = f.radio(
         "Weights",
@@ -139,6 +153,19 @@ def controls() -> tuple[TokenizeConfig, BleuConfig]:
         key="learn_effective_order",
         help="Average only the orders the candidate has n-grams for. corpus_bleu leaves it off.",
     )
+    lowercase = h.checkbox("Lowercase", key=LEARN_LOWERCASE)
     weights = None if weighting == "cumulative" else (0.0,) * (order - 1) + (1.0,)
     config = BleuConfig(name, order, weights, smooth, value, effective)
-    return TokenizeConfig(tokenizer), config
+    return TokenizeConfig(tokenizer, lowercase), config
+
+
+def back_link() -> None:
+    """A link back to the segment this page was opened from (``back`` in its link), if any."""
+    raw = st.session_state.get(LEARN_BACK)
+    if not raw:
+        return
+    page, query = back_target(str(raw))
+    segment = dict(query).get("seg")
+    where = Path(page).stem.capitalize()
+    label = f"Back to segment {segment} on {where}" if segment else f"Back to {where}"
+    st.page_link(page, label=label, query_params=query, icon=":material/arrow_back:")

@@ -1,0 +1,82 @@
+"""The Learn page's link: a segment's text, the tokenizer and case, and the way back.
+
+"Open this segment in Learn" (on Sentences and Compare) opens
+``/learn?hyp=TEXT&ref=TEXT&tok=intl&lc=1&back=sentences?sys=A%26seg=5...``: the
+segment's text, the sidebar's tokenizer and case (left out at their defaults,
+as on every page), and ``back``, the address of the page the segment was open
+on with its settings. Learn then draws a link back to that segment. ``back``
+names one of the app's segment pages and is never followed as a URL, so a link
+cannot send a visitor elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from urllib.parse import parse_qsl, urlencode
+
+import streamlit as st
+
+from bleuviz.app import routes
+from bleuviz.app.ui.state.links import (
+    PAGE_KEY,
+    LinkParam,
+    LinkValueError,
+    choice,
+    current_query,
+    flag,
+    show_flag,
+)
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
+
+#: Session-state keys of Learn's tokenizer, its case and the page it was opened from.
+LEARN_TOKENIZE, LEARN_LOWERCASE, LEARN_BACK = "learn_tokenize", "learn_lowercase", "learn_back"
+
+
+def parse_back(raw: str) -> object:
+    """``PAGE?QUERY`` -> the same text, when PAGE is a segment page of this app."""
+    path, _, query = raw.partition("?")
+    if path not in routes.SEGMENT_PAGES:
+        pages = ", ".join(routes.SEGMENT_PAGES)
+        raise LinkValueError(f"not a page of this app that shows a segment ({pages})")
+    try:
+        parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError:
+        raise LinkValueError("not a page's address (PAGE?NAME=VALUE&...)") from None
+    return raw
+
+
+def learn_params() -> list[LinkParam]:
+    """Learn's ``tok``, ``lc`` (its own settings, named as the sidebar's) and ``back``."""
+    return [
+        LinkParam(
+            "tok", LEARN_TOKENIZE, choice(list(TOKENIZERS), "tokenizer"), default=DEFAULT_TOKENIZER
+        ),
+        LinkParam("lc", LEARN_LOWERCASE, flag, show_flag, default=False),
+        LinkParam("back", LEARN_BACK, parse_back, default_text="no link back"),
+    ]
+
+
+def learn_query(hyp: str, refs: Sequence[str]) -> dict[str, str | list[str]]:
+    """The query of a link opening one segment in Learn, from the page showing it.
+
+    Carries the sidebar's tokenizer and case, and the address of this page as it
+    stands now (``current_query``), so that Learn links back to the segment.
+    """
+    state = st.session_state
+    query: dict[str, str | list[str]] = {"hyp": hyp, "ref": list(refs)}
+    tokenizer = str(state.get("tokenize", DEFAULT_TOKENIZER))
+    if tokenizer != DEFAULT_TOKENIZER:
+        query["tok"] = tokenizer
+    if state.get("lowercase"):
+        query["lc"] = show_flag(True)
+    here = str(state.get(PAGE_KEY, ""))
+    if here in routes.SEGMENT_PAGES:
+        pairs = [(name, value) for name, values in current_query().items() for value in values]
+        query["back"] = f"{here}?{urlencode(pairs)}" if pairs else here
+    return query
+
+
+def back_target(raw: str) -> tuple[str, list[tuple[str, str]]]:
+    """A checked ``back`` value -> the page script and its query, for ``st.page_link``."""
+    path, _, query = raw.partition("?")
+    return routes.SEGMENT_PAGES[path], parse_qsl(query, keep_blank_values=True)

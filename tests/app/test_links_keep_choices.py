@@ -1,0 +1,212 @@
+"""Links keep every choice and name what they drop (issue 33 item 4, issue 34 items 3 and 4).
+
+The human judgement, the imported scores' directions, Compare's "test all pairs"
+switch and Learn's tokenizer and case travel in the link and come back from it;
+unusable values are named; a link with many unknown parameters is summarised.
+Oracles: sacrebleu 2.6's ``sentence_bleu`` for Learn's score with the linked
+tokenizer and case; the score files read with plain Python (tests/data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import parse_qs
+
+import pytest
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.app.ui.sections.compare.views import SIGNIFICANCE
+from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
+from tests.app.compare_tabs import open_view
+from tests.data import (
+    COMET_SCORES,
+    HUMAN_SCORES,
+    METRICX_SCORES,
+    SAMPLE_HYPS,
+    SAMPLE_REF_LINES,
+    SAMPLE_REFS,
+    SAMPLE_SYSTEM_LINES,
+)
+
+OVERVIEW = "bleuviz/app/page_scripts/overview.py"
+SENTENCES = "bleuviz/app/page_scripts/sentences.py"
+COMPARE = "bleuviz/app/page_scripts/compare.py"
+LEARN = "bleuviz/app/page_scripts/learn.py"
+SCORED = [
+    "--ref",
+    *map(str, SAMPLE_REFS),
+    "--hyp",
+    *map(str, SAMPLE_HYPS),
+    "--seg-scores",
+    *map(str, (COMET_SCORES, METRICX_SCORES, HUMAN_SCORES)),
+]
+
+
+def link_warnings(app: AppTest) -> list[str]:
+    return [w.value for w in app.warning if "=" in w.value or "unknown parameters" in w.value]
+
+
+def flat_params(app: AppTest) -> dict[str, str]:
+    return {k: app.query_params[k] for k in app.query_params}
+
+
+def opened(app: AppTest, page: str, params: dict[str, str]) -> AppTest:
+    """Open ``page`` with ``params`` as a new session's first run, and check it ran."""
+    app.switch_page(page)
+    app.query_params.update(params)
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    return app
+
+
+def test_human_choice_and_directions_travel_in_the_link(new_app: Callable[..., AppTest]) -> None:
+    sender = new_app(*SCORED)
+    sender.switch_page(OVERVIEW).run()
+    assert "human" not in sender.query_params and "lower.MetricX-test" not in sender.query_params
+    sender.sidebar.checkbox(key="imported_lower::MetricX-test").set_value(False).run()
+    sender.sidebar.checkbox(key="imported_lower::COMET-test").set_value(True).run()
+    sender.sidebar.selectbox(key="human_metric").set_value("human").run()
+    sent = flat_params(sender)
+    assert sent["human"] == "human"
+    assert sent["lower.MetricX-test"] == "0" and sent["lower.COMET-test"] == "1"
+    assert "lower.human" not in sent  # at its default: left out
+    receiver = opened(new_app(*SCORED), OVERVIEW, sent)
+    assert not link_warnings(receiver)
+    assert receiver.sidebar.selectbox(key="human_metric").value == "human"
+    assert receiver.sidebar.checkbox(key="imported_lower::MetricX-test").value is False
+    assert receiver.sidebar.checkbox(key="imported_lower::COMET-test").value is True
+    assert flat_params(receiver) == sent
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "reason"),
+    [
+        ("human", "MQM", "no imported score of that name"),
+        ("lower.COMET-test", "maybe", "not a switch"),
+    ],
+)
+def test_unusable_imported_choices_are_named(
+    new_app: Callable[..., AppTest], name: str, value: str, reason: str
+) -> None:
+    app = opened(new_app(*SCORED), OVERVIEW, {name: value})
+    (message,) = link_warnings(app)
+    assert f"{name}={value}" in message and reason in message
+    assert app.sidebar.selectbox(key="human_metric").value == "(none)"
+    assert app.sidebar.checkbox(key="imported_lower::COMET-test").value is False
+    assert name not in app.query_params
+
+
+def test_compare_all_pairs_switch_travels_in_the_link(new_app: Callable[..., AppTest]) -> None:
+    sender = new_app()
+    sender.switch_page(COMPARE).run()
+    open_view(sender, SIGNIFICANCE)
+    assert "pairs" not in sender.query_params
+    sender.toggle(key="cmp_all_pairs").set_value(True).run()
+    sent = flat_params(sender)
+    assert sent["pairs"] == "1"
+    receiver = opened(new_app(), COMPARE, sent)
+    assert not link_warnings(receiver)
+    assert receiver.toggle(key="cmp_all_pairs").value is True
+    assert flat_params(receiver) == sent
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "maximum"),
+    [("bs", MAX_RESAMPLES + 1, MAX_RESAMPLES), ("ar", MAX_TRIALS + 1, MAX_TRIALS)],
+)
+def test_resample_counts_above_the_documented_maximum_are_named(
+    new_app: Callable[..., AppTest], name: str, value: int, maximum: int
+) -> None:
+    app = opened(new_app(), COMPARE, {name: str(value)})
+    (message,) = link_warnings(app)
+    assert f"{name}={value}" in message and f"{maximum:,}" in message
+    assert name not in app.query_params
+
+
+def test_many_unknown_parameters_are_named_in_one_summary(new_app: Callable[..., AppTest]) -> None:
+    # 1,000 fields in all: Streamlit drops a longer query string before the app sees it.
+    stray = {f"p{i}": "1" for i in range(999)}
+    app = opened(new_app(), OVERVIEW, {**stray, "tok": "char"})
+    (message,) = link_warnings(app)
+    assert message.startswith("999 unknown parameters:")
+    assert "p0" in message and "p9" in message and "p10" not in message
+    assert "(first 10)" in message and "left out" in message
+    assert flat_params(app) == {"tok": "char"}  # the known one is applied and kept
+    assert app.selectbox(key="tokenize").value == "char"
+
+
+def test_a_few_unknown_parameters_are_each_named(new_app: Callable[..., AppTest]) -> None:
+    app = opened(new_app(), OVERVIEW, {"zz1": "1", "zz2": "2"})
+    messages = link_warnings(app)
+    assert len(messages) == 2 and "zz1=1" in messages[0] and "zz2=2" in messages[1]
+
+
+def learn_link(app: AppTest) -> dict[str, list[str]]:
+    link = next(p for p in app.get("page_link") if p.proto.label == "Open this segment in Learn")
+    return parse_qs(link.proto.query_string)
+
+
+def test_learn_link_carries_tokenizer_and_case_and_learn_links_back(
+    new_app: Callable[..., AppTest],
+) -> None:
+    sentences = opened(new_app(), SENTENCES, {"sys": "terse", "seg": "4"})
+    sentences.selectbox(key="tokenize").set_value("char").run()
+    sentences.checkbox(key="lowercase").check().run()
+    sentences.number_input(key="sent_seg").set_value(5).run()  # the URL follows at the run's end
+    query = learn_link(sentences)
+    assert query["tok"] == ["char"] and query["lc"] == ["1"]
+    back = query["back"][0]
+    assert back.startswith("sentences?")
+    assert parse_qs(back.partition("?")[2]) == {k: [v] for k, v in flat_params(sentences).items()}
+    assert parse_qs(back.partition("?")[2])["seg"] == ["5"]
+
+    learn = opened(new_app(), LEARN, {k: v[0] if k != "ref" else v for k, v in query.items()})
+    assert not link_warnings(learn)
+    assert learn.selectbox(key="learn_tokenize").value == "char"
+    assert learn.checkbox(key="learn_lowercase").value is True
+    hyp, refs = SAMPLE_SYSTEM_LINES["terse"][4], [r[4] for r in SAMPLE_REF_LINES]
+    want = sacrebleu.sentence_bleu(hyp, refs, tokenize="char", lowercase=True).score
+    shown = {m.label: m.value for m in learn.metric}
+    assert any(value == f"{want:.2f}" for value in shown.values()), shown
+    (home,) = [p for p in learn.get("page_link") if p.proto.label.startswith("Back to")]
+    assert home.proto.label == "Back to segment 5 on Sentences"
+    assert parse_qs(home.proto.query_string) == parse_qs(back.partition("?")[2])
+    assert learn.query_params["back"] == back  # kept in Learn's own link
+
+
+@pytest.mark.parametrize("back", ["https://example.com/?seg=1", "learn?hyp=x", "overview"])
+def test_a_back_link_to_no_segment_page_is_named_and_not_drawn(
+    new_app: Callable[..., AppTest], back: str
+) -> None:
+    learn = opened(new_app(), LEARN, {"hyp": "a b", "ref": "a b", "back": back})
+    (message,) = link_warnings(learn)
+    assert "back=" in message and "not a page of this app that shows a segment" in message
+    assert not [p for p in learn.get("page_link") if p.proto.label.startswith("Back to")]
+    assert "back" not in learn.query_params
+
+
+def test_learn_opened_afresh_has_no_link_back(new_app: Callable[..., AppTest]) -> None:
+    app = opened(new_app(), LEARN, {"hyp": "a b", "ref": "a b", "back": "sentences?seg=2"})
+    assert [p for p in app.get("page_link") if p.proto.label == "Back to segment 2 on Sentences"]
+    app.switch_page(SENTENCES).run()
+    app.query_params.clear()
+    app.switch_page(LEARN).run()
+    assert not app.exception
+    assert not [p for p in app.get("page_link") if p.proto.label.startswith("Back to")]
+
+
+def test_learn_sidebar_has_no_imported_scores_and_keeps_them(
+    new_app: Callable[..., AppTest],
+) -> None:
+    app = new_app(*SCORED)
+    app.switch_page(OVERVIEW).run()
+    app.sidebar.selectbox(key="human_metric").set_value("human").run()
+    app.sidebar.checkbox(key="imported_lower::COMET-test").set_value(True).run()
+    app.switch_page(LEARN).run()
+    assert not app.exception
+    assert not [u for u in app.get("file_uploader") if "Segment scores" in u.proto.label]
+    assert not [s for s in app.sidebar.selectbox if s.key == "human_metric"]
+    app.switch_page(OVERVIEW).run()
+    assert app.sidebar.selectbox(key="human_metric").value == "human"
+    assert app.sidebar.checkbox(key="imported_lower::COMET-test").value is True
