@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app.ui.cache.loading import (
-    LOWER_KEY,
     scored_testset,
 )
 from bleuviz.app.ui.cache.workspace import (
@@ -16,6 +15,7 @@ from bleuviz.app.ui.cache.workspace import (
     workspace_readonly,
 )
 from bleuviz.app.ui.state.settings import (
+    LOWER_KEY,
     NO_HUMAN,
 )
 from bleuviz.errors import BleuvizError
