@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.sections.notes import note_editor
+from bleuviz.app.ui.state.learn_links import learn_query
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import imported_range_param
 from bleuviz.app.ui.state.settings import chosen_metrics
@@ -116,11 +117,11 @@ def show_segment(
 
 
 def learn_link(hyp: str, refs: tuple[str, ...], label: str = "Open this segment in Learn") -> None:
-    """A link that carries the hypothesis and references to the Learn walkthrough."""
+    """A link that carries the text, tokenizer and case to Learn, which links back here."""
     st.page_link(
         routes.LEARN,
         label=label,
-        query_params={"hyp": hyp, "ref": list(refs)},
+        query_params=learn_query(hyp, refs),
         icon=":material/school:",
     )
 
