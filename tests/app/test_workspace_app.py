@@ -153,6 +153,7 @@ def test_rename_and_delete_from_the_sidebar(
 ) -> None:
     workspace = Workspace.open(isolated_workspace)
     first = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace.save_note(first.id, "terse", 2, "kept in the trash", "style")
     app = new_app()
     app.query_params["set"] = first.id
     run(app)
@@ -161,11 +162,45 @@ def test_rename_and_delete_from_the_sidebar(
     run(app)
     assert workspace.get(first.id).name == "WMT-like sample"
     assert "WMT-like sample" in app.sidebar.selectbox(key="saved_set").format_func(first.id)
+    assert app.sidebar.button(key="ws_delete").disabled  # asks first
+    confirm = app.sidebar.checkbox(key=f"ws_delete_confirm::{first.id}")
+    label = confirm.label.replace("\\", "")  # escaped Markdown
+    assert label.endswith("to the trash: 3 systems (literal, terse, repeat), 1 note")
+    confirm.check()
+    run(app)
     app.sidebar.button(key="ws_delete").click()
     run(app)
     assert workspace.testsets() == ()
     assert app.sidebar.radio(key="data_source").value == "sample"
     assert "set" not in app.query_params
+    app.sidebar.button(key=f"ws_restore::{first.id}").click()  # the trash undoes it
+    run(app)
+    assert [s.id for s in workspace.testsets()] == [first.id]
+    assert workspace.notes(first.id)[0].text == "kept in the trash"
+    assert app.sidebar.radio(key="data_source").value == "saved"
+    assert app.sidebar.selectbox(key="saved_set").value == first.id
+    assert not [b for b in app.sidebar.button if (b.key or "").startswith("ws_restore::")]
+
+
+def test_saved_sets_with_one_long_name_start_read_differently(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    stem = "newstest2020 English-German, all submitted systems with human scores, "
+    ids = []
+    for k, hyps in enumerate([SAMPLE_HYPS[:1], SAMPLE_HYPS[1:]]):
+        refs = SAMPLE_REFS[k : k + 1]  # other references: another set
+        ids.append(workspace.save_testset(load_paths(hyps, refs), f"{stem}run {k}").id)
+    app = new_app()
+    app.query_params["set"] = ids[0]
+    run(app)
+    chooser = app.sidebar.selectbox(key="saved_set")
+    labels = [chooser.format_func(i) for i in ids]
+    assert labels[0][:40] != labels[1][:40]  # the part the sidebar shows
+    for label, set_id, n_systems in zip(labels, ids, (1, 2), strict=True):
+        assert label.endswith(f"· {n_systems}×126 · {set_id[:8]}")
+        assert "run " in label and "newstest2020" in label
+    assert any(ids[0] in c.value and "run 0" in c.value for c in app.sidebar.caption)
 
 
 def test_a_newer_workspace_is_named_and_the_app_still_works(

@@ -128,7 +128,41 @@ def upload_name(file_names: list[str]) -> str:
     return f"{first}{more} ({datetime.now(UTC):%Y-%m-%d %H:%M} UTC)"
 
 
+#: The longest name ``describe`` shows whole; a longer one keeps its start and its end.
+NAME_CHARS = 36
+
+
 def describe(saved: SavedSet) -> str:
-    """One line naming a saved set in the sidebar's list."""
-    systems = f"{len(saved.systems)} system" + ("s" if len(saved.systems) != 1 else "")
-    return f"{saved.name} · {saved.n_segments:,} segments · {systems} · {saved.id[:8]}"
+    """One line naming a saved set in the sidebar's list: name, date, size, id.
+
+    Names often share a long start (``hyp.system.de.txt + 12 more (...)``), and
+    the sidebar cuts a long line: a long name is cut in its middle, keeping its
+    end, and the line ends with when it was saved and the start of its id, so
+    two sets never read the same.
+    """
+    name = saved.name
+    if len(name) > NAME_CHARS:
+        head = (NAME_CHARS - 1) // 2
+        name = f"{name[:head]}…{name[-(NAME_CHARS - 1 - head) :]}"
+    size = f"{len(saved.systems)}×{saved.n_segments:,}"
+    return f"{name} · {saved.added:%m-%d %H:%M} · {size} · {saved.id[:8]}"
+
+
+def what_goes(saved: SavedSet) -> str:
+    """What deleting a saved set takes with it: its systems, notes, metrics, earlier outputs."""
+    workspace = open_workspace()
+    if workspace is None:
+        return ""
+    notes = workspace.count_notes(saved.id)
+    earlier = len(workspace.earlier_outputs(saved.id))
+    parts = [
+        _count(len(saved.systems), "system") + f" ({', '.join(saved.systems)})",
+        _count(notes, "note"),
+    ]
+    if earlier:
+        parts.append(_count(earlier, "earlier output"))
+    return ", ".join(parts)
+
+
+def _count(n: int, unit: str) -> str:
+    return f"{n:,} {unit}" + ("" if n == 1 else "s")

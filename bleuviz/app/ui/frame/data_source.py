@@ -22,7 +22,7 @@ from bleuviz.app.ui.cache.workspace import (
     workspace_problem,
     workspace_readonly,
 )
-from bleuviz.app.ui.frame.saved_sets import saved_set_widgets
+from bleuviz.app.ui.frame.saved_sets import saved_set_widgets, trash_widgets
 from bleuviz.app.ui.state.app_args import AppArgs
 from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem, text
 from bleuviz.app.ui.state.settings import (
@@ -125,6 +125,7 @@ def data_sidebar() -> None:
     st.sidebar.radio("Test set", list(sources), format_func=sources.__getitem__, key="data_source")
     if state["data_source"] == SAVED:
         saved_set_widgets(sets)
+    trash_widgets()  # restorable deleted sets, even when no other set is saved
     if state["data_source"] == "upload":
         upload_widgets()
         save_upload()

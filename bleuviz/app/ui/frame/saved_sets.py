@@ -1,17 +1,26 @@
-"""The saved test set chooser: pick, rename or delete a set of the workspace."""
+"""The saved test set chooser: pick, rename or delete a set of the workspace; the trash.
+
+Deleting asks first, naming what goes (systems, notes and earlier
+outputs), and moves the set to the workspace's trash, where it stays
+restorable for ``TRASH_DAYS`` days ("Trash" in the sidebar, or
+``bleuviz restore ID``) before it is deleted for good.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from bleuviz.app.ui.cache.workspace import (
+    SAVED,
     SAVED_SET_KEY,
     describe,
     open_workspace,
+    what_goes,
     workspace_readonly,
 )
 from bleuviz.errors import BleuvizError
-from bleuviz.workspace import SavedSet
+from bleuviz.render.labels import escape_markdown as md
+from bleuviz.workspace import TRASH_DAYS, SavedSet
 
 
 def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:
@@ -28,20 +37,53 @@ def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:
         help="Uploads and command-line files are saved in the workspace; a link names the "
         "set it shows (set=ID).",
     )
+    saved = by_id[chosen]
+    bar.caption(
+        f"{md(saved.name)} · saved {saved.added:%Y-%m-%d %H:%M} UTC · "
+        f"{len(saved.systems)} × {saved.n_segments:,} segments · id {saved.id}"
+    )
     if error := state.pop("ws_error", None):
         bar.error(error, icon=":material/error:")
     if workspace_readonly():
         return
     with bar.popover("Rename or delete", icon=":material/edit:"):
-        st.text_input("New name", key="ws_new_name", placeholder=by_id[chosen].name)
+        st.text_input("New name", key="ws_new_name", placeholder=saved.name)
         st.button("Rename", key="ws_rename", on_click=rename_set, args=(chosen,))
+        st.checkbox(
+            f"Move {md(saved.name)} to the trash: {md(what_goes(saved))}",
+            key=f"ws_delete_confirm::{chosen}",
+            help=f"Restorable from the sidebar's Trash for {TRASH_DAYS} days.",
+        )
         st.button(
-            "Delete this test set and its notes",
+            "Delete this test set",
             key="ws_delete",
             type="primary",
             on_click=delete_set,
             args=(chosen,),
+            disabled=not state.get(f"ws_delete_confirm::{chosen}", False),
         )
+
+
+def trash_widgets() -> None:
+    """The sets in the trash, each with "Restore" (nothing if the trash is empty)."""
+    workspace = open_workspace()
+    if workspace is None or workspace.read_only:
+        return
+    trashed = workspace.trash()
+    if not trashed:
+        return
+    with st.sidebar.popover(f"Trash ({len(trashed)})", icon=":material/delete:"):
+        st.caption(f"Deleted test sets stay here for {TRASH_DAYS} days, then go for good.")
+        for saved in trashed:
+            deleted = f"{saved.deleted:%Y-%m-%d %H:%M} UTC" if saved.deleted else ""
+            st.markdown(f"{md(describe(saved))}  \ndeleted {deleted}")
+            st.button(
+                "Restore",
+                key=f"ws_restore::{saved.id}",
+                icon=":material/restore_from_trash:",
+                on_click=restore_set,
+                args=(saved.id,),
+            )
 
 
 def rename_set(set_id: str) -> None:
@@ -58,7 +100,7 @@ def rename_set(set_id: str) -> None:
 
 
 def delete_set(set_id: str) -> None:
-    """Delete the chosen set (callback); the sidebar then shows the next one."""
+    """Move the chosen set to the trash (callback); the sidebar then shows the next one."""
     workspace = open_workspace()
     if workspace is None:
         return
@@ -68,3 +110,17 @@ def delete_set(set_id: str) -> None:
         st.session_state["ws_error"] = str(exc)
         return
     st.session_state.pop(SAVED_SET_KEY, None)
+    st.session_state.pop(f"ws_delete_confirm::{set_id}", None)
+
+
+def restore_set(set_id: str) -> None:
+    """Bring a set back from the trash and show it (callback)."""
+    workspace = open_workspace()
+    if workspace is None:
+        return
+    try:
+        workspace.restore(set_id)
+    except BleuvizError as exc:
+        st.session_state["ws_error"] = str(exc)
+        return
+    st.session_state["data_source"], st.session_state[SAVED_SET_KEY] = SAVED, set_id
