@@ -99,7 +99,7 @@ def saved_dict(saved: SavedSet) -> dict[str, Any]:
         "systems": list(saved.systems),
         "refs": saved.n_refs,
         "added": saved.added.isoformat(timespec="seconds"),
-    }
+    } | ({} if saved.deleted is None else {"deleted": saved.deleted.isoformat(timespec="seconds")})
 
 
 def link_path(set_id: str) -> str:

@@ -1,4 +1,9 @@
-"""``python -m bleuviz list``: the test sets saved in the workspace, newest first."""
+"""``python -m bleuviz list``: the test sets saved in the workspace, newest first.
+
+``--trash`` lists the deleted ones instead (restorable with ``bleuviz restore ID``
+for ``TRASH_DAYS`` days), with when each was deleted. Reads only: it works on a
+read-only workspace.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +24,11 @@ def add_list_parser(commands: Any) -> argparse.ArgumentParser:
         "list", help="list the test sets saved in the workspace"
     )
     add_workspace_option(parser)
+    parser.add_argument(
+        "--trash",
+        action="store_true",
+        help="list the deleted test sets (restorable with bleuviz restore ID) instead",
+    )
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
     parser.set_defaults(func=run_list)
     return parser
@@ -29,19 +39,23 @@ def run_list(args: argparse.Namespace) -> int:
     from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
 
     workspace = Workspace.open(args.workspace)
-    saved = [saved_dict(s) for s in workspace.testsets()]
+    listed = workspace.trash() if args.trash else workspace.testsets()
+    saved = [saved_dict(s) for s in listed]
     if args.format == "json":
-        out = {"workspace": str(workspace.folder), "testsets": saved}
+        out = {"workspace": str(workspace.folder), "trash" if args.trash else "testsets": saved}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
     if not saved:
-        print(f"no test sets in workspace {workspace.folder}")
+        where = "the trash of workspace" if args.trash else "workspace"
+        print(f"no test sets in {where} {workspace.folder}")
         return 0
-    rows = [COLUMNS] + [
+    columns = (*COLUMNS, "deleted") if args.trash else COLUMNS
+    rows = [columns] + [
         (s["id"], s["name"], str(s["segments"]), str(len(s["systems"])), str(s["refs"]), s["added"])
+        + ((s["deleted"],) if args.trash else ())
         for s in saved
     ]
-    widths = [max(len(row[k]) for row in rows) for k in range(len(COLUMNS))]
+    widths = [max(len(row[k]) for row in rows) for k in range(len(columns))]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
     return 0

@@ -26,6 +26,8 @@ COMMANDS = {
     "correlate": ("bleuviz.cli.correlate", "add_correlate_parser"),
     "add": ("bleuviz.cli.add", "add_add_parser"),
     "list": ("bleuviz.cli.listing", "add_list_parser"),
+    "restore": ("bleuviz.cli.restore", "add_restore_parser"),
+    "notes": ("bleuviz.cli.notes", "add_notes_parser"),
     "app": ("bleuviz.cli.app", "add_app_parser"),
 }
 

@@ -232,3 +232,42 @@ def test_add_refuses_other_lines_under_a_saved_name_unless_replace(
         == load_paths([HYPS[1]], REFS).systems["terse"]
     )
     assert [e.system for e in workspace.earlier_outputs(first["id"])] == ["literal"]
+
+
+def test_a_deleted_set_is_listed_in_the_trash_and_restored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path / "ws")
+    added = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", *HYPS, "-f", "json")
+    workspace = Workspace.open(ws)
+    workspace.save_note(added["id"], "terse", 0, "a finding", "style", author="ann")
+    workspace.delete(added["id"])
+    assert run_json(capsys, "list", "--workspace", ws, "-f", "json")["testsets"] == []
+    (trashed,) = run_json(capsys, "list", "--workspace", ws, "--trash", "-f", "json")["trash"]
+    assert trashed["id"] == added["id"] and "deleted" in trashed
+    assert main(["list", "--workspace", ws, "--trash"]) == 0
+    header, row = capsys.readouterr().out.splitlines()
+    assert header.split() == ["id", "name", "segments", "systems", "refs", "added", "deleted"]
+    assert row.startswith(added["id"])
+    err = refused(capsys, "notes", "--workspace", ws, "--set", added["id"])
+    assert f"bleuviz restore {added['id']}" in err
+    restored = run_json(capsys, "restore", added["id"], "--workspace", ws, "-f", "json")
+    assert {k: v for k, v in restored.items() if k != "deleted"} == added
+    assert main(["notes", "--workspace", ws, "--set", added["id"]]) == 0
+    assert capsys.readouterr().out == workspace.notes_tsv(added["id"])
+    err = refused(capsys, "restore", added["id"], "--workspace", ws)
+    assert "no such test set in the trash of" in err
+
+
+def test_notes_prints_every_revision_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path / "ws")
+    added = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", *HYPS, "-f", "json")
+    workspace = Workspace.open(ws)
+    for text in ("first", "second"):
+        workspace.save_note(added["id"], "terse", 0, text, "style")
+    assert main(["notes", "--workspace", ws, "--set", added["id"], "--revisions"]) == 0
+    out = capsys.readouterr().out
+    assert out == workspace.notes_tsv(added["id"], revisions=True)
+    assert [line.split("\t")[-1] for line in out.splitlines()[1:]] == ["first", "second"]
