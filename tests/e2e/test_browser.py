@@ -428,3 +428,12 @@ def test_compare_runs_chrf_significance_as_sacrebleu(
     expect(metric_value(page, "Sentence difference B − A")).to_have_text(
         f"{want[1] - want[0]:+.4f}"
     )
+
+
+def test_overview_address_shows_the_overview(page: Page, server: str) -> None:
+    """``/overview`` (the Overview's name in the menu) shows it, with no "Page not found"."""
+    open_url(page, f"{server}/overview?tok=char", "Corpus BLEU")
+    expect(page.get_by_role("heading", name="Overview", exact=True)).to_be_visible()
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    score = sacrebleu.corpus_bleu(HYPS["terse"], REFS, tokenize="char")
+    expect(metric_value(page, "terse")).to_have_text(f"{score.score:.2f}")
