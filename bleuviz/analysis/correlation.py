@@ -10,7 +10,12 @@ The statistics follow WMT's metrics task (Freitag et al., 2023; mt-metrics-eval)
   system pairs that the metric orders the same way as the humans, a tie counting
   as the same order only where both tie;
 * segment level: Kendall's tau-b over every (system, segment) pair where both
-  the metric and the human have a score ("no grouping" in mt-metrics-eval).
+  the metric and the human have a score ("no grouping" in mt-metrics-eval), and
+  grouped by item and by system, with pairwise accuracy with tie calibration
+  (acc_eq), as :mod:`bleuviz.analysis.meta_eval` computes them.
+
+Human translations scored as systems (``refA``, ``refB``...) are left out by
+the callers, by name (``meta_eval.is_human_reference``), unless asked to keep them.
 
 Every score is oriented so that higher is better before comparing (TER and
 MetricX are negated, as mt-metrics-eval does), so a positive correlation always
@@ -22,13 +27,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from bleuviz.analysis.meta_eval import grouped_kendall, pairwise_accuracy_eq
 from bleuviz.arrays import FloatArray
 
 if TYPE_CHECKING:
@@ -56,7 +62,16 @@ class MetricView:
 
 @dataclass(frozen=True, slots=True)
 class Correlation:
-    """One metric against the human score."""
+    """One metric against the human score.
+
+    Attributes:
+        segment_kendall: tau-b over every (system, segment) pair ("no grouping").
+        segment_kendall_item: the mean of each segment's tau-b across systems.
+        segment_kendall_system: the mean of each system's tau-b across segments.
+        pairwise_accuracy_eq: acc_eq, grouped by item (Deutsch et al., 2023).
+        tie_epsilon: the metric difference acc_eq counts as a tie (oriented units).
+        n_segments: the (system, segment) pairs both scored.
+    """
 
     name: str
     system_pearson: float | None
@@ -65,6 +80,10 @@ class Correlation:
     segment_kendall: float | None
     n_systems: int
     n_segments: int
+    segment_kendall_item: float | None = None
+    segment_kendall_system: float | None = None
+    pairwise_accuracy_eq: float | None = None
+    tie_epsilon: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The fields as a plain row (None where undefined), for JSON and exports."""
@@ -74,6 +93,10 @@ class Correlation:
             "system_kendall": self.system_kendall,
             "pairwise_accuracy": self.pairwise_accuracy,
             "segment_kendall": self.segment_kendall,
+            "segment_kendall_item": self.segment_kendall_item,
+            "segment_kendall_system": self.segment_kendall_system,
+            "pairwise_accuracy_eq": self.pairwise_accuracy_eq,
+            "pairwise_accuracy_eq_epsilon": self.tie_epsilon,
             "n_systems": self.n_systems,
             "n_segments": self.n_segments,
         }
@@ -89,16 +112,25 @@ def scores_view(name: str, scored: Mapping[str, MetricScores]) -> MetricView:
     )
 
 
-def correlate(metric: MetricView, human: MetricView) -> Correlation:
-    """Correlate ``metric`` with ``human`` at the system and segment level."""
+def correlate(
+    metric: MetricView, human: MetricView, leave_out: Collection[str] = ()
+) -> Correlation:
+    """Correlate ``metric`` with ``human`` at the system and segment level.
+
+    ``leave_out``: systems not counted (the human references, by default of the callers).
+    """
     systems = [
         s
         for s in human.corpus
-        if s in metric.corpus and math.isfinite(human.corpus[s]) and math.isfinite(metric.corpus[s])
+        if s in metric.corpus
+        and s not in leave_out
+        and math.isfinite(human.corpus[s])
+        and math.isfinite(metric.corpus[s])
     ]
     m = np.array([_oriented(metric, metric.corpus[s]) for s in systems], dtype=np.float64)
     h = np.array([_oriented(human, human.corpus[s]) for s in systems], dtype=np.float64)
-    seg_m, seg_h = _segment_pairs(metric, human, systems)
+    seg_m, seg_h = _segment_matrices(metric, human, systems)
+    tie_calibrated = pairwise_accuracy_eq(seg_m, seg_h)
     # Imported here: scipy.stats takes most of a second to import, and every
     # command-line run loads this module with the ``correlate`` subcommand.
     from scipy import stats
@@ -108,9 +140,13 @@ def correlate(metric: MetricView, human: MetricView) -> Correlation:
         _statistic(stats.pearsonr, m, h),
         _statistic(stats.kendalltau, m, h),
         pairwise_accuracy(m, h),
-        _statistic(stats.kendalltau, seg_m, seg_h),
+        grouped_kendall(seg_m, seg_h, "none"),
         len(systems),
-        len(seg_m),
+        int(np.count_nonzero(np.isfinite(seg_m) & np.isfinite(seg_h))),
+        grouped_kendall(seg_m, seg_h, "item"),
+        grouped_kendall(seg_m, seg_h, "sys"),
+        None if tie_calibrated is None else tie_calibrated.accuracy,
+        None if tie_calibrated is None else tie_calibrated.epsilon,
     )
 
 
@@ -128,21 +164,19 @@ def _oriented(view: MetricView, value: float | FloatArray) -> float | FloatArray
     return value if view.higher_is_better else -value
 
 
-def _segment_pairs(
+def _segment_matrices(
     metric: MetricView, human: MetricView, systems: list[str]
 ) -> tuple[FloatArray, FloatArray]:
-    """Flatten the (system, segment) pairs where both sides have a score."""
-    m_parts, h_parts = [], []
-    for system in systems:
-        if system not in metric.sentence or system not in human.sentence:
-            continue
-        m, h = metric.sentence[system], human.sentence[system]
-        keep = ~(np.isnan(m) | np.isnan(h))
-        m_parts.append(np.asarray(_oriented(metric, m[keep]), dtype=np.float64))
-        h_parts.append(np.asarray(_oriented(human, h[keep]), dtype=np.float64))
-    if not m_parts:
-        return np.zeros(0), np.zeros(0)
-    return np.concatenate(m_parts), np.concatenate(h_parts)
+    """(systems, segments) oriented scores of both sides, NaN where either has none."""
+    rows = [s for s in systems if s in metric.sentence and s in human.sentence]
+    if not rows:
+        return np.zeros((0, 0)), np.zeros((0, 0))
+    m = np.array([_oriented(metric, metric.sentence[s]) for s in rows], dtype=np.float64)
+    h = np.array([_oriented(human, human.sentence[s]) for s in rows], dtype=np.float64)
+    missing = np.isnan(m) | np.isnan(h)
+    m[missing] = np.nan
+    h[missing] = np.nan
+    return m, h
 
 
 def _statistic(

@@ -1,4 +1,11 @@
-"""``python -m bleuviz correlate``: every metric against a human score, system and segment level."""
+"""``python -m bleuviz correlate``: every metric against a human score, system and segment level.
+
+Segment-level Kendall is given with mt-metrics-eval's three groupings (none,
+item, system) and pairwise accuracy with tie calibration (acc_eq); the human
+translations a WMT score file scores as systems (``refA``, ``refB``...) are
+left out by name unless ``--include-human`` keeps them, as mt-metrics-eval's
+``include_human=False`` default does.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from bleuviz.analysis.correlation import Correlation, MetricView, correlate, scores_view
+from bleuviz.analysis.meta_eval import is_human_reference
 from bleuviz.cli.options import (
     add_bleu_options,
     add_input_options,
@@ -43,6 +51,12 @@ def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:
         default=["bleu"],
         help="metrics bleuviz computes (default: bleu); every imported score is added",
     )
+    parser.add_argument(
+        "--include-human",
+        action="store_true",
+        help="count the human translations scored as systems (refA, refB, Human-A.0...), "
+        "left out by default as mt-metrics-eval does",
+    )
     parser.set_defaults(func=run_correlate)
     return parser
 
@@ -59,12 +73,17 @@ def run_correlate(args: argparse.Namespace) -> int:
         for m in args.metrics
     ]
     views += [_imported_view(testset, s.name) for s in testset.seg_scores if s is not human_scores]
-    results = [correlate(view, human) for view in views]
+    left_out = [] if args.include_human else sorted(filter(is_human_reference, human.corpus))
+    results = [correlate(view, human, left_out) for view in views]
     if args.format == "json":
-        report = {"human": args.human, "metrics": [r.as_dict() for r in results]}
+        report = {
+            "human": args.human,
+            "left_out": left_out,
+            "metrics": [r.as_dict() for r in results],
+        }
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        print("\n".join(_table(args.human, results)))
+        print("\n".join(_table(args.human, results, left_out)))
     return 0
 
 
@@ -77,15 +96,26 @@ def _imported_view(testset: TestSet, name: str) -> MetricView:
     return scores_view(name, scored)
 
 
-def _table(human: str, results: list[Correlation]) -> list[str]:
-    """Return a text table, one metric a line."""
+def _table(human: str, results: list[Correlation], left_out: list[str]) -> list[str]:
+    """Return a text table, one metric a line, and a legend."""
     width = max(len("metric"), *(len(r.name) for r in results))
-    head = ("sys r", "sys tau", "pair acc", "seg tau", "systems", "segments")
+    head: tuple[str, ...] = ("sys r", "sys tau", "pair acc", "seg tau", "tau item", "tau sys")
+    head += ("acc_eq", "systems", "segments")
     lines = [f"Correlation with {human} (scores oriented so that higher is better)"]
     lines.append(f"{'metric':<{width}}  " + "  ".join(f"{h:>8}" for h in head))
     for r in results:
         cells = [r.system_pearson, r.system_kendall, r.pairwise_accuracy, r.segment_kendall]
+        cells += [r.segment_kendall_item, r.segment_kendall_system, r.pairwise_accuracy_eq]
         shown = ["n/a" if c is None else f"{c:.4f}" for c in cells]
         shown += [str(r.n_systems), str(r.n_segments)]
         lines.append(f"{r.name:<{width}}  " + "  ".join(f"{c:>8}" for c in shown))
+    lines.append(
+        "seg tau: tau-b over every (system, segment) pair; tau item / tau sys: mean tau-b per "
+        "segment / per system (mt-metrics-eval's average_by); acc_eq: pairwise accuracy with "
+        "tie calibration per segment (Deutsch et al., 2023)"
+    )
+    if left_out:
+        lines.append(
+            f"left out as human references (--include-human keeps them): {', '.join(left_out)}"
+        )
     return lines

@@ -144,7 +144,7 @@ def test_correlate_text_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["correlate", *BASE, "--human", "human"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Correlation with human") and out[2].startswith("BLEU ")
-    assert len(out) == 5
+    assert len(out) == 6  # a line a metric (4), then the legend
 
 
 @pytest.mark.parametrize(
@@ -168,7 +168,7 @@ def test_bad_score_files_are_refused(capsys: pytest.CaptureFixture[str], tmp_pat
     other = tmp_path / "x.seg.score"
     other.write_text("online-B\t1\n")
     err = refused(capsys, "score", "--ref", *REFS, "--hyp", HYPS[1], "--seg-scores", str(other))
-    assert "system 'online-B' is not in the test set (terse)" in err
+    assert "x.seg.score: no system it scores is in the test set (it scores online-B" in err
     chrf = tmp_path / "chrF.seg.score"
     chrf.write_text("terse\t1\n" * 126)
     err = refused(capsys, "score", "--ref", *REFS, "--hyp", HYPS[1], "--seg-scores", str(chrf))
@@ -177,3 +177,75 @@ def test_bad_score_files_are_refused(capsys: pytest.CaptureFixture[str], tmp_pat
     assert "no metric 'mqm'" in err
     err = refused(capsys, "score", *BASE, "--seg-scores", str(tmp_path / "missing.seg.score"))
     assert "missing.seg.score" in err
+
+
+def wmt_file(folder: Path, name: str, systems: dict[str, list[str]]) -> Path:
+    """Write an mt-metrics-eval file as WMT ships it: every system, each line a score."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.seg.score"
+    path.write_text("".join(f"{s}\t{v}\n" for s, values in systems.items() for v in values))
+    return path
+
+
+def human_like(scale: float) -> dict[str, list[str]]:
+    """Scores of the sample's systems, plus WMT's human references refA and refB."""
+    n = len(SAMPLE_REF_LINE_COUNT)
+    out = {s: [f"{scale * (i % 7) - j:.2f}" for i in range(n)] for j, s in enumerate(NAMES)}
+    return {**out, "refA": ["0"] * n, "refB": ["None"] * n}
+
+
+SAMPLE_REF_LINE_COUNT = Path(REFS[0]).read_text("utf-8").splitlines()
+
+
+def test_a_wmt_file_loads_the_systems_there_and_names_the_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = wmt_file(tmp_path / "wmt", "mqm", human_like(1.0))
+    argv = ["compare", "--ref", *REFS, "--hyp", *HYPS[:2], "--seg-scores", str(path)]
+    assert (
+        main([*argv, "--metric", "mqm", "--paired-bs", "100", "--paired-ar", "0", "-f", "json"])
+        == 0
+    )
+    captured = capsys.readouterr()
+    out, err = json.loads(captured.out), captured.err
+    oracle = file_scores(path)
+    assert out["baseline"]["score"] == pytest.approx(np.nanmean(oracle["literal"]), abs=1e-12)
+    # The signature names the file, not the folder it was read from.
+    assert out["signature"].startswith("bs:100|") and "imported:mqm.seg.score|" in out["signature"]
+    assert str(tmp_path) not in out["signature"]
+    assert f"{path}: 'mqm' scores 3 systems not loaded, skipped: repeat, refA, refB" in err
+
+
+def test_the_same_score_file_twice_is_read_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    first = wmt_file(tmp_path / "a", "mqm", human_like(1.0))
+    again = wmt_file(tmp_path / "b", "mqm", human_like(1.0))
+    out = run_json(
+        capsys,
+        "score",
+        "--ref",
+        *REFS,
+        "--hyp",
+        *HYPS,
+        "--seg-scores",
+        str(first),
+        str(again),
+        "-f",
+        "json",
+    )
+    assert [list(s["seg_scores"]) for s in out["systems"]] == [["mqm"]] * 3
+
+
+def test_other_scores_under_the_same_name_are_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    first = wmt_file(tmp_path / "a", "mqm", human_like(1.0))
+    other = wmt_file(tmp_path / "b", "mqm", human_like(2.0))
+    err = refused(
+        capsys, "score", "--ref", *REFS, "--hyp", *HYPS, "--seg-scores", str(first), str(other)
+    )
+    assert err == (
+        f"bleuviz: error: {other}: segment scores named 'mqm' are already loaded from "
+        "mqm.seg.score, with other values; rename one file\n"
+    )
