@@ -14,6 +14,7 @@ from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig,
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
 from bleuviz.io.load import load_files, load_paths
+from bleuviz.io.scores import SegmentScores
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER
@@ -342,12 +343,31 @@ def read_stdin(max_bytes: int) -> NamedBytes:
 def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
     """Add the --seg-scores files to ``testset`` and set the directions the user gave.
 
+    A file scoring systems not loaded (WMT's score the human references too) adds
+    those it can and says on stderr which it skipped; a file repeating scores
+    already read adds nothing.
+
     Raises:
-        InputError: a file is refused, or a direction names no imported metric.
+        InputError: a file is refused, scores no system loaded, repeats a name with
+            other values, or a direction names no imported metric.
         ConfigError: an imported metric is named like one bleuviz computes.
     """
     files = [read_path(path, args.max_bytes) for path in args.seg_scores]
     testset = attach_seg_scores(testset, files, args.max_bytes)
     testset = set_directions(testset, args.lower_is_better, args.higher_is_better)
     imported_specs(testset)  # refuses a name bleuviz computes itself
+    for scores in testset.seg_scores:
+        if scores.skipped:
+            print(f"bleuviz: note: {skipped_note(scores)}", file=sys.stderr)
     return testset
+
+
+def skipped_note(scores: SegmentScores) -> str:
+    """One line naming the systems a score file has that the test set does not."""
+    shown = ", ".join(scores.skipped[:10])
+    more = f", … ({len(scores.skipped) - 10} more)" if len(scores.skipped) > 10 else ""
+    n = len(scores.skipped)
+    return (
+        f"{scores.origin}: {scores.name!r} scores {n} system{'s' if n != 1 else ''} "
+        f"not loaded, skipped: {shown}{more}"
+    )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from bleuviz.errors import InputError
@@ -80,7 +80,7 @@ def read_seg_scores(
         InputError: the layout is unknown, a line is malformed, or the scores do
             not fit the test set (see ``build_scores``).
     """
-    base = re.split(r"[\\/]", f.name)[-1]
+    base = file_base_name(f.name)
     if base.endswith(SEG_SCORE_SUFFIX) and len(base) > len(SEG_SCORE_SUFFIX):
         name = base[: -len(SEG_SCORE_SUFFIX)]
         columns = _mt_metrics_eval_columns(f, max_bytes)
@@ -147,16 +147,59 @@ def _comet_record(
     return metric[0], parse_score(where, str(value))
 
 
+class ScoresNameTaken(InputError):
+    """A file's scores are named like scores already loaded, with other values.
+
+    Attributes:
+        name: the metric's name.
+        origin: the file that was refused.
+        loaded_from: where the scores of that name already loaded come from.
+    """
+
+    def __init__(self, name: str, origin: str, loaded_from: str) -> None:
+        super().__init__(
+            f"{origin}: segment scores named {name!r} are already loaded from "
+            f"{file_base_name(loaded_from)}, with other values; rename one file"
+        )
+        self.name, self.origin, self.loaded_from = name, origin, loaded_from
+
+
 def attach_seg_scores(
-    testset: TestSet, files: Sequence[NamedBytes], max_bytes: int = DEFAULT_MAX_BYTES
+    testset: TestSet,
+    files: Sequence[NamedBytes],
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    replace_names: Collection[str] = (),
 ) -> TestSet:
     """Return ``testset`` with the scores of every file added, one metric per file.
 
+    A file whose scores equal those already loaded under its name (the same file
+    given twice, or uploaded again beside the command line's) adds nothing. One
+    with other values under a taken name replaces them when its name is in
+    ``replace_names`` (the app asks first), and is refused otherwise.
+
     Raises:
-        InputError: a file is refused (see ``read_seg_scores``), or two metrics
-            share a name.
+        InputError: a file is refused (see ``read_seg_scores``).
+        ScoresNameTaken: a name is taken by other values and not in ``replace_names``.
     """
-    return testset.with_seg_scores(tuple(read_seg_scores(f, testset, max_bytes) for f in files))
+    for f in files:
+        scores = read_seg_scores(f, testset, max_bytes)
+        taken = next((s for s in testset.seg_scores if s.name == scores.name), None)
+        if taken is not None and taken.same_values(scores):
+            continue
+        if taken is not None and scores.name not in replace_names:
+            raise ScoresNameTaken(scores.name, f.name, taken.origin)
+        kept = tuple(s for s in testset.seg_scores if s is not taken)
+        testset = replace(testset, seg_scores=(*kept, scores))
+    return testset
+
+
+def file_base_name(origin: str) -> str:
+    """The file's name without its folders (``/data/mqm.seg.score`` -> ``mqm.seg.score``).
+
+    Signatures and messages name a file so, as sacrebleu's signature names no path:
+    the same scores read from another folder are the same scores.
+    """
+    return re.split(r"[\\/]", origin)[-1]
 
 
 def set_directions(

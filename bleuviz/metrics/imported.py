@@ -16,6 +16,7 @@ import numpy as np
 
 from bleuviz.arrays import FloatArray
 from bleuviz.io.scores import SegmentScores
+from bleuviz.io.seg_scores import file_base_name
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.spec import MetricScores, MetricSpec, Settings, readonly
 
@@ -94,9 +95,16 @@ def imported_scores(scores: SegmentScores, system: str) -> MetricScores:
 
 
 def _imported_signature(metric: ImportedMetric, rows: FloatArray) -> str:
-    """Say where the scores come from, how many segments have one, and their direction."""
+    """Say which file the scores come from, how many segments have one, and their direction.
+
+    The file is named without its folders: a signature is for reproducing a result
+    elsewhere, where the same file sits in another folder (and a path may hold a
+    user's name).
+    """
     direction = "higher" if metric.higher_is_better else "lower"
-    return f"imported:{metric.origin}|segments:{_scored(rows[:, 0])}|better:{direction}|agg:mean"
+    scored = _scored(rows[:, 0])
+    file = file_base_name(metric.origin)
+    return f"imported:{file}|segments:{scored}|better:{direction}|agg:mean"
 
 
 def _values(scores: SegmentScores, system: str, n_segments: int) -> FloatArray:

@@ -16,7 +16,12 @@ from bleuviz.errors import InputError
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.load import load_paths
 from bleuviz.io.scores import default_lower_is_better
-from bleuviz.io.seg_scores import attach_seg_scores, read_seg_scores, set_directions
+from bleuviz.io.seg_scores import (
+    ScoresNameTaken,
+    attach_seg_scores,
+    read_seg_scores,
+    set_directions,
+)
 from bleuviz.io.table import load_table
 from bleuviz.io.testset import TestSet
 from tests.data import HUMAN_SCORES, METRICX_SCORES, SAMPLE_HYPS, SAMPLE_REFS
@@ -57,7 +62,10 @@ def test_scores_may_cover_some_systems_only() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("C\t1\nC\t2\n", "system 'C' is not in the test set (A, B)"),
+        (
+            "C\t1\nC\t2\n",
+            "no system it scores is in the test set (it scores C; the test set has A, B)",
+        ),
         ("A\t1\n", "system 'A' has 1 scores but the test set has 2 segments"),
         ("A\t1\nA\t2\nA\t3\n", "system 'A' has 3 scores but the test set has 2 segments"),
         ("A\t1\nA\tgood\n", "line 2: 'good' is not a number"),
@@ -122,7 +130,10 @@ def test_jsonl_score_columns_take_numbers_and_null() -> None:
             "ref,A,score:C:A\nx,x,0.5\ny,y,bad\n",
             "line 3, column 'score:C:A': 'bad' is not a number",
         ),
-        ("ref,A,score:C:Z\nx,x,0.5\ny,y,1\n", "system 'Z' is not in the test set (A)"),
+        (
+            "ref,A,score:C:Z\nx,x,0.5\ny,y,1\n",
+            "no system it scores is in the test set (it scores Z",
+        ),
         ("ref,A,score:C:A\nx,x,inf\ny,y,1\n", "line 2, column 'score:C:A': 'inf' is not a finite"),
     ],
 )
@@ -154,7 +165,33 @@ def test_sample_human_scores_keep_their_missing_segments() -> None:
     assert not np.isnan(np.delete(values, np.arange(4, 126, 9))).any()
 
 
-def test_a_metric_name_imported_twice_is_refused() -> None:
+def test_the_same_scores_imported_twice_are_read_once() -> None:
     f = nb("m.seg.score", "A\t1\nA\t2\n")
-    with pytest.raises(InputError, match="named 'm' twice"):
-        attach_seg_scores(TESTSET, [f, f])
+    again = nb("elsewhere/m.seg.score", "A\t1.0\nA\t2e0\n")  # the same numbers
+    loaded = attach_seg_scores(TESTSET, [f, again])
+    assert [s.name for s in loaded.seg_scores] == ["m"]
+    assert attach_seg_scores(loaded, [f]).seg_scores == loaded.seg_scores
+
+
+def test_other_scores_under_a_taken_name_are_refused_or_replace() -> None:
+    loaded = attach_seg_scores(TESTSET, [nb("/data/m.seg.score", "A\t1\nA\t2\n")])
+    other = nb("new/m.seg.score", "A\t1\nA\t3\n")
+    with pytest.raises(ScoresNameTaken) as info:
+        attach_seg_scores(loaded, [other])
+    assert str(info.value) == (
+        "new/m.seg.score: segment scores named 'm' are already loaded from m.seg.score, "
+        "with other values; rename one file"
+    )
+    assert (info.value.name, info.value.loaded_from) == ("m", "/data/m.seg.score")
+    replaced = attach_seg_scores(loaded, [other], replace_names={"m"})
+    assert [s.origin for s in replaced.seg_scores] == ["new/m.seg.score"]
+    assert list(replaced.seg_score("m").values["A"]) == [1.0, 3.0]
+
+
+def test_systems_not_loaded_are_skipped_and_named() -> None:
+    # WMT's files score the human references too: refA is no system of the test set.
+    scores = read_seg_scores(
+        nb("mqm.seg.score", "refA\t0\nA\t1\nrefA\t0\nA\t2\nrefB\t0\nrefB\t1\n"), TESTSET
+    )
+    assert list(scores.values) == ["A"] and list(scores.values["A"]) == [1.0, 2.0]
+    assert scores.skipped == ("refA", "refB")
