@@ -121,8 +121,9 @@ def scored_testset() -> LoadedTestSet:
     stamps += [file_id for _, file_id in uploads]
     if not files:
         return loaded
-    scores_key = (loaded.content_id, *stamps, lower)
-    return attached_scores(scores_key, loaded.testset, tuple(files), lower)
+    replacing = tuple(state.get("seg_score_replace") or ())  # names the user chose to replace
+    scores_key = (loaded.content_id, *stamps, lower, replacing)
+    return attached_scores(scores_key, loaded.testset, tuple(files), lower, replacing)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
@@ -131,9 +132,10 @@ def attached_scores(
     _testset: TestSet,
     _files: tuple[NamedBytes, ...],
     lower: tuple[str, ...],
+    replacing: tuple[str, ...] = (),
 ) -> LoadedTestSet:
     """Read segment-score files into the test set (cached on the test set and the files)."""
-    scored = set_directions(attach_seg_scores(_testset, _files), lower)
+    scored = set_directions(attach_seg_scores(_testset, _files, replace_names=replacing), lower)
     imported_specs(scored)  # refuses a name bleuviz computes itself
     return LoadedTestSet.of(scored)
 
