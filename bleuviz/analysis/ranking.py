@@ -20,9 +20,10 @@ def rank_order(values: Mapping[str, float], higher_is_better: bool = True) -> li
 
 
 def best_systems(values: Mapping[str, float], higher_is_better: bool = True) -> set[str]:
-    """The systems with the best value (all of them on a tie; none if nothing is scored)."""
+    """The systems with the best value: every one of a tie at the top, but none when all of
+    several systems tie (a column where every BP is 1.0 has no best) or nothing is scored."""
     scored = {n: v for n, v in values.items() if v is not None and not math.isnan(v)}
-    if not scored:
+    if not scored or (len(scored) > 1 and len(set(scored.values())) == 1):
         return set()
     best = max(scored.values()) if higher_is_better else min(scored.values())
     return {n for n, v in scored.items() if v == best}

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
-from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, corpus_score, group_scores, sentence_scores
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.result import BleuScore
@@ -37,6 +37,41 @@ def segment_table(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.Da
     frame["ref_len"] = config.flavor_spec.ref_lengths(stats)
     frame["hypothesis"] = [line[:PREVIEW_CHARS] for line in testset.systems[system]]
     return frame
+
+
+def add_columns(
+    table: pd.DataFrame, metrics: Mapping[str, ArrayLike], notes: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Put each metric's sentence scores before the lengths, and the notes last (in place).
+
+    ``table`` is a ``segment_table`` (a copy: the app caches the original). The
+    notes go after the hypothesis, so that a mostly empty column does not push
+    the text out of view.
+    """
+    for label, values in metrics.items():
+        table.insert(list(table.columns).index("hyp_len"), label, np.asarray(values))
+    if notes is not None:
+        table["note"] = list(notes)
+    return table
+
+
+#: Columns of a segment table an export replaces (ids and the preview: it has whole texts).
+_REPLACED = ("seg", "doc", "hypothesis")
+
+
+def export_columns(tables: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, ArrayLike]]:
+    """Every column the segment tables show, by column then system, for ``segment_export``.
+
+    ``tables`` maps a system to its table (``segment_table`` with ``add_columns``);
+    sentence BLEU's ``bleu`` is named ``BLEU``, as elsewhere in exports.
+    """
+    columns: dict[str, dict[str, ArrayLike]] = {}
+    for system, table in tables.items():
+        for column in table.columns:
+            if column not in _REPLACED:
+                name = "BLEU" if column == "bleu" else str(column)
+                columns.setdefault(name, {})[system] = table[column].to_numpy()
+    return columns
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,14 +144,15 @@ def mean_sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> 
 def segment_export(
     testset: TestSet,
     systems: Sequence[str],
-    scores: Mapping[str, Mapping[str, FloatArray]],
+    scores: Mapping[str, Mapping[str, ArrayLike]],
     rows: Sequence[int] | None = None,
 ) -> pd.DataFrame:
     """Every segment whole, for a download: ids, document, source, references, output, scores.
 
     One row per segment and system (long form when ``systems`` has several),
     segments in ``rows`` order (0-based; all by default). ``scores`` maps a
-    metric's name to each system's sentence scores. No text is shortened.
+    column's name (a metric's, or any per-segment column such as ``hyp_len``)
+    to each system's values. No text is shortened.
     """
     index = np.arange(testset.n_segments) if rows is None else np.asarray(rows, dtype=np.int64)
     parts = []

@@ -2,41 +2,91 @@
 
 Every cell is written whole (display truncation stays a display matter); the
 signature travels with the table: a ``# signature:`` line on top of the CSV, a
-``signature`` field in the JSON, a ``%`` comment above the LaTeX.
+``signature`` field in the JSON, a ``%`` comment above the LaTeX. A table of
+several metrics carries each one's signature too (``export_style``).
+
+CSV and JSON keep every number at full precision. The LaTeX is for a paper:
+each column to the decimals the page shows, integer columns as integers, the
+best value of each score column in bold (all of a tie, none when every row
+ties), ``booktabs`` rules, and a ``longtable`` past a page of rows.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
-from bleuviz.render.latex import booktabs_table, escape_latex
+from bleuviz.render.latex import bold, booktabs_table, escape_latex
+from bleuviz.render.numbers import fixed
 
 #: A named format and how a frame becomes its bytes.
 Exporter = Callable[[pd.DataFrame, str], bytes]
+#: Decimals of a float column without its own (``export_style``'s ``digits``).
+DEFAULT_DIGITS = 4
+_DIGITS, _BEST, _SIGNATURES = "bleuviz_digits", "bleuviz_best", "bleuviz_signatures"
+
+
+def export_style(
+    frame: pd.DataFrame,
+    digits: Mapping[str, int] | None = None,
+    best: Mapping[str, bool] | None = None,
+    signatures: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Return ``frame`` (a shallow copy) carrying how to export it, in ``DataFrame.attrs``.
+
+    Args:
+        frame: the table.
+        digits: column -> decimals shown on the page (LaTeX writes that many).
+        best: column -> True when higher is better, False when lower is (the best
+            is bold in LaTeX).
+        signatures: metric -> its signature, written beside the table's own.
+    """
+    styled = frame.copy(deep=False)
+    styled.attrs = {
+        _DIGITS: dict(digits or {}),
+        _BEST: dict(best or {}),
+        _SIGNATURES: dict(signatures or {}),
+    }
+    return styled
 
 
 def to_csv(frame: pd.DataFrame, signature: str = "") -> bytes:
-    """CSV with a header row (UTF-8); the signature as a first ``# signature:`` line."""
-    head = f"# signature: {signature}\n" if signature else ""
+    """CSV with a header row (UTF-8); the signatures as first ``# signature:`` lines."""
+    head = "".join(f"# signature{name}: {sig}\n" for name, sig in _signatures(frame, signature))
     return (head + frame.to_csv(index=False)).encode("utf-8")
 
 
 def to_json(frame: pd.DataFrame, signature: str = "") -> bytes:
-    """``{"signature": ..., "rows": [{column: value}, ...]}``; NaN becomes null."""
+    """``{"signature": ..., "rows": [{column: value}, ...]}``; NaN becomes null.
+
+    A table of several metrics adds ``"signatures": {metric: signature}``.
+    """
     rows = [{str(k): _plain(v) for k, v in row.items()} for row in frame.to_dict(orient="records")]
-    return json.dumps({"signature": signature, "rows": rows}, ensure_ascii=False, indent=1).encode()
+    document: dict[str, object] = {"signature": signature}
+    if frame.attrs.get(_SIGNATURES):
+        document["signatures"] = dict(frame.attrs[_SIGNATURES])
+    document["rows"] = rows
+    return json.dumps(document, ensure_ascii=False, indent=1).encode()
 
 
 def to_latex(frame: pd.DataFrame, signature: str = "") -> bytes:
-    """A booktabs table: text escaped, numbers as shown (floats with 4 significant decimals)."""
+    """A booktabs table (longtable when long): text escaped, numbers as the page shows them."""
+    digits: Mapping[str, int] = frame.attrs.get(_DIGITS, {})
     header = [escape_latex(str(c)) for c in frame.columns]
-    rows = [[_latex_cell(v) for v in row] for row in frame.itertuples(index=False)]
+    columns = [[_latex_cell(v, digits.get(str(c))) for v in frame[c]] for c in frame.columns]
+    for i, column in enumerate(frame.columns):
+        better = frame.attrs.get(_BEST, {}).get(str(column))
+        if better is not None:
+            for row in _best_rows(frame[column], better):
+                columns[i][row] = bold(columns[i][row])
+    rows = [list(row) for row in zip(*columns, strict=True)] if columns else []
     align = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
-    comments = [signature] if signature else []
+    comments = [
+        f"{name.strip()}: {sig}" if name else sig for name, sig in _signatures(frame, signature)
+    ]
     return booktabs_table(header, rows, align or "l", comments).encode("utf-8")
 
 
@@ -48,6 +98,23 @@ EXPORTS: dict[str, tuple[Exporter, str, str]] = {
 }
 
 
+def _signatures(frame: pd.DataFrame, signature: str) -> list[tuple[str, str]]:
+    """("", the table's signature), then (" METRIC", its signature) for each metric's own."""
+    own = [("", signature)] if signature else []
+    named = frame.attrs.get(_SIGNATURES, {})
+    return own + [(f" {name}", sig) for name, sig in named.items() if sig and sig != signature]
+
+
+def _best_rows(column: pd.Series, higher_is_better: bool) -> list[int]:
+    """Positions of the column's best value (every tied one); none when all rows tie."""
+    values = pd.to_numeric(column, errors="coerce")
+    scored = values.dropna()
+    if scored.empty or (scored.nunique() == 1 and len(scored) > 1):
+        return []
+    best = scored.max() if higher_is_better else scored.min()
+    return [i for i, v in enumerate(values) if v == best]
+
+
 def _plain(value: object) -> object:
     """A JSON-ready value: numpy scalars as Python numbers, NaN as None."""
     if hasattr(value, "item"):
@@ -57,11 +124,13 @@ def _plain(value: object) -> object:
     return value
 
 
-def _latex_cell(value: object) -> str:
-    """One cell: numbers formatted, NaN as --, text escaped."""
+def _latex_cell(value: object, digits: int | None) -> str:
+    """One cell: numbers to ``digits`` decimals (integers whole), NaN as --, text escaped."""
     value = _plain(value)
     if value is None:
         return "--"
+    if isinstance(value, bool):
+        return escape_latex(str(value))
     if isinstance(value, float):
-        return f"{value:.4f}"
+        return fixed(value, DEFAULT_DIGITS if digits is None else digits)
     return escape_latex(str(value))

@@ -18,10 +18,18 @@ _SPECIAL = {
     "^": r"\textasciicircum{}",
 }
 
+#: Rows above which a table is a ``longtable`` (a ``tabular`` cannot break across pages).
+LONG_ROWS = 40
+
 
 def escape_latex(text: str) -> str:
     """Escape ``text`` so that LaTeX prints it as written (no command, no math, no comment)."""
     return "".join(_SPECIAL.get(ch, ch) for ch in text)
+
+
+def bold(cell: str) -> str:
+    """A cell in bold (``\\textbf``), e.g. the best score of a column."""
+    return f"\\textbf{{{cell}}}"
 
 
 def booktabs_table(
@@ -32,16 +40,25 @@ def booktabs_table(
 ) -> str:
     """Return a ``tabular`` with ``\\toprule``/``\\midrule``/``\\bottomrule`` (needs booktabs).
 
-    Cells are written as given: escape text from the data with ``escape_latex``
-    first. ``comments`` (e.g. the signature) go above as ``%`` lines; a line
-    break inside a comment would end it, so breaks become spaces.
+    More than ``LONG_ROWS`` rows make a ``longtable`` (needs the longtable
+    package) whose header repeats on every page, so a long form breaks across
+    pages instead of running off the first. Cells are written as given: escape
+    text from the data with ``escape_latex`` first. ``comments`` (e.g. the
+    signature) go above as ``%`` lines; a line break inside a comment would end
+    it, so breaks become spaces.
     """
+    long = len(rows) > LONG_ROWS
     lines = [f"% {' '.join(c.split())}" for c in comments]
-    lines.append(f"\\begin{{tabular}}{{{align}}}")
-    lines.append("\\toprule")
-    lines.append(" & ".join(header) + " \\\\")
-    lines.append("\\midrule")
+    if long:
+        lines.append("% needs \\usepackage{booktabs, longtable}")
+    head = " & ".join(header) + " \\\\"
+    if long:
+        lines += [f"\\begin{{longtable}}{{{align}}}", "\\toprule", head, "\\midrule", "\\endhead"]
+        lines += ["\\bottomrule", "\\endfoot"]
+    else:
+        lines += [f"\\begin{{tabular}}{{{align}}}", "\\toprule", head, "\\midrule"]
     lines += [" & ".join(row) + " \\\\" for row in rows]
-    lines.append("\\bottomrule")
-    lines.append("\\end{tabular}")
+    if not long:
+        lines.append("\\bottomrule")
+    lines.append("\\end{longtable}" if long else "\\end{tabular}")
     return "\n".join(lines)

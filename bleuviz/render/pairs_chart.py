@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from bleuviz.render.inert import inert_text
+from bleuviz.render.numbers import fixed
 from bleuviz.significance.all_pairs import PairTest
 
 #: Cell colours: significant, not significant (two shades, so the caption's "dark" is exact).
@@ -43,8 +44,8 @@ def pairs_heatmap(
         star = "*" if value is not None and value < alpha else ""
         p[j, i] = p[i, j] = np.nan if value is None else value
         significant[j, i] = significant[i, j] = np.nan if value is None else float(bool(star))
-        text[j, i] = f"{pair.diff:+.{digits}f}{star}"
-        text[i, j] = f"{-pair.diff:+.{digits}f}{star}"
+        text[j, i] = fixed(pair.diff, digits, sign=True) + star
+        text[i, j] = fixed(-pair.diff, digits, sign=True) + star
     fig = go.Figure(
         go.Heatmap(
             z=significant.tolist(),  # plain lists: the JSON stays readable

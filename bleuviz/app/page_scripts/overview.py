@@ -16,6 +16,7 @@ from bleuviz.app.ui.sections.overview_table import (
     focus_picker,
     rank_choice,
     ranked,
+    ranked_scores,
     score_columns,
     systems_table,
 )
@@ -53,7 +54,7 @@ st.caption(
 export_buttons(
     export_frame(columns, order), "systems", "ov_export", signature=scores[order[0]].signature
 )
-imported_cards(evaluation, {label: others[label] for label in others})
+imported_cards(evaluation, ranked_scores(columns, others))  # each best first, as BLEU's
 st.markdown("**Signature**")
 show_signature(next(iter(scores.values())).signature)
 for label, by_system in others.items():

@@ -13,12 +13,7 @@ from typing import cast
 import numpy as np
 import streamlit as st
 
-from bleuviz.analysis.segments import (
-    SegmentFilter,
-    filter_mask,
-    match_places,
-    segment_export,
-)
+from bleuviz.analysis.segments import SegmentFilter, add_columns, filter_mask, match_places
 from bleuviz.app.ui.cache.data import current_corpus
 from bleuviz.app.ui.cache.scores import (
     metric_scores,
@@ -33,16 +28,14 @@ from bleuviz.app.ui.sections.notes import (
     NOTE_FILTER_KEY,
     note_column,
     note_mask,
-    notes_download,
     notes_of,
 )
+from bleuviz.app.ui.sections.segment_exports import sentence_exports
 from bleuviz.app.ui.sections.segment_view import (
     imported_ranges,
     in_range,
     search_hits,
-    sentence_columns,
     sentence_semantics_note,
-    sentence_signature,
     show_segment,
 )
 from bleuviz.app.ui.sections.subset import active_filters, subset_caption
@@ -51,7 +44,6 @@ from bleuviz.app.ui.state.page_links import sentence_links
 from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.state.stepper import row_stepper
-from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.filters import filter_chips, forget
 from bleuviz.app.ui.widgets.format import number_format
 from bleuviz.app.ui.widgets.table_window import table_window
@@ -72,11 +64,12 @@ apply_links(links)
 
 system = st.selectbox("System", systems, key="sent_system")
 st.caption(sentence_semantics_note(evaluation, config))
-score_every_system(evaluation, chosen_metrics())  # with a progress bar; the sections read the cache
-table = segment_frame(evaluation, system, config).copy()  # cached and shared: columns are added
-for label in chosen_metrics():
-    before = list(table.columns).index("hyp_len")
-    table.insert(before, label, metric_scores(evaluation, system, label).sentence)
+labels = chosen_metrics()
+score_every_system(evaluation, labels)  # with a progress bar; the sections read the cache
+table = add_columns(  # the cached table is shared: columns go on a copy
+    segment_frame(evaluation, system, config).copy(),
+    {label: metric_scores(evaluation, system, label).sentence for label in labels},
+)
 
 with st.container(border=True):
     search, bleu_col, len_col, doc_col = st.columns([3, 2, 2, 2])
@@ -113,9 +106,8 @@ if doc not in (None, "(all)") and testset.doc_ids is not None:
     mask &= np.asarray(testset.doc_ids) == doc
 for label, (low, high) in score_ranges.items():
     mask &= in_range(table[label].to_numpy(), low, high)
-if notes:
-    before = list(table.columns).index("bleu")  # in view, not last
-    table.insert(before, "note", note_column(notes, len(table)))
+if notes:  # after the hypothesis: a mostly empty column does not push the text away
+    add_columns(table, {}, note_column(notes, len(table)))
     mask &= note_mask(notes, note_choice, len(table))
 if text.strip():
     table.insert(1, "matched in", match_places(testset, system, text))
@@ -147,7 +139,7 @@ st.dataframe(
     column_config={
         "bleu": st.column_config.NumberColumn("BLEU", format="%.2f"),
         "bp": st.column_config.NumberColumn("BP", format="%.3f"),
-        "note": st.column_config.TextColumn("note", width="medium"),
+        "note": st.column_config.TextColumn("note", width="small"),
         **{
             f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
             for n in range(config.max_order)
@@ -156,26 +148,11 @@ st.dataframe(
             label: st.column_config.NumberColumn(
                 label, format=number_format(metric_spec(evaluation, label))
             )
-            for label in chosen_metrics()
+            for label in labels
         },
     },
 )
-st.caption("Download the segments shown (whole texts, references and source, every score):")
-rows = (shown["seg"] - 1).tolist()
-export_buttons(
-    lambda: segment_export(testset, [system], sentence_columns(evaluation, config, [system]), rows),
-    f"{system}-segments",
-    "sent_export",
-    signature=sentence_signature(evaluation, config),
-)
-notes_download("sent_notes_export")
-st.caption("…or every segment of every system, in long form (one row per segment and system):")
-export_buttons(
-    lambda: segment_export(testset, systems, sentence_columns(evaluation, config, systems)),
-    "all-systems-segments",
-    "sent_export_all",
-    signature=sentence_signature(evaluation, config),
-)
+sentence_exports(evaluation, config, system, table, (shown["seg"] - 1).tolist(), labels)
 
 st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")

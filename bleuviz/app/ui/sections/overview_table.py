@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
 from bleuviz.analysis.ranking import best_systems, rank_order
 from bleuviz.app.ui.cache.scores import metric_spec, sentence_bleu
-from bleuviz.app.ui.sections.humans import mean_with_ci
+from bleuviz.app.ui.sections.humans import cached_mean_ci, mean_with_ci
 from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.result import BleuScore
 from bleuviz.metrics import MetricScores
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.render.export import export_style
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.numbers import fixed
 
 BLEU, MEAN_SENTENCE = "BLEU", "mean sentence BLEU"
 #: Formats one value of a column as its cell text.
@@ -29,12 +33,20 @@ BEST_STYLE = "font-weight: 700; background-color: rgba(46, 160, 67, 0.18)"
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """One score column: its heading, each system's value and cell text, its direction."""
+    """One score column: its heading, each system's value and cell text, its direction.
+
+    ``digits``: decimals shown (the LaTeX export writes as many); ``ci``: each
+    system's 95% CI half-width where the page shows one; ``signature``: the
+    metric's, where the column is a metric's score.
+    """
 
     heading: str
     values: dict[str, float]
     cells: dict[str, str]
     higher_is_better: bool | None  # None: no best (lengths, ratio)
+    digits: int = 2
+    ci: dict[str, float] | None = None
+    signature: str = ""
 
 
 def score_columns(
@@ -47,54 +59,66 @@ def score_columns(
     columns: dict[str, Column] = {}
 
     def add(
-        name: str, heading: str, values: dict[str, float], fmt: Formatter, better: bool | None
+        name: str,
+        heading: str,
+        values: dict[str, float],
+        digits: int,
+        better: bool | None,
+        fmt: Formatter | None = None,
+        signature: str = "",
     ) -> None:
-        columns[name] = Column(heading, values, {n: fmt(v) for n, v in values.items()}, better)
+        show = fmt or partial(fixed, digits=digits)
+        cells = {n: show(v) for n, v in values.items()}
+        columns[name] = Column(heading, values, cells, better, digits, signature=signature)
 
-    add(BLEU, BLEU, {n: s.score for n, s in scores.items()}, fmt_bleu, True)
+    bleu_signature = next(iter(scores.values())).signature if scores else ""
+    add(BLEU, BLEU, {n: s.score for n, s in scores.items()}, 2, True, fmt_bleu, bleu_signature)
     for k in range(config.max_order):
-        add(
-            f"p{k + 1}",
-            f"p{k + 1}",
-            {n: s.precisions[k] for n, s in scores.items()},
-            lambda v: f"{v:.1f}",
-            True,
-        )
-    add("BP", "BP", {n: s.bp for n, s in scores.items()}, fmt_bp, True)
-    add("ratio", "ratio", {n: s.ratio for n, s in scores.items()}, lambda v: f"{v:.3f}", None)
-    add(
-        "hyp_len",
-        "hyp_len",
-        {n: float(s.hyp_len) for n, s in scores.items()},
-        lambda v: f"{v:.0f}",
-        None,
-    )
-    add(
-        "ref_len",
-        "ref_len",
-        {n: float(s.ref_len) for n, s in scores.items()},
-        lambda v: f"{v:.0f}",
-        None,
-    )
+        add(f"p{k + 1}", f"p{k + 1}", {n: s.precisions[k] for n, s in scores.items()}, 1, True)
+    add("BP", "BP", {n: s.bp for n, s in scores.items()}, 3, True, fmt_bp)
+    add("ratio", "ratio", {n: s.ratio for n, s in scores.items()}, 3, None)
+    add("hyp_len", "hyp_len", {n: float(s.hyp_len) for n, s in scores.items()}, 0, None)
+    add("ref_len", "ref_len", {n: float(s.ref_len) for n, s in scores.items()}, 0, None)
     mean = {n: float(sentence_bleu(evaluation, n, config).score.mean()) for n in scores}
-    add(MEAN_SENTENCE, MEAN_SENTENCE, mean, fmt_bleu, True)
+    add(MEAN_SENTENCE, MEAN_SENTENCE, mean, 2, True, fmt_bleu)
     for label, by_system in others.items():
-        spec = metric_spec(evaluation, label)
-        values = {n: by_system[n].corpus for n in scores}
-        if spec.imported:
-            heading = f"{md(label)} (mean ± 95% CI){direction_note(spec)}"
-            cells = {n: mean_with_ci(spec, by_system[n]) for n in scores}
-            columns[label] = Column(heading, values, cells, spec.higher_is_better)
-        else:
-            heading = f"mean {label} F" if spec.mean_of_sentences else label
-            add(label, heading, values, partial(fmt_metric, spec), spec.higher_is_better)
+        columns[label] = metric_column(evaluation, label, {n: by_system[n] for n in scores})
     return columns
+
+
+def metric_column(
+    evaluation: Evaluation, label: str, by_system: Mapping[str, MetricScores]
+) -> Column:
+    """The column of a chosen metric: its corpus score, or an imported score's mean ± CI."""
+    spec = metric_spec(evaluation, label)
+    values = {n: s.corpus for n, s in by_system.items()}
+    signature = next(iter(by_system.values())).signature if by_system else ""
+    better = spec.higher_is_better
+    if not spec.imported:
+        heading = f"mean {label} F" if spec.mean_of_sentences else label
+        cells = {n: fmt_metric(spec, v) for n, v in values.items()}
+        return Column(heading, values, cells, better, spec.digits, signature=signature)
+    heading = f"{md(label)} (mean ± 95% CI){direction_note(spec)}"
+    cells = {n: mean_with_ci(spec, s) for n, s in by_system.items()}
+    intervals = {n: cached_mean_ci(np.asarray(s.sentence)) for n, s in by_system.items()}
+    ci = {n: math.nan if i is None else i[2] for n, i in intervals.items()}
+    return Column(heading, values, cells, better, spec.digits, ci, signature)
 
 
 def ranked(columns: Mapping[str, Column], rank_by: str) -> list[str]:
     """Systems best first by the column ``rank_by``."""
     column = columns[rank_by]
     return rank_order(column.values, column.higher_is_better is not False)
+
+
+def ranked_scores(
+    columns: Mapping[str, Column], others: Mapping[str, Mapping[str, MetricScores]]
+) -> dict[str, dict[str, MetricScores]]:
+    """Each metric's scores with its systems best first by that metric (the cards' order)."""
+    return {
+        label: {n: by_system[n] for n in ranked(columns, label)}
+        for label, by_system in others.items()
+    }
 
 
 def systems_table(columns: Mapping[str, Column], order: list[str]) -> Styler:
@@ -118,11 +142,25 @@ def systems_table(columns: Mapping[str, Column], order: list[str]) -> Styler:
 
 
 def export_frame(columns: Mapping[str, Column], order: list[str]) -> pd.DataFrame:
-    """The same table as numbers, for CSV, JSON and LaTeX."""
+    """The same table as numbers, for CSV, JSON and LaTeX: every CI and signature kept.
+
+    A column with CIs is followed by ``NAME ci95`` (half the 95% interval); lengths
+    are integers; the LaTeX writes each column to the page's decimals, the best in bold.
+    """
     frame = pd.DataFrame({"system": order, "rank": range(1, len(order) + 1)})
+    digits: dict[str, int] = {}
+    best: dict[str, bool] = {}
     for name, column in columns.items():
-        frame[name] = [column.values[n] for n in order]
-    return frame
+        values = [column.values[n] for n in order]
+        frame[name] = [int(v) for v in values] if column.digits == 0 else values
+        digits[name] = column.digits
+        if column.higher_is_better is not None:
+            best[name] = column.higher_is_better
+        if column.ci is not None:
+            frame[f"{name} ci95"] = [column.ci[n] for n in order]
+            digits[f"{name} ci95"] = column.digits
+    signatures = {name: c.signature for name, c in columns.items() if c.signature}
+    return export_style(frame, digits, best, signatures)
 
 
 def rank_choice(columns: Mapping[str, Column]) -> str:

@@ -1,20 +1,21 @@
-"""Numbers as their libraries print them."""
+"""Numbers as their libraries print them (a zero never as ``-0.00``)."""
 
 from __future__ import annotations
 
 import math
 
 from bleuviz.metrics import MetricSpec
+from bleuviz.render.numbers import fixed
 
 
 def fmt_bleu(value: float) -> str:
     """BLEU as sacrebleu prints it: two decimals."""
-    return f"{value:.2f}"
+    return fixed(value, 2)
 
 
 def fmt_bp(value: float) -> str:
     """BP as sacrebleu prints it: three decimals."""
-    return f"{value:.3f}"
+    return fixed(value, 3)
 
 
 def fmt_metric(spec: MetricSpec, value: float) -> str:
@@ -22,12 +23,12 @@ def fmt_metric(spec: MetricSpec, value: float) -> str:
     imported scores); a dash where a segment has no score."""
     if math.isnan(value):
         return "—"
-    return f"{value:.4f}" if spec.scale <= 1 else f"{value:.2f}"
+    return fixed(value, spec.digits)
 
 
 def number_format(spec: MetricSpec) -> str:
     """The printf format of ``spec``'s values in a table column."""
-    return "%.4f" if spec.scale <= 1 else "%.2f"
+    return f"%.{spec.digits}f"
 
 
 def direction_note(spec: MetricSpec) -> str:

@@ -1,0 +1,99 @@
+"""The Sentences page's downloads: the segments shown, and every system in long form.
+
+Each file holds every column the table shows (sentence BLEU and its parts, every
+chosen and imported metric, the lengths, the notes) with whole texts, and the
+LaTeX writes each to the page's decimals. A download's file is built when it is
+clicked, on a server thread that has no session: everything that reads the
+session (the chosen metrics, the notes, the settings) is read here, on the
+script's thread, and the builders below call only the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import pandas as pd
+import streamlit as st
+from numpy.typing import ArrayLike
+
+from bleuviz.analysis.segments import add_columns, export_columns, segment_export, segment_table
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.sections.notes import note_column, notes_download, notes_of
+from bleuviz.app.ui.sections.segment_view import sentence_signature
+from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.arrays import FloatArray
+from bleuviz.bleu import BleuConfig
+from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.render.export import export_style
+
+
+def sentence_exports(
+    evaluation: Evaluation,
+    config: BleuConfig,
+    system: str,
+    table: pd.DataFrame,
+    rows: Sequence[int],
+    labels: Sequence[str],
+) -> None:
+    """Download the shown segments of ``system`` and every system's, each with every column.
+
+    ``table``: the page's table of ``system`` (before filtering); ``rows``: the
+    0-based segments shown; ``labels``: the chosen and imported metrics.
+    """
+    testset = evaluation.testset
+    systems = list(testset.systems)
+    style = _style(evaluation, config, system, labels)
+    st.caption("Download the segments shown (whole texts, references and source, every score):")
+    shown = export_columns({system: table})
+    export_buttons(
+        lambda: style(segment_export(testset, [system], shown, rows)),
+        f"{system}-segments",
+        "sent_export",
+        signature=sentence_signature(evaluation, config),
+    )
+    notes_download("sent_notes_export")
+    st.caption("…or every segment of every system, in long form (one row per segment and system):")
+    metrics = {
+        label: {n: metric_scores(evaluation, n, label).sentence for n in systems}
+        for label in labels
+    }
+    notes = {n: note_column(found, testset.n_segments) for n in systems if (found := notes_of(n))}
+    export_buttons(
+        lambda: style(
+            segment_export(testset, systems, _every_system(evaluation, config, metrics, notes))
+        ),
+        "all-systems-segments",
+        "sent_export_all",
+        signature=sentence_signature(evaluation, config),
+    )
+
+
+def _every_system(
+    evaluation: Evaluation,
+    config: BleuConfig,
+    metrics: Mapping[str, Mapping[str, FloatArray]],
+    notes: Mapping[str, list[str]],
+) -> dict[str, dict[str, ArrayLike]]:
+    """Every system's table columns (core only: runs on the download's thread)."""
+    corpus = evaluation.bleu_statistics()
+    empty = [""] * evaluation.testset.n_segments
+    tables = {
+        n: add_columns(
+            segment_table(corpus, n, config),
+            {label: by_system[n] for label, by_system in metrics.items()},
+            notes.get(n, empty) if notes else None,
+        )
+        for n in evaluation.testset.systems
+    }
+    return export_columns(tables)
+
+
+def _style(
+    evaluation: Evaluation, config: BleuConfig, system: str, labels: Sequence[str]
+) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    """The page's decimals and every metric's signature, for a segment export."""
+    digits = {"BLEU": 2, "bp": 3} | {f"p{n + 1}": 1 for n in range(config.max_order)}
+    digits |= {label: metric_spec(evaluation, label).digits for label in labels}
+    signatures = {label: metric_scores(evaluation, system, label).signature for label in labels}
+    signatures = {"BLEU": sentence_signature(evaluation, config), **signatures}
+    return lambda frame: export_style(frame, digits, signatures=signatures)
