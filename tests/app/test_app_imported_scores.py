@@ -16,6 +16,7 @@ import pytest
 import sacrebleu
 from scipy import stats
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import FileUploader
 
 from bleuviz.app.ui.sections.compare.views import BUCKETS, SEGMENTS, SENTENCES
 from bleuviz.render.labels import escape_markdown
@@ -192,3 +193,92 @@ def test_a_metric_name_from_a_file_is_shown_literally(
     name = "**COMET** [x](https-y)"
     switch = at.sidebar.checkbox(key=f"imported_lower::{name}")
     assert switch.label == f"{escape_markdown(name)}: lower is better"
+
+
+# ------------------------------------------------ score files as WMT ships them
+
+
+def score_uploader(at: AppTest) -> FileUploader:
+    """The sidebar's segment-score uploader."""
+    (uploader,) = [u for u in at.sidebar.get("file_uploader") if "Segment scores" in u.label]
+    return uploader  # type: ignore[no-any-return]
+
+
+def human_table_means(at: AppTest) -> dict[str, str]:
+    """The Overview's 'human' column: each system's mean, as shown (before the ±)."""
+    table = at.table[0].value
+    return {n: table.loc[n, "human (mean ± 95% CI)"].split(" ± ")[0] for n in NAMES}
+
+
+def shifted_human(tmp_path: Path) -> Path:
+    """human.seg.score with other values (each score + 5): same name, other content."""
+    lines = HUMAN_SCORES.read_text().splitlines()
+    out = []
+    for line in lines:
+        system, value = line.split("\t")
+        out.append(f"{system}\t{value if value == 'None' else float(value) + 5}")
+    path = tmp_path / "other" / "human.seg.score"
+    path.parent.mkdir()
+    path.write_text("\n".join(out) + "\n")
+    return path
+
+
+def test_uploading_the_command_lines_score_file_again_changes_nothing(
+    app: Callable[..., AppTest],
+) -> None:
+    at = app()
+    before = human_table_means(at)
+    score_uploader(at).set_value(("human.seg.score", HUMAN_SCORES.read_bytes(), "text/plain"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert human_table_means(at) == before
+    human = file_scores(HUMAN_SCORES)
+    assert before == {n: f"{np.nanmean(human[n]):.4f}" for n in NAMES}
+    assert not at.sidebar.warning
+
+
+@pytest.mark.parametrize("choice", ["replace", "keep"])
+def test_other_scores_under_a_loaded_name_ask_first(
+    app: Callable[..., AppTest], tmp_path: Path, choice: str
+) -> None:
+    at = app()
+    before = human_table_means(at)
+    other = shifted_human(tmp_path)
+    score_uploader(at).set_value(("human.seg.score", other.read_bytes(), "text/plain"))
+    at.run()
+    # Nothing is blocked while the choice waits: the page shows the loaded scores.
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    (warning,) = at.sidebar.warning
+    assert escape_markdown("human.seg.score") in warning.value and "differently" in warning.value
+    assert human_table_means(at) == before
+    (button,) = [b for b in at.sidebar.button if b.key.startswith(f"seg_{choice}::")]
+    button.click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert not at.sidebar.warning
+    new = file_scores(other)
+    expected = {n: f"{np.nanmean(new[n]):.4f}" for n in NAMES} if choice == "replace" else before
+    assert human_table_means(at) == expected
+
+
+def test_a_wmt_file_loads_the_systems_there_and_names_the_skipped(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    # WMT's files score the human references too (refA, refB): no system of this set.
+    text = HUMAN_SCORES.read_text()
+    n = len(REFS[0])
+    wmt = tmp_path / "mqm.seg.score"
+    wmt.write_text(text + "refA\t0\n" * n + "refB\tNone\n" * n)
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+    at = new_app(*argv, "--seg-scores", str(wmt))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    notes = [i.value for i in at.sidebar.info]
+    skipped = "skipped 2 systems not loaded: " + escape_markdown("refA, refB")
+    assert any(v.startswith("mqm (") and skipped in v for v in notes), notes
+    human = file_scores(HUMAN_SCORES)
+    table = at.table[0].value
+    for name in NAMES:
+        shown = table.loc[name, "mqm (mean ± 95% CI)"].split(" ± ")[0]
+        assert shown == f"{np.nanmean(human[name]):.4f}"
+    assert any(s.startswith("imported:mqm.seg.score|") for s in signatures(at))
+    assert not any(str(tmp_path) in s for s in signatures(at))

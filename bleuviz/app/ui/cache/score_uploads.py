@@ -1,0 +1,79 @@
+"""Score files beside the loaded scores: uploads that would replace some, systems skipped.
+
+An upload naming its scores like scores already loaded, with other values, is
+held back until the user chooses (``bleuviz.app.ui.frame.imported``); a file
+scoring systems the test set does not hold (WMT's human references) is read for
+the systems there, and the sidebar names the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from bleuviz.errors import BleuvizError
+from bleuviz.io.content_id import LoadedTestSet
+from bleuviz.io.decode import NamedBytes, read_path
+from bleuviz.io.seg_scores import ScoresNameTaken, attach_seg_scores, read_seg_scores
+from bleuviz.io.testset import TestSet
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreConflict:
+    """An upload naming its scores like scores already loaded, with other values.
+
+    Attributes:
+        index: the upload's position among the uploads.
+        name: the metric's name.
+        loaded_from: the file the loaded scores come from.
+    """
+
+    index: int
+    name: str
+    loaded_from: str
+
+
+def score_conflicts(
+    base: LoadedTestSet, files: tuple[tuple[NamedBytes, str], ...]
+) -> tuple[ScoreConflict, ...]:
+    """Return the uploads that would replace loaded scores (cached on the set and the files)."""
+    key = (base.content_id, tuple(file_id for _, file_id in files))
+    return _conflicts(key, base, tuple(f for f, _ in files))
+
+
+@st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
+def _conflicts(
+    key: tuple[object, ...], _base: LoadedTestSet, _files: tuple[NamedBytes, ...]
+) -> tuple[ScoreConflict, ...]:
+    """Attach the uploads one by one to find the conflicts; other refusals are the page's."""
+    testset, found = _base.testset, []
+    for index, f in enumerate(_files):
+        try:
+            testset = attach_seg_scores(testset, [f])
+        except ScoresNameTaken as exc:
+            found.append(ScoreConflict(index, exc.name, exc.loaded_from))
+        except BleuvizError:  # shown on the page when the uploads are attached
+            continue
+    return tuple(found)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def skipped_in_files(
+    content_id: str, paths: tuple[str, ...], _testset: TestSet
+) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """Each command-line score file's metric, file and the systems it skips.
+
+    The command line's files are saved with the test set, which keeps the scores
+    of the systems it holds only; the file is read again (once per server and test
+    set) to say which systems it also scores.
+    """
+    found = []
+    for path in paths:
+        try:
+            scores = read_seg_scores(read_path(path), _testset)
+        except BleuvizError:  # refused when it was loaded; nothing to add
+            continue
+        if scores.skipped:
+            found.append((scores.name, path, scores.skipped))
+    return tuple(found)
