@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import quote
 
@@ -29,14 +29,19 @@ def database_uri(path: Path, read_only: bool, immutable: bool = False) -> str:
     return f"file:{quote(str(path))}?mode={mode}{extra}"
 
 
-def read_only_uri(path: Path) -> str:
+def read_only_uri(path: Path, folder: Path) -> str:
     """Return the URI to read ``path`` without writing: read-only, or immutable if need be.
 
     In a folder the user cannot write, SQLite cannot create the WAL's ``-shm``
-    index beside the file and refuses to open it (SQLITE_CANTOPEN). That happens
-    only when no ``-wal`` file is left (a clean close removes both), so every
-    committed change is in the main file and reading it as immutable is exact.
+    index beside the file and refuses to open it (SQLITE_READONLY_DIRECTORY;
+    SQLITE_CANTOPEN before SQLite 3.22). That happens only when no ``-wal``
+    file is left (a clean close removes both), so every committed change is
+    in the main file and reading it as immutable is exact. A ``-wal`` file
+    holding changes can only be merged by a writer: that is refused.
     Any other failure is left for the caller to report.
+
+    Raises:
+        WorkspaceError: the folder cannot be written and a ``-wal`` file holds changes.
     """
     uri = database_uri(path, read_only=True)
     try:
@@ -46,7 +51,14 @@ def read_only_uri(path: Path) -> str:
         finally:
             conn.close()
     except sqlite3.Error as e:
-        if getattr(e, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_CANTOPEN:
+        code = getattr(e, "sqlite_errorcode", 0)
+        if code == sqlite3.SQLITE_READONLY_DIRECTORY or code & 0xFF == sqlite3.SQLITE_CANTOPEN:
+            wal = path.with_name(path.name + "-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise WorkspaceError(
+                    f"workspace {folder} is read-only and its latest changes are in "
+                    f"{wal.name}, which only a writer can merge: open it once with write access"
+                ) from None
             return database_uri(path, read_only=True, immutable=True)
     return uri
 
@@ -80,10 +92,16 @@ def transaction(conn: sqlite3.Connection, write: bool) -> Iterator[sqlite3.Conne
     conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     try:
         yield conn
+        conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        # SQLite may have rolled back already (a full disk, an I/O error: see
+        # https://sqlite.org/lang_transaction.html, "Response To Errors Within A
+        # Transaction"); a second ROLLBACK would then replace the real error with
+        # "cannot rollback - no transaction is active".
+        if conn.in_transaction:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
         raise
-    conn.execute("COMMIT")
 
 
 def describe(error: sqlite3.Error, folder: Path) -> str:
@@ -107,6 +125,6 @@ _MESSAGES = {
     sqlite3.SQLITE_BUSY: "workspace {folder} is busy: another process held it over {timeout:g} s",
     sqlite3.SQLITE_LOCKED: "workspace {folder} is busy: another process held it over {timeout:g} s",
     sqlite3.SQLITE_CANTOPEN: "workspace {folder}: the database cannot be opened",
-    sqlite3.SQLITE_FULL: "workspace {folder}: the disk is full",
+    sqlite3.SQLITE_FULL: "workspace {folder}: the disk is full, nothing was saved",
     sqlite3.SQLITE_IOERR: "workspace {folder}: the disk could not be read or written",
 }

@@ -193,6 +193,15 @@ def prepare(conn: sqlite3.Connection, folder: Path, writable: bool) -> None:
         raise
 
 
+def schema_version(conn: sqlite3.Connection, folder: Path) -> int:
+    """Return the file's schema version (0: a new file), refusing one newer than this bleuviz's.
+
+    Raises:
+        WorkspaceError: written by a newer bleuviz.
+    """
+    return _version(conn, folder)
+
+
 def _version(conn: sqlite3.Connection, folder: Path) -> int:
     """Return the file's schema version, refusing one newer than ``SCHEMA_VERSION``."""
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])

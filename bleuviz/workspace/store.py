@@ -7,7 +7,6 @@ process) leaves everything saved before it as it was.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,12 +18,12 @@ from bleuviz.errors import InputError, UnknownTestSet, WorkspaceError
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import rows
 from bleuviz.workspace.conflicts import NoteChanged
-from bleuviz.workspace.connection import connect, database_uri, read_only_uri, transaction
+from bleuviz.workspace.connection import connect, transaction
 from bleuviz.workspace.export import notes_tsv
 from bleuviz.workspace.identity import DefiningStreams
 from bleuviz.workspace.location import resolve_folder
 from bleuviz.workspace.notes import ANONYMOUS, Note, check_author, check_note
-from bleuviz.workspace.schema import DB_NAME, prepare
+from bleuviz.workspace.opening import Opened, open_database
 
 #: How long a deleted test set stays in the trash, restorable, before it is deleted for good.
 TRASH_DAYS = 30
@@ -76,20 +75,19 @@ class Workspace:
     Safe to share across threads: it holds no connection, each call opens its own.
     """
 
-    __slots__ = ("_uri", "folder", "read_only")
+    __slots__ = ("_opened", "folder")
 
-    def __init__(self, folder: Path, uri: str, read_only: bool) -> None:
-        """Keep the folder and URI; use ``Workspace.open``, which checks the file."""
+    def __init__(self, folder: Path, opened: Opened) -> None:
+        """Keep the folder and its opened database; use ``Workspace.open``, which checks it."""
         self.folder = folder
-        self._uri = uri
-        self.read_only = read_only
+        self._opened = opened
 
     @classmethod
     def open(cls, folder: str | Path | None = None, *, read_only: bool = False) -> Workspace:
         """Open (creating if needed) the workspace in ``folder`` (see ``resolve_folder``).
 
         A workspace the user cannot write is opened read-only: reading works,
-        saving raises ``WorkspaceError``. ``read_only=True`` asks for that.
+        saving raises ``WorkspaceError`` saying why. ``read_only=True`` asks for that.
 
         Raises:
             WorkspaceError: the folder cannot be created, the database is corrupt
@@ -97,25 +95,23 @@ class Workspace:
                 it is read-only and does not exist yet.
         """
         path = resolve_folder(folder)
-        db = path / DB_NAME
-        if path.exists() and not path.is_dir():
-            raise WorkspaceError(f"workspace {path}: not a folder")
-        if not read_only:
-            try:
-                path.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                raise WorkspaceError(f"workspace {path}: cannot create the folder ({e})") from None
-            writable = os.access(path, os.W_OK) and (not db.exists() or os.access(db, os.W_OK))
-            read_only = not writable
-        if read_only and not db.is_file():
-            raise WorkspaceError(f"workspace {path} is read-only and holds no {DB_NAME}")
-        uri = read_only_uri(db) if read_only else database_uri(db, read_only=False)
-        workspace = cls(path, uri, read_only)
-        with workspace._connection() as conn:
-            prepare(conn, path, writable=not read_only)
-        if not read_only:
+        workspace = cls(path, open_database(path, read_only))
+        if not workspace.read_only:
             workspace.purge_trash()
         return workspace
+
+    @property
+    def read_only(self) -> bool:
+        """Whether saving is refused (see ``refusal``)."""
+        return bool(self._opened.why_read_only)
+
+    @property
+    def refusal(self) -> str | None:
+        """Why nothing can be saved, in one line naming the workspace, or None if it can."""
+        why = self._opened.why_read_only
+        return (
+            f"workspace {self.folder} is read-only ({why}): nothing can be saved" if why else None
+        )
 
     # -- test sets ---------------------------------------------------------------
 
@@ -500,7 +496,7 @@ class Workspace:
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
-        with connect(self._uri, self.folder) as conn:
+        with connect(self._opened.uri, self.folder) as conn:
             yield conn
 
     @contextmanager
@@ -510,8 +506,8 @@ class Workspace:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        if self.read_only:
-            raise WorkspaceError(f"workspace {self.folder} is read-only: nothing can be saved")
+        if self.refusal is not None:
+            raise WorkspaceError(self.refusal)
         with self._connection() as conn, transaction(conn, write=True):
             yield conn
 

@@ -84,7 +84,8 @@ def test_read_only_reads_but_refuses_every_write(tmp_path: Path) -> None:
     for write in writes:
         with pytest.raises(WorkspaceError) as caught:
             write()
-        assert one_line(caught) == f"workspace {tmp_path} is read-only: nothing can be saved"
+        expected = f"workspace {tmp_path} is read-only (as asked): nothing can be saved"
+        assert one_line(caught) == expected
     assert digest(tmp_path / DB_NAME) == before
     assert Workspace.open(tmp_path).note(saved.id, "literal", 0).text == "kept"  # type: ignore[union-attr]
 

@@ -44,11 +44,7 @@ def workspace_problem() -> str | None:
     """Why the workspace cannot be used, in one line, or None."""
     opened = _open(app_args().workspace)
     if isinstance(opened, Workspace):
-        return (
-            f"workspace {opened.folder} is read-only: nothing can be saved"
-            if opened.read_only
-            else None
-        )
+        return opened.refusal
     return str(opened)
 
 

@@ -1,0 +1,262 @@
+"""A workspace that cannot be written is read; a full disk is named and leaves nothing half saved.
+
+Read-only is real here, not mocked: the commands run in a subprocess without
+write permission on the folder. As root, chmod alone does not stop writing, so
+the subprocess drops the capabilities that let root ignore file permissions
+(``setpriv --bounding-set=-dac_override,-dac_read_search``); SQLite then meets
+the folder as any user does (SQLITE_READONLY_DIRECTORY). A full disk is a tiny
+tmpfs where the machine lets the test mount one, and is always simulated at
+the SQLite layer too (``PRAGMA max_page_count`` caps the database's size).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from random import Random
+
+import pytest
+import sacrebleu
+
+from bleuviz.errors import WorkspaceError
+from bleuviz.io.load import load_paths
+from bleuviz.workspace import DB_NAME, Workspace, store
+from bleuviz.workspace.schema import CREATE
+from tests.data import SAMPLE_HYPS, SAMPLE_REFS
+from tests.workspace.conftest import assert_same_testset, sample_testset
+
+ROOT = Path(__file__).resolve().parents[2]
+NO_OVERRIDE = ["--bounding-set=-dac_override,-dac_read_search"]
+
+
+def _unprivileged() -> list[str] | None:
+    """The command prefix that makes file permissions bind (None: this machine cannot)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        return None
+    probe = subprocess.run([setpriv, *NO_OVERRIDE, "true"], capture_output=True, check=False)
+    return [setpriv, *NO_OVERRIDE] if probe.returncode == 0 else None
+
+
+PREFIX = _unprivileged()
+needs_permissions = pytest.mark.skipif(
+    PREFIX is None, reason="running as root without setpriv: permissions cannot be made to bind"
+)
+
+
+def bleuviz(*argv: str) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m bleuviz`` where file permissions bind (its output as written: CRLF kept)."""
+    assert PREFIX is not None
+    command = [*PREFIX, sys.executable, "-m", "bleuviz", *argv]
+    done = subprocess.run(command, capture_output=True, cwd=ROOT, check=False)
+    out, err = done.stdout.decode(), done.stderr.decode()
+    return subprocess.CompletedProcess(done.args, done.returncode, out, err)
+
+
+@contextlib.contextmanager
+def unwritable(folder: Path) -> Iterator[None]:
+    """Take write permission off the folder and its database for the block."""
+    files = [folder, *folder.iterdir()]
+    for path in files:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    try:
+        yield
+    finally:
+        for path in files:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> tuple[Path, str]:
+    """A workspace (closed cleanly: no -wal left) with the sample and a note."""
+    folder = tmp_path / "ws"
+    workspace = Workspace.open(folder)
+    set_id = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample").id
+    workspace.save_note(set_id, "terse", 2, "drops the verb", "omission", author="ann")
+    return folder, set_id
+
+
+@needs_permissions
+def test_every_reading_command_works_in_a_folder_that_cannot_be_written(
+    saved: tuple[Path, str],
+) -> None:
+    folder, set_id = saved
+    notes = Workspace.open(folder).notes_tsv(set_id, revisions=True)
+    with unwritable(folder):
+        listed = bleuviz("list", "--workspace", str(folder), "-f", "json")
+        assert listed.returncode == 0, listed.stderr
+        assert [s["id"] for s in json.loads(listed.stdout)["testsets"]] == [set_id]
+        scored = bleuviz("score", "--set", set_id, "--workspace", str(folder), "-f", "json")
+        assert scored.returncode == 0, scored.stderr
+        exported = bleuviz("notes", "--set", set_id, "--workspace", str(folder), "--revisions")
+        assert exported.returncode == 0, exported.stderr
+        added = bleuviz(
+            "add", "--set", set_id, "--workspace", str(folder), "--hyp", str(SAMPLE_HYPS[0])
+        )
+        after = sorted(p.name for p in folder.iterdir())
+    assert exported.stdout == notes
+    refs = [p.read_text(encoding="utf-8").splitlines() for p in SAMPLE_REFS]
+    for system in json.loads(scored.stdout)["systems"]:
+        hyp = next(p for p in SAMPLE_HYPS if p.name == f"hyp.{system['name']}.en")
+        expected = sacrebleu.corpus_bleu(hyp.read_text(encoding="utf-8").splitlines(), refs)
+        assert system["bleu"] == pytest.approx(expected.score)
+    assert added.returncode == 2 and added.stderr.count("\n") == 1
+    assert added.stderr == (
+        f"bleuviz: error: workspace {folder} is read-only (its folder cannot be written): "
+        "nothing can be saved\n"
+    )
+    assert after == [DB_NAME]  # no -wal or -shm was left behind
+
+
+@needs_permissions
+def test_changes_a_writer_left_unmerged_are_read_or_named(saved: tuple[Path, str]) -> None:
+    """A writer killed before merging its -wal: read through its -shm, else refused."""
+    folder, _ = saved
+    killed = (
+        "import os, sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+        "c.execute('PRAGMA wal_autocheckpoint = 0'); "
+        "c.execute(\"UPDATE testsets SET name = 'renamed'\"); c.commit(); os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", killed, str(folder / DB_NAME)], check=True)
+    assert (folder / f"{DB_NAME}-wal").stat().st_size > 0
+    with unwritable(folder):
+        listed = bleuviz("list", "--workspace", str(folder), "-f", "json")
+    assert listed.returncode == 0, listed.stderr
+    assert json.loads(listed.stdout)["testsets"][0]["name"] == "renamed"
+    (folder / f"{DB_NAME}-shm").unlink()
+    with unwritable(folder):
+        listed = bleuviz("list", "--workspace", str(folder))
+    assert listed.returncode == 2 and listed.stderr.count("\n") == 1, listed.stderr
+    assert f"{DB_NAME}-wal, which only a writer can merge" in listed.stderr
+    assert Workspace.open(folder).testsets()[0].name == "renamed"  # nothing was lost
+
+
+def test_a_read_only_workspace_says_why_it_cannot_save(
+    saved: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, set_id = saved
+    monkeypatch.setattr("bleuviz.workspace.opening.os.access", lambda path, mode: False)
+    workspace = Workspace.open(folder)
+    assert workspace.refusal == (
+        f"workspace {folder} is read-only (its folder cannot be written): nothing can be saved"
+    )
+    assert [s.id for s in workspace.testsets()] == [set_id]
+    with pytest.raises(WorkspaceError, match=r"\(its folder cannot be written\)"):
+        workspace.save_note(set_id, "terse", 2, "x", "style")
+
+
+def test_an_older_read_only_workspace_is_read_from_a_migrated_copy(tmp_path: Path) -> None:
+    """A schema-1 file that cannot be written is read all the same; the file is not touched."""
+    testset = sample_testset(scores=False)
+    made = Workspace.open(tmp_path / "new")
+    set_id = made.save_testset(testset, "sample").id
+    old = tmp_path / "old"
+    old.mkdir()
+    with sqlite3.connect(old / DB_NAME) as conn, sqlite3.connect(made.folder / DB_NAME) as new:
+        for statement in CREATE:
+            conn.execute(statement)
+        for table in ("testsets", "streams"):
+            found = new.execute(f"SELECT * FROM {table}").fetchall()
+            width = len(found[0]) - (table == "testsets")  # schema 2 added testsets.deleted
+            marks = ", ".join("?" * width)
+            conn.executemany(f"INSERT INTO {table} VALUES ({marks})", [r[:width] for r in found])
+        conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    new.close()
+    before = (old / DB_NAME).read_bytes()
+    workspace = Workspace.open(old, read_only=True)
+    assert_same_testset(workspace.load(set_id), testset)
+    assert workspace.notes(set_id) == () and workspace.read_only
+    assert (old / DB_NAME).read_bytes() == before
+
+
+@contextlib.contextmanager
+def _capped(monkeypatch: pytest.MonkeyPatch, spare_pages: int) -> Iterator[None]:
+    """Every workspace connection may grow its database by ``spare_pages`` pages only."""
+    connect = store.connect
+
+    @contextlib.contextmanager
+    def small(uri: str, folder: Path) -> Iterator[sqlite3.Connection]:
+        with connect(uri, folder) as conn:
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            conn.execute(f"PRAGMA max_page_count = {pages + spare_pages}")
+            yield conn
+
+    monkeypatch.setattr(store, "connect", small)
+    yield
+    monkeypatch.setattr(store, "connect", connect)
+
+
+def test_a_full_disk_is_named_and_nothing_is_half_saved(
+    saved: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, set_id = saved
+    workspace = Workspace.open(folder)
+    before = (workspace.testsets(), workspace.notes_tsv(set_id, revisions=True))
+    bigger = load_paths(SAMPLE_HYPS, SAMPLE_REFS[:1])  # another set: new streams to write
+    current = workspace.load(set_id)
+    lines = current.systems["literal"]
+    many = {f"copy {k}": tuple(f"{k} {line}" for line in lines) for k in range(40)}
+    more = dataclasses.replace(current, systems=current.systems | many)  # into the saved set
+    with _capped(monkeypatch, spare_pages=2):
+        for save in (
+            lambda: workspace.save_testset(bigger, "big"),
+            lambda: workspace.save_testset(more, "more systems"),
+        ):
+            with pytest.raises(WorkspaceError) as caught:
+                save()
+            message = str(caught.value)
+            assert "\n" not in message and "no transaction" not in message
+            assert message.startswith(f"workspace {folder}: the disk is full, nothing was saved")
+    assert (workspace.testsets(), workspace.notes_tsv(set_id, revisions=True)) == before
+    with sqlite3.connect(folder / DB_NAME) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    conn.close()
+
+
+@contextlib.contextmanager
+def _tiny_filesystem(folder: Path, size: str) -> Iterator[Path]:
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "none", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip("this machine does not let the test mount a small filesystem")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+@pytest.mark.skipif(shutil.which("mount") is None or os.geteuid() != 0, reason="needs mount")
+def test_add_on_a_really_full_disk_is_one_line_naming_it(tmp_path: Path) -> None:
+    with _tiny_filesystem(tmp_path / "small", "256k") as small:
+        ws = small / "ws"
+        argv = [sys.executable, "-m", "bleuviz", "add", "--workspace", str(ws)]
+        random = Random(7)  # lines that do not compress: the file outgrows the filesystem
+        lines = [f"{random.getrandbits(800):0200x}" for _ in range(3000)]
+        (tmp_path / "ref.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (tmp_path / "hyp.big.txt").write_text("\n".join(lines[::-1]) + "\n", encoding="utf-8")
+        argv += ["--ref", str(tmp_path / "ref.txt"), "--hyp", str(tmp_path / "hyp.big.txt")]
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(
+            f"bleuviz: error: workspace {ws}: the disk is full, nothing was saved"
+        )
+        workspace = Workspace.open(ws)
+        assert workspace.testsets() == ()
+        with sqlite3.connect(ws / DB_NAME) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()
