@@ -458,3 +458,32 @@ def test_a_note_on_a_replaced_output_says_so_in_the_table_the_editor_and_the_exp
         ["2", "current", "repeats a phrase"],
     ]
     assert all("\tearlier\t" in r for r in revisions[1:])  # both on the earlier output
+
+
+def test_every_page_reads_a_workspace_that_cannot_be_written(
+    new_app: Callable[..., AppTest], isolated_workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace.save_note(saved.id, "terse", 0, "kept", "style", author="ann")
+    monkeypatch.setattr("bleuviz.workspace.opening.os.access", lambda path, mode: False)
+    why = f"workspace {isolated_workspace} is read-only (its folder cannot be written)"
+    app = new_app()
+    app.query_params.update({"set": saved.id, "sys": "terse", "seg": "1"})
+    run(app)
+    assert app.sidebar.selectbox(key="saved_set").value == saved.id
+    assert any(why in c.value.replace("\\", "") for c in app.sidebar.caption)
+    refs = [p.read_text(encoding="utf-8").splitlines() for p in SAMPLE_REFS]
+    literal = SAMPLE_HYPS[0].read_text(encoding="utf-8").splitlines()
+    assert f"{sacrebleu.corpus_bleu(literal, refs).score:.2f}" in [m.value for m in app.metric]
+    for page in ("sentences", "compare"):
+        app.switch_page(f"bleuviz/app/page_scripts/{page}.py")
+        run(app)
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
+    app.query_params.update({"sys": "terse", "seg": "1"})
+    run(app)
+    table = next(d.value for d in app.dataframe if "note" in d.value.columns)
+    assert table.loc[table["seg"] == 1, "note"].item() == "style: kept"
+    assert any("Notes cannot be saved" in c.value for c in app.caption)
+    assert [b for b in app.get("download_button") if "Notes" in str(b.proto.label)]
+    assert not [b for b in app.sidebar.button if b.key == "ws_delete"]
