@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import streamlit as st
 
@@ -19,7 +19,7 @@ from bleuviz.app.ui.cache.workspace import SAVED, SAVED_SET_KEY, load_saved
 from bleuviz.app.ui.state.settings import LOWER_KEY
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
-from bleuviz.io.decode import NamedBytes, read_path
+from bleuviz.io.decode import NamedBytes, file_extension, read_path
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
@@ -29,6 +29,29 @@ from bleuviz.sample_data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_
 
 class UploadPending(BleuvizError):
     """Upload is the data source but no file is chosen yet: a hint, not an error."""
+
+
+#: Extensions of the files that hold a whole test set, references included (``bleuviz.io.load``).
+WHOLE_SET_EXTENSIONS = (".tsv", ".csv", ".jsonl", ".json", ".xml", ".sgm", ".sgml")
+
+
+def upload_pending(uploads: dict[str, Any] | None) -> str | None:
+    """What an upload still lacks before it can be read (a hint, not an error), or None.
+
+    Files can come in any order: hypotheses first, references first, the source
+    at any time. Hypotheses without references wait for them, unless a file holds
+    a whole test set (a table or WMT XML).
+    """
+    if uploads is None:
+        return "upload: choose hypothesis and reference files in the sidebar"
+    if not uploads["hyp"]:
+        return "upload: no hypotheses yet: add one file per system in the sidebar"
+    whole = any(file_extension(f.name) in WHOLE_SET_EXTENSIONS for f in uploads["hyp"])
+    if not uploads["ref"] and not whole:
+        n = len(uploads["hyp"])
+        files = f"{n} hypothesis file" + ("s" if n != 1 else "")
+        return f"upload: {files} given, no reference yet: add one file per reference"
+    return None
 
 
 class SampleFiles(TypedDict):
@@ -173,8 +196,9 @@ def _current_testset() -> LoadedTestSet:
         return load_saved(str(st.session_state.get(SAVED_SET_KEY)))
     if source == "upload":
         uploads = st.session_state.get("uploads")
-        if uploads is None:
-            raise UploadPending("upload: choose hypothesis and reference files in the sidebar")
+        pending = upload_pending(uploads)
+        if pending is not None or uploads is None:
+            raise UploadPending(str(pending))
         key = ("upload", *uploads["key"])
         return load_uploads(key, uploads["hyp"], uploads["ref"], uploads["src"], uploads["docids"])
     paths: PathSet = st.session_state["cli_paths"] if source == "cli" else sample_paths()

@@ -7,11 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from bleuviz.app.ui.cache.counting import start_corpus_stats
-from bleuviz.app.ui.cache.loading import (
-    PathSet,
-    load_uploads,
-    read_testset,
-)
+from bleuviz.app.ui.cache.loading import PathSet, read_testset
 from bleuviz.app.ui.cache.workspace import (
     SAVED,
     SAVED_SET_KEY,
@@ -23,6 +19,7 @@ from bleuviz.app.ui.cache.workspace import (
     workspace_readonly,
 )
 from bleuviz.app.ui.frame.saved_sets import saved_set_widgets, trash_widgets
+from bleuviz.app.ui.frame.uploads import saved_by_this_upload, upload_section
 from bleuviz.app.ui.state.app_args import AppArgs
 from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem, text
 from bleuviz.app.ui.state.settings import (
@@ -31,7 +28,7 @@ from bleuviz.app.ui.state.settings import (
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
-from bleuviz.io.decode import NamedBytes, read_path
+from bleuviz.io.decode import read_path
 from bleuviz.io.seg_scores import attach_seg_scores, set_directions
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.workspace import DefiningStreams
@@ -125,10 +122,11 @@ def data_sidebar() -> None:
     st.sidebar.radio("Test set", list(sources), format_func=sources.__getitem__, key="data_source")
     if state["data_source"] == SAVED:
         saved_set_widgets(sets)
+        if saved_by_this_upload(state.get(SAVED_SET_KEY)):  # files given later join it
+            upload_section()
     trash_widgets()  # restorable deleted sets, even when no other set is saved
     if state["data_source"] == "upload":
-        upload_widgets()
-        save_upload()
+        upload_section()
     problem = workspace_problem()
     if problem:
         st.sidebar.caption(f"Saving is off: {md(problem)}")
@@ -161,49 +159,3 @@ def write_set_link() -> None:
             st.query_params["set"] = str(state[SAVED_SET_KEY])
     elif "set" in st.query_params:
         del st.query_params["set"]
-
-
-def save_upload() -> None:
-    """Save a readable upload in the workspace and switch to it (a rerun shows it)."""
-    uploads = st.session_state.get("uploads")
-    if uploads is None or open_workspace() is None or workspace_readonly():
-        return
-    try:
-        loaded = load_uploads(
-            ("upload", *uploads["key"]),
-            uploads["hyp"],
-            uploads["ref"],
-            uploads["src"],
-            uploads["docids"],
-        )
-        saved = save_testset(loaded, upload_name([f.name for f in uploads["hyp"]]))
-    except BleuvizError:  # the page shows why the upload cannot be read
-        return
-    st.session_state["pending_set"] = saved.id
-    st.rerun()
-
-
-def upload_widgets() -> None:
-    """Uploaders for hypotheses, references, source and document ids."""
-    bar = st.sidebar
-    hyp = bar.file_uploader(
-        "Hypotheses: one file per system, or one TSV/CSV/JSONL/XML holding everything",
-        accept_multiple_files=True,
-        key="up_hyp",
-    )
-    ref = bar.file_uploader(
-        "References: one file per reference", accept_multiple_files=True, key="up_ref"
-    )
-    src = bar.file_uploader("Source (optional)", key="up_src")
-    docids = bar.file_uploader("Document ids, one per line (optional)", key="up_docids")
-    if not hyp:
-        st.session_state["uploads"] = None
-        return
-    files = [*hyp, *(ref or []), *(f for f in (src, docids) if f is not None)]
-    st.session_state["uploads"] = {
-        "key": tuple(f.file_id for f in files),
-        "hyp": tuple(NamedBytes(f.name, f.getvalue()) for f in hyp),
-        "ref": tuple(NamedBytes(f.name, f.getvalue()) for f in ref or []),
-        "src": NamedBytes(src.name, src.getvalue()) if src else None,
-        "docids": NamedBytes(docids.name, docids.getvalue()) if docids else None,
-    }
