@@ -24,6 +24,7 @@ from bleuviz.app.ui.state.links import (
     apply_links,
     arrive,
     drop_unclaimed,
+    keep_frame_query,
     settle,
     show_link_problems,
     write_links,
@@ -89,6 +90,7 @@ def show_app() -> None:
         st.error(md(argument_problem), icon=":material/error:")
     link_problems = st.container()  # filled after the page, which applies its own parameters
     try:
+        keep_frame_query()  # a page's links to another page carry the frame's settings
         page.run()
         drop_unclaimed()
     finally:

@@ -210,3 +210,24 @@ def test_learn_sidebar_has_no_imported_scores_and_keeps_them(
     app.switch_page(OVERVIEW).run()
     assert app.sidebar.selectbox(key="human_metric").value == "human"
     assert app.sidebar.checkbox(key="imported_lower::COMET-test").value is True
+
+
+def _segment_link_script() -> None:
+    """A page whose frame claimed ``tok`` and ``set``: its link to a segment keeps only those."""
+    import streamlit as st
+
+    from bleuviz.app.ui.state.links import arrive, claim, keep_frame_query
+    from bleuviz.app.ui.state.page_links import segment_query
+
+    arrive("")
+    claim("tok", "set")
+    keep_frame_query()
+    st.json(segment_query("terse", 4))
+
+
+def test_a_segment_link_carries_the_frames_settings_not_the_pages_own() -> None:
+    app = AppTest.from_function(_segment_link_script)
+    app.query_params.update({"tok": "char", "set": "abc123", "focus": "terse"})
+    app.run()
+    assert not app.exception
+    assert app.json[0].value == ('{"tok": ["char"], "set": ["abc123"], "sys": "terse", "seg": "4"}')

@@ -39,6 +39,8 @@ from bleuviz.render.labels import code_span
 #: the parameters this run has read or written.
 PAGE_KEY, ARRIVING_KEY, PROBLEMS_KEY = "link_page", "link_arriving", "link_problems"
 CLAIMED_KEY, APPLIED_KEY = "link_claimed", "link_applied"
+#: Session-state key of the frame's part of the link (settings, test set), kept each run.
+FRAME_QUERY_KEY = "link_frame_query"
 
 
 class LinkValueError(ValueError):
@@ -232,6 +234,25 @@ def current_query() -> dict[str, list[str]]:
         else:
             query[name] = [param.show(value)]
     return query
+
+
+def keep_frame_query() -> None:
+    """Keep the parameters claimed so far, the frame's: its settings and the test set.
+
+    Called by the frame before the page runs, so that a page can link to another
+    page with the same settings (``frame_query``) without its own parameters,
+    which the other page does not have.
+    """
+    claimed = st.session_state.get(CLAIMED_KEY, set())
+    query = st.query_params
+    st.session_state[FRAME_QUERY_KEY] = {
+        name: query.get_all(name) for name in query if name in claimed
+    }
+
+
+def frame_query() -> dict[str, list[str]]:
+    """The frame's part of this run's link: the settings and the test set (see above)."""
+    return dict(st.session_state.get(FRAME_QUERY_KEY, {}))
 
 
 def show_link_problems() -> None:

@@ -8,6 +8,7 @@ from bleuviz.app.ui.state.links import (
     LinkParam,
     choice,
     flag,
+    frame_query,
     integer,
     number_range,
     show_flag,
@@ -105,3 +106,15 @@ ALL_PAIRS_LINK = LinkParam("pairs", "cmp_all_pairs", flag, show_flag, default=Fa
 def choice_param(name: str, key: str, options: Sequence[str], what: str) -> LinkParam:
     """A choice whose first option is the default (a bucket, an n-gram, a kind)."""
     return LinkParam(name, key, choice(options, what), default=options[0])
+
+
+def segment_query(system: str, segment: int) -> dict[str, str | list[str]]:
+    """The query of a link to one segment on Sentences, with the settings on screen.
+
+    For ``st.page_link(routes.SENTENCES, query_params=...)`` from any page: the
+    frame's parameters (settings, test set, imported scores' choices), then
+    ``sys`` and ``seg`` (``segment`` counted from 1, as the page shows it).
+    """
+    query: dict[str, str | list[str]] = dict(frame_query())
+    query["sys"], query["seg"] = system, str(segment)
+    return query
