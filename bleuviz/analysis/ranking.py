@@ -27,3 +27,13 @@ def best_systems(values: Mapping[str, float], higher_is_better: bool = True) -> 
         return set()
     best = max(scored.values()) if higher_is_better else min(scored.values())
     return {n for n, v in scored.items() if v == best}
+
+
+def sole_best(values: Mapping[str, float], higher_is_better: bool = True) -> str | None:
+    """The one system with the best value, or None when several share it (or none is scored).
+
+    A page marks this one: marking every tied system would call half a column of
+    BP 1.000 "best", which says nothing.
+    """
+    best = best_systems(values, higher_is_better)
+    return next(iter(best)) if len(best) == 1 else None

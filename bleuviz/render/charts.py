@@ -7,13 +7,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import qualitative
 
 from bleuviz.bleu.result import BleuScore
 from bleuviz.render.inert import inert_text
-
-#: Plotly's default colour sequence, set explicitly so that a box and its outliers match.
-COLORS = qualitative.Plotly
+from bleuviz.render.palette import system_style
 
 
 def precision_by_order(scores: Mapping[str, BleuScore]) -> go.Figure:
@@ -108,7 +105,7 @@ def sentence_score_boxes(sentence_bleu: Mapping[str, Sequence[float] | np.ndarra
     for i, (system, values) in enumerate(sentence_bleu.items()):
         name = inert_text(system)
         box = box_summary(values)
-        color = COLORS[i % len(COLORS)]
+        color = system_style(i).color  # set explicitly, so that a box and its outliers match
         fig.add_trace(
             go.Box(
                 name=name,
@@ -143,11 +140,16 @@ def sentence_score_boxes(sentence_bleu: Mapping[str, Sequence[float] | np.ndarra
 
 
 def document_bars(documents: Sequence[str], scores: Mapping[str, Sequence[float]]) -> go.Figure:
-    """Grouped bars of corpus BLEU per document and system."""
+    """Grouped bars of corpus BLEU per document and system, each system its own colour.
+
+    Colours stay distinct to 24 systems (``render.palette``); past that, bars are hatched.
+    """
     fig = go.Figure()
     ids = [inert_text(document) for document in documents]
-    for name, values in scores.items():
-        fig.add_trace(go.Bar(name=inert_text(name), x=ids, y=list(values)))
+    for i, (name, values) in enumerate(scores.items()):
+        style = system_style(i)
+        marker = {"color": style.color, "pattern": {"shape": style.pattern}}
+        fig.add_trace(go.Bar(name=inert_text(name), x=ids, y=list(values), marker=marker))
     fig.update_layout(
         barmode="group",
         yaxis_title="document BLEU",

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import pandas as pd
 import pytest
 from nltk.translate.bleu_score import SmoothingFunction
 from nltk.translate.bleu_score import corpus_bleu as nltk_corpus_bleu
@@ -29,7 +30,6 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
 from bleuviz.io.plain import load_plain
 from bleuviz.io.testset import TestSet
-from bleuviz.render.labels import escape_markdown
 from tests.app.markup import signatures
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -345,6 +345,12 @@ def test_nonuniform_weights_equal_the_formula_on_sacrebleus_counts(app: AppTest)
     assert "weights:0.1,0.2,0.3,0.4" in signatures(app)[0]
 
 
+def documents_table(app: AppTest) -> pd.DataFrame:
+    """The Overview's documents grid, indexed by document id."""
+    grid = next(d.value for d in app.dataframe if "segments" in d.value.columns)
+    return grid.set_index("doc")
+
+
 @pytest.mark.parametrize(
     ("actions", "sacre"),
     [((), {}), ((("checkbox", "lowercase", True),), {"lowercase": True})],
@@ -354,9 +360,8 @@ def test_document_scores_equal_fresh_sacrebleu_per_document(
     app: AppTest, actions: tuple[tuple[str, str, object], ...], sacre: dict[str, Any]
 ) -> None:
     apply(app, actions)
-    docs = app.table[1].value
-    # st.table renders Markdown, so the page escapes the ids it shows.
-    labels = {escape_markdown(doc): doc for doc in dict.fromkeys(DOCIDS)}
+    docs = documents_table(app)
+    labels = {doc: doc for doc in dict.fromkeys(DOCIDS)}  # a grid shows the ids as written
     assert list(docs.index) == list(labels)
     for label, doc in labels.items():
         rows = [i for i, d in enumerate(DOCIDS) if d == doc]
@@ -365,16 +370,16 @@ def test_document_scores_equal_fresh_sacrebleu_per_document(
             hyps = [HYPS[name][i] for i in rows]
             refs = [[ref[i] for i in rows] for ref in REFS]
             expected = BLEU(**sacre).corpus_score(hyps, refs).score
-            assert docs.loc[label, name] == f"{expected:.2f}", (doc, name)
+            assert docs.loc[label, name] == pytest.approx(expected), (doc, name)
 
 
 @pytest.mark.parametrize("flavor", ["nltk", "tf-nmt"])
 def test_document_scores_equal_the_core_on_each_document_alone(app: AppTest, flavor: str) -> None:
     """Per-document numbers from summed statistics equal a fresh core run on that document."""
     apply(app, (("selectbox", "flavor", flavor),))
-    docs = app.table[1].value
+    docs = documents_table(app)
     full = core_testset()
-    labels = {escape_markdown(doc): doc for doc in dict.fromkeys(DOCIDS)}
+    labels = {doc: doc for doc in dict.fromkeys(DOCIDS)}
     assert list(docs.index) == list(labels)
     for label, doc in labels.items():
         rows = [i for i, d in enumerate(DOCIDS) if d == doc]
@@ -384,7 +389,7 @@ def test_document_scores_equal_the_core_on_each_document_alone(app: AppTest, fla
         )
         fresh = core_scores(BleuConfig(flavor=flavor), TokenizeConfig(), subset)
         assert {n: docs.loc[label, n] for n in SYSTEMS} == {
-            n: f"{s.score:.2f}" for n, s in fresh.items()
+            n: pytest.approx(s.score) for n, s in fresh.items()
         }
 
 

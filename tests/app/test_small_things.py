@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.analysis.ranking import best_systems
+from bleuviz.analysis.ranking import best_systems, sole_best
+from bleuviz.app.ui.sections.overview_table import Column, systems_table
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
 from bleuviz.metrics import METRICS
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
@@ -31,6 +32,27 @@ def test_a_column_where_everyone_ties_has_no_best() -> None:
     assert best_systems({"a": 1.0, "b": 1.0, "c": 1.0}) == set()
     assert best_systems({"a": 1.0, "b": 1.0, "c": 0.5}) == {"a", "b"}
     assert best_systems({"a": 0.5}) == {"a"}
+    assert sole_best({"a": 1.0, "b": 1.0, "c": 0.5}) is None
+    assert sole_best({"a": 1.0, "b": 0.9, "c": 0.5}) == "a"
+
+
+def test_the_page_marks_no_tied_best() -> None:
+    """BP 1.000 for two of three systems: no cell of BP is marked; BLEU's best is."""
+    bp = {"a": 1.0, "b": 1.0, "c": 0.98}
+    columns = {
+        "BLEU": Column("BLEU", {"a": 20.0, "b": 25.0, "c": 22.0}, {}, True),
+        "BP": Column("BP", bp, {}, True),
+    }
+    columns = {
+        k: Column(c.heading, c.values, {n: str(v) for n, v in c.values.items()}, True)
+        for k, c in columns.items()
+    }
+    styled = systems_table(columns, ["b", "c", "a"])
+    frame = styled.data
+    marked = {
+        (frame.index[r], frame.columns[c]) for (r, c), css in styled._compute().ctx.items() if css
+    }
+    assert marked == {("b", "BLEU")}
 
 
 @pytest.fixture

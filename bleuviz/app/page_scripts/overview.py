@@ -48,7 +48,8 @@ for i, name in enumerate(order):
     )
 st.table(systems_table(columns, order))
 st.caption(
-    f"Ranked by {md(rank_by)} (best first); the best value of each score column is marked. "
+    f"Ranked by {md(rank_by)} (best first); the best value of each score column is marked "
+    "where one system alone has it. "
     "The cards show corpus BLEU."
 )
 export_buttons(
@@ -108,12 +109,20 @@ if testset.doc_ids is not None:
         document_bars(list(docs["doc"]), {n: list(docs[n]) for n in evaluation.testset.systems}),
         key="ov_doc_chart",
     )
-    shown = docs.copy()
-    for name in evaluation.testset.systems:
-        shown[name] = shown[name].map(fmt_bleu)
-    # st.table renders Markdown in cells and headers: escape the ids and names from the data.
-    shown["doc"] = shown["doc"].map(lambda d: md(str(d)))
-    st.table(shown.set_index("doc").rename(columns=md))
+    # A scrolling grid, not st.table: 13 systems' columns fit 1280 px, the ids stay in view.
+    st.dataframe(
+        docs,
+        key="ov_docs_table",
+        hide_index=True,
+        column_config={
+            "doc": st.column_config.TextColumn("doc", pinned=True),
+            "segments": st.column_config.NumberColumn("segments", width="small"),
+            **{
+                name: st.column_config.NumberColumn(name, format="%.2f", width="small")
+                for name in evaluation.testset.systems
+            },
+        },
+    )
     export_buttons(docs, "documents", "ov_docs_export", signature=scores[order[0]].signature)
     doc = st.selectbox("Open a document's segments", list(docs["doc"]), key="ov_doc")
     system = st.selectbox("System", list(evaluation.testset.systems), key="ov_doc_system")

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from bleuviz.analysis.ranking import best_systems, rank_order
+from bleuviz.analysis.ranking import rank_order, sole_best
 from bleuviz.app.ui.cache.scores import metric_spec, sentence_bleu
 from bleuviz.app.ui.sections.humans import cached_mean_ci, mean_with_ci
 from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
@@ -122,21 +122,22 @@ def ranked_scores(
 
 
 def systems_table(columns: Mapping[str, Column], order: list[str]) -> Styler:
-    """The table as shown: text cells in rank order, the best of each score column marked."""
+    """The table as shown: text cells in rank order, the best of each score column marked
+    when one system alone has it (``sole_best``)."""
     frame = pd.DataFrame(
         {"system": [md(n) for n in order], "rank": [str(i) for i in range(1, len(order) + 1)]}
         | {c.heading: [c.cells[n] for n in order] for c in columns.values()}
     ).set_index("system")
     best = {
-        c.heading: best_systems(c.values, c.higher_is_better)
+        c.heading: sole_best(c.values, c.higher_is_better)
         for c in columns.values()
         if c.higher_is_better is not None
     }
     marks = {md(n): n for n in order}
 
     def mark(column: pd.Series) -> list[str]:
-        winners = best.get(str(column.name), set())
-        return [BEST_STYLE if marks[label] in winners else "" for label in column.index]
+        winner = best.get(str(column.name))
+        return [BEST_STYLE if marks[label] == winner else "" for label in column.index]
 
     return frame.style.apply(mark)
 
