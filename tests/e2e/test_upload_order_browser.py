@@ -1,0 +1,56 @@
+"""Browser test: hypotheses, then references, then the source end in one saved set.
+
+The uploaders move under the saved set once the upload is saved; only a browser
+shows that the files it holds stay given (the frontend keeps an uploader's files
+by its widget id). Oracle: the workspace read back through ``Workspace``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from bleuviz.workspace import Workspace
+from tests.e2e.conftest import TIMEOUT_MS, streamlit_server
+from tests.e2e.test_browser import open_url, wait_idle
+from tests.e2e.test_imported_scores_browser import upload
+
+pytestmark = pytest.mark.e2e
+
+SAMPLE = Path(__file__).resolve().parents[2] / "bleuviz" / "sample_data"
+HYPS = [SAMPLE / "hyp.literal.en", SAMPLE / "hyp.terse.en"]
+REFS = [SAMPLE / "ref.A.en", SAMPLE / "ref.B.en"]
+SOURCE = SAMPLE / "source.de"
+
+
+def lines(path: Path) -> tuple[str, ...]:
+    return tuple(path.read_text(encoding="utf-8").removesuffix("\n").split("\n"))
+
+
+def test_a_source_given_after_the_references_joins_the_saved_set(
+    browser: Browser, tmp_path: Path
+) -> None:
+    workspace = tmp_path / "workspace"
+    with streamlit_server(log=tmp_path / "server.log", workspace=workspace) as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.set_default_timeout(TIMEOUT_MS)
+        page = context.new_page()
+        open_url(page, url, "Corpus BLEU")
+        page.get_by_text("Upload files", exact=True).click()
+        wait_idle(page)
+        upload(page, "Hypotheses", *HYPS)
+        expect(page.get_by_text("no reference yet")).to_be_visible()  # a hint
+        expect(page.locator('[data-testid="stAlertContentError"]')).to_have_count(0)
+        upload(page, "References", *REFS)
+        expect(page.get_by_role("combobox", name="Saved test set")).to_be_visible()
+        wait_idle(page)
+        upload(page, "Source", SOURCE)
+        expect(page.get_by_text("These files are saved as the test set above")).to_be_visible()
+        wait_idle(page)
+        context.close()
+    (saved,) = Workspace.open(workspace).testsets()
+    testset = Workspace.open(workspace).load(saved.id)
+    assert testset.source == lines(SOURCE)
+    assert sorted(testset.systems) == ["literal", "terse"]
