@@ -21,6 +21,7 @@ Deliberate deviations from compare-mt:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -193,13 +194,15 @@ def parse_edges(text: str) -> tuple[float, ...]:
     """Parse "10, 20, 30" (commas or spaces) into bucket edges.
 
     Raises:
-        ConfigError: a part is not a number, or the edges do not increase.
+        ConfigError: a part is not a finite number, or the edges do not increase.
     """
     parts = [p for p in text.replace(",", " ").split() if p]
     try:
         edges = tuple(float(p) for p in parts)
     except ValueError:
         raise ConfigError(f"bucket edges: {text!r} is not a list of numbers") from None
+    if not all(math.isfinite(e) for e in edges):  # nan passed the increase check below
+        raise ConfigError(f"bucket edges: {text!r} must be finite numbers")
     if any(b <= a for a, b in pairwise(edges)):
         raise ConfigError(f"bucket edges: {text!r} must increase from left to right")
     return edges
