@@ -231,3 +231,13 @@ def test_a_segment_link_carries_the_frames_settings_not_the_pages_own() -> None:
     app.run()
     assert not app.exception
     assert app.json[0].value == ('{"tok": ["char"], "set": ["abc123"], "sys": "terse", "seg": "4"}')
+
+
+@pytest.mark.parametrize("edges", ["nan", "0,inf", "10,1e999"])
+def test_bucket_edges_that_are_not_finite_are_named(
+    new_app: Callable[..., AppTest], edges: str
+) -> None:
+    app = opened(new_app(), COMPARE, {"edges": edges})
+    (message,) = link_warnings(app)
+    assert f"edges={edges}" in message and "must be finite numbers" in message
+    assert "edges" not in app.query_params
