@@ -29,7 +29,8 @@ from bleuviz.io.plain import system_name_from_filename
 from bleuviz.io.testset import TestSet
 
 if TYPE_CHECKING:
-    from bleuviz.workspace.store import SavedSet, Workspace
+    from bleuviz.workspace.base import SavedSet
+    from bleuviz.workspace.store import Workspace
 
 
 def add_add_parser(commands: Any) -> argparse.ArgumentParser:

@@ -6,12 +6,13 @@ from bleuviz.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from bleuviz.errors import UnknownTestSet, WorkspaceError
+    from bleuviz.workspace.base import SavedSet
     from bleuviz.workspace.conflicts import NoteChanged, OutputChanged
     from bleuviz.workspace.identity import DefiningStreams, testset_id
     from bleuviz.workspace.location import WORKSPACE_ENV, default_folder, resolve_folder
     from bleuviz.workspace.notes import ANONYMOUS, NOTE_CATEGORIES, NOTE_MAX_CHARS, Note
     from bleuviz.workspace.schema import DB_NAME, SCHEMA_VERSION
-    from bleuviz.workspace.store import TRASH_DAYS, EarlierOutput, SavedSet, Workspace
+    from bleuviz.workspace.store import TRASH_DAYS, EarlierOutput, Workspace
 
 _EXPORTS = {
     "UnknownTestSet": "bleuviz.errors",
@@ -31,7 +32,7 @@ _EXPORTS = {
     "SCHEMA_VERSION": "bleuviz.workspace.schema",
     "TRASH_DAYS": "bleuviz.workspace.store",
     "EarlierOutput": "bleuviz.workspace.store",
-    "SavedSet": "bleuviz.workspace.store",
+    "SavedSet": "bleuviz.workspace.base",
     "Workspace": "bleuviz.workspace.store",
 }
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

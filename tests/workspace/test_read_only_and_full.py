@@ -28,7 +28,7 @@ import sacrebleu
 
 from bleuviz.errors import WorkspaceError
 from bleuviz.io.load import load_paths
-from bleuviz.workspace import DB_NAME, Workspace, store
+from bleuviz.workspace import DB_NAME, Workspace, base
 from bleuviz.workspace.schema import CREATE
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from tests.workspace.conftest import assert_same_testset, sample_testset
@@ -183,7 +183,7 @@ def test_an_older_read_only_workspace_is_read_from_a_migrated_copy(tmp_path: Pat
 @contextlib.contextmanager
 def _capped(monkeypatch: pytest.MonkeyPatch, spare_pages: int) -> Iterator[None]:
     """Every workspace connection may grow its database by ``spare_pages`` pages only."""
-    connect = store.connect
+    connect = base.connect
 
     @contextlib.contextmanager
     def small(uri: str, folder: Path) -> Iterator[sqlite3.Connection]:
@@ -192,9 +192,9 @@ def _capped(monkeypatch: pytest.MonkeyPatch, spare_pages: int) -> Iterator[None]
             conn.execute(f"PRAGMA max_page_count = {pages + spare_pages}")
             yield conn
 
-    monkeypatch.setattr(store, "connect", small)
+    monkeypatch.setattr(base, "connect", small)
     yield
-    monkeypatch.setattr(store, "connect", connect)
+    monkeypatch.setattr(base, "connect", connect)
 
 
 def test_a_full_disk_is_named_and_nothing_is_half_saved(
