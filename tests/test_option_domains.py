@@ -22,6 +22,7 @@ from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import Settings
+from bleuviz.metrics.ter_config import TerConfig
 
 # No trigram or 4-gram matches: every smoothing acts on those orders.
 HYPS = ["the cat sat here on a red mat", "a dog barked"]
@@ -119,3 +120,10 @@ def test_chrf_at_the_limits_scores_as_sacrebleu(
 
 def test_config_errors_are_bleuviz_errors() -> None:
     assert issubclass(ConfigError, BleuvizError)
+
+
+@pytest.mark.parametrize("option", ["normalized", "no_punct", "asian_support", "case_sensitive"])
+def test_ter_switches_must_be_booleans(option: str) -> None:
+    with pytest.raises(ConfigError, match=f"^TER {option}: must be true or false, got 'no'"):
+        TerConfig(**{option: "no"})  # type: ignore[arg-type]
+    assert getattr(TerConfig(**{option: True}), option) is True

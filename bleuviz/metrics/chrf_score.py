@@ -48,7 +48,7 @@ class ChrfConfig:
         if self.order < 1:
             raise ConfigError("chrF orders: the character and word orders are both 0")
         check_count("chrF beta", self.beta, 1, MAX_CHRF_BETA)
-        if not isinstance(self.lowercase, bool):
+        if not isinstance(self.lowercase, (bool, np.bool_)):
             raise ConfigError(f"chrF lowercase: must be true or false, got {self.lowercase!r}")
 
     @property
