@@ -171,6 +171,16 @@ class Evaluation:
                 return self._held_statistics() is None
             return True
 
+    def scores_key(self, label: str) -> Hashable:
+        """What identifies ``label``'s scores here: the computations this bundle shares
+        (with its siblings under other settings) and the settings the metric reads.
+
+        Two calls with equal keys compute the same scores: a caller running them in
+        the background may run one and let the other wait for it.
+        """
+        metric = self.metric(label)
+        return (id(self._memo), metric, metric.reads(self.settings))
+
     def has_scores(self, label: str, system: str) -> bool:
         """Whether ``system``'s scores of ``label`` under these settings are held."""
         metric = self.metric(label)

@@ -1,7 +1,8 @@
 """TER of several systems in worker processes, cached, with progress reports.
 
 TER is the slow metric (a shift search per segment), so the segments of every
-system are cut into chunks that worker processes score with the pure
+system are cut into chunks (reported one by one, so a bar can estimate the time
+left) that worker processes score with the pure
 :func:`bleuviz.metrics.ter_score.ter_statistics`; the chunks' statistics
 concatenate. A system already scored with the same references and options in
 this process is taken from an in-memory cache (keyed on a digest of the text
@@ -9,8 +10,9 @@ and the options; nothing is written to disk), so it is never scored twice.
 
 Worker processes are forked when the caller has a single thread (the command
 line: no start-up cost) and started from a fork server otherwise (the app's
-server runs threads, and forking a threaded process can deadlock); a fork
-server's workers import the caller's main module, which must then be
+server runs threads, and forking a threaded process can deadlock); the fork
+server imports TER's modules once, before forking its workers, so a worker
+starts scoring at once. A fork server imports the caller's main module, which must then be
 import-safe (``if __name__ == "__main__":``), as ``multiprocessing`` requires. If
 the pool breaks anyway, the systems are scored in this process.
 """
@@ -39,6 +41,8 @@ CHUNK_SEGMENTS = 256
 PARALLEL_FROM = 512
 #: Systems the cache keeps (least recently used dropped first).
 CACHE_SIZE = 64
+#: What a worker imports to score (numpy, sacrebleu's tokenizer through the adapter).
+WORKER_MODULES = ("bleuviz.metrics.ter_score", "bleuviz.metrics.sacrebleu_adapter", "sacrebleu")
 
 _cache: OrderedDict[tuple[bytes, TerConfig], FloatArray] = OrderedDict()
 _cache_lock = threading.Lock()
@@ -65,15 +69,41 @@ def ter_systems(
             fresh = _in_pool(systems, todo, references, config, workers, progress)
         except BrokenProcessPool:  # a worker died (killed, or a main module not import-safe)
             fresh = {}
-    for i, name in enumerate(todo):
-        if name not in fresh:
-            _report(progress, i, len(todo), i / len(todo))
-            fresh[name] = ter_statistics(systems[name], references, config)
+    left = [name for name in todo if name not in fresh]
+    fresh.update(_in_process(systems, left, references, config, progress))
     for name in todo:
         out[name] = readonly(fresh[name])
         _remember(keys[name], out[name])
     _report(progress, len(todo), len(todo), 1.0)
     return {name: out[name] for name in systems}
+
+
+def _chunks(n_segments: int) -> list[slice]:
+    """The segments of a system, ``CHUNK_SEGMENTS`` at a time."""
+    return [slice(start, start + CHUNK_SEGMENTS) for start in range(0, n_segments, CHUNK_SEGMENTS)]
+
+
+def _in_process(
+    systems: Mapping[str, Sequence[str]],
+    todo: Sequence[str],
+    references: Sequence[Sequence[str]],
+    config: TerConfig,
+    progress: Progress | None,
+) -> dict[str, FloatArray]:
+    """Score the ``todo`` systems here, chunk by chunk, reporting after each chunk."""
+    n_segments = sum(len(systems[name]) for name in todo)
+    done = 0
+    fresh = {}
+    for i, name in enumerate(todo):
+        hyps, chunks = systems[name], []
+        for part in _chunks(len(hyps)):
+            _report(progress, i, len(todo), done / n_segments)
+            chunks.append(
+                ter_statistics(hyps[part], [stream[part] for stream in references], config)
+            )
+            done += len(chunks[-1])
+        fresh[name] = np.concatenate(chunks) if chunks else np.zeros((0, 2))
+    return fresh
 
 
 def _in_pool(
@@ -85,7 +115,7 @@ def _in_pool(
     progress: Progress | None,
 ) -> dict[str, FloatArray]:
     """Score the ``todo`` systems chunk by chunk in ``workers`` processes."""
-    context = multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
+    context = _context()
     parts: dict[str, list[Future[FloatArray]]] = {}
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         for name in todo:
@@ -93,33 +123,46 @@ def _in_pool(
             parts[name] = [
                 pool.submit(
                     ter_statistics,
-                    list(hyps[start : start + CHUNK_SEGMENTS]),
-                    [list(stream[start : start + CHUNK_SEGMENTS]) for stream in references],
+                    list(hyps[part]),
+                    [list(stream[part]) for stream in references],
                     config,
                 )
-                for start in range(0, len(hyps), CHUNK_SEGMENTS)
+                for part in _chunks(len(hyps))
             ]
-        n_chunks = sum(len(futures) for futures in parts.values())
+        n_segments = sum(len(systems[name]) for name in todo)
         done = 0
         fresh = {}
         for i, name in enumerate(todo):
-            _report(progress, i, len(todo), done / n_chunks)
             chunks = []
             for future in parts[name]:
+                _report(progress, i, len(todo), done / n_segments)
                 chunks.append(future.result())
-                done += 1
-            fresh[name] = np.concatenate(chunks)
+                done += len(chunks[-1])
+            fresh[name] = np.concatenate(chunks) if chunks else np.zeros((0, 2))
     return fresh
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    """Fork when this process has one thread; else a fork server that has imported
+    TER's modules once, so that each worker forked from it starts scoring at once."""
+    if threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")
+    # Read when the fork server starts (the first pool of the process); the main
+    # module first, as multiprocessing's default preload does.
+    context.set_forkserver_preload(["__main__", *WORKER_MODULES])
+    return context
+
+
 def _report(progress: Progress | None, index: int, count: int, fraction: float) -> None:
-    """Tell ``progress`` which system is being scored (or that all are done)."""
+    """Tell ``progress`` which system is being scored (or that all are done); the caller
+    names the metric."""
     if progress is None:
         return
     if index < count:
-        progress(f"TER: system {index + 1} of {count}", fraction)
+        progress(f"system {index + 1} of {count}", fraction)
     else:
-        progress(f"TER: {count} system{'s' if count != 1 else ''} scored", 1.0)
+        progress(f"{count} system{'s' if count != 1 else ''} scored", 1.0)
 
 
 def _key(

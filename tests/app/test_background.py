@@ -14,7 +14,7 @@ import pytest
 import streamlit
 
 import bleuviz.app.ui.cache.background
-from bleuviz.app.ui.cache.background import LatestReport, with_progress
+from bleuviz.app.ui.cache.background import LatestReport, shared_progress, with_progress
 from bleuviz.errors import InputError
 from bleuviz.progress import Progress
 
@@ -102,3 +102,51 @@ def test_a_report_followed_late_passes_on_the_last_one_and_every_later_one() -> 
     early.follow(lambda what, fraction: heard.append((what, fraction)))
     early("2,000 of 100,000 segments", 0.02)
     assert heard == [("1,000 of 100,000 segments", 0.01), ("2,000 of 100,000 segments", 0.02)]
+
+
+def test_a_computation_under_way_is_watched_not_started_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rerun stopped at the bar leaves its work running: the next run waits for it."""
+    release = threading.Event()
+    main = threading.current_thread()
+
+    class Slot:
+        def progress(self, value: float, text: str = "") -> None:
+            if threading.current_thread() is main:  # the second run is watching
+                release.set()
+
+        def empty(self) -> None:
+            pass
+
+    monkeypatch.setattr(streamlit, "empty", Slot)
+    monkeypatch.setattr(bleuviz.app.ui.cache.background, "BAR_AFTER", 0.01)
+    monkeypatch.setattr(bleuviz.app.ui.cache.background, "REFRESH", 0.01)
+    started, calls, results = threading.Event(), [], []
+
+    def compute(report: Progress) -> int:
+        calls.append(1)
+        started.set()
+        release.wait(30)
+        return len(calls)
+
+    first = threading.Thread(target=lambda: results.append(shared_progress("k", "T", compute)))
+    first.start()
+    started.wait(30)
+    results.append(shared_progress("k", "T", compute))
+    first.join(30)
+    assert calls == [1] and results == [1, 1]
+    assert shared_progress("k", "T", compute) == 2  # done: a later call computes again
+
+
+def test_the_time_left_is_estimated_from_the_time_so_far(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = LatestReport()
+    clock = report.started
+    monkeypatch.setattr(bleuviz.app.ui.cache.background.time, "monotonic", lambda: clock + 10)
+    assert report.time_left() == ""  # nothing done yet: no estimate
+    report("system 1 of 4", 0.25)
+    assert report.time_left() == "about 30 s left"
+    report("system 2 of 4", 0.05)
+    assert report.time_left() == "about 3 min left"  # 190 s

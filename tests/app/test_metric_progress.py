@@ -1,10 +1,12 @@
-"""Every page that scores another metric for every system shows which system is under way.
+"""Every page that scores another metric for every system shows which system is under way,
+and how long is left.
 
 The bar is emptied once the scores are in, so the test records what was drawn.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +14,9 @@ import pytest
 import streamlit
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.cache import background
+from bleuviz.bleu.tokenize import default_workers
+from bleuviz.metrics import ter_parallel
 from tests.data import SAMPLE_SYSTEM_LINES
 
 N_SYSTEMS = len(SAMPLE_SYSTEM_LINES)
@@ -45,9 +50,30 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return texts
 
 
-def expected(label: str) -> list[str]:
-    steps = [f"{label}: system {k} of {N_SYSTEMS}" for k in range(1, N_SYSTEMS + 1)]
-    return [f"{label}: scoring {N_SYSTEMS} systems", *steps, "(emptied)"]
+@pytest.fixture
+def slow_ter(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """TER made slow enough to be watched (a pause a chunk), one chunk a system; the bar
+    drawn at once and refreshed often. Returns each ``ter_systems`` call's
+    (systems, workers)."""
+    calls: list[tuple[int, int]] = []
+    real_systems, real_statistics = ter_parallel.ter_systems, ter_parallel.ter_statistics
+
+    def ter_systems(systems: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append((len(systems), kwargs.get("workers", args[2] if len(args) > 2 else 2)))
+        return real_systems(systems, *args, **kwargs)
+
+    def statistics(*args: Any) -> Any:
+        time.sleep(0.3)  # not timed: lets the script thread draw the bar between chunks
+        return real_statistics(*args)
+
+    ter_parallel.clear_cache()
+    monkeypatch.setattr(ter_parallel, "ter_systems", ter_systems)
+    monkeypatch.setattr(ter_parallel, "ter_statistics", statistics)
+    monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 10**9)  # in this process: patched
+    monkeypatch.setattr(background, "BAR_AFTER", 0.0)
+    monkeypatch.setattr(background, "REFRESH", 0.02)
+    monkeypatch.setattr(background, "ESTIMATE_AFTER", 0.0)
+    return calls
 
 
 @pytest.mark.parametrize(
@@ -59,16 +85,30 @@ def expected(label: str) -> list[str]:
         ("bleuviz/app/page_scripts/compare.py", {"metric": "TER"}),
     ],
 )
-def test_scoring_every_system_shows_the_system_under_way_once(
-    new_app: Callable[..., AppTest], drawn: list[str], page: str, params: dict[str, str]
+def test_scoring_every_system_shows_the_system_under_way_and_the_time_left(
+    new_app: Callable[..., AppTest],
+    drawn: list[str],
+    slow_ter: list[tuple[int, int]],
+    page: str,
+    params: dict[str, str],
 ) -> None:
     at = new_app()
     at.switch_page(page)
     at.query_params.update(params)
     at.run()
     assert not at.exception
-    assert drawn == expected("TER")
+    first = next(i for i, text in enumerate(drawn) if text.startswith("TER"))
+    bars = drawn[first:-1]  # before: counting n-grams, drawn at once too (BAR_AFTER 0)
+    assert drawn[-1] == "(emptied)" and all(text.startswith("TER") for text in bars)
+    under_way = {text.split(" · ")[0] for text in bars}
+    assert under_way <= {"TER"} | {f"TER: system {k} of {N_SYSTEMS}" for k in range(1, 4)}
+    assert f"TER: system {N_SYSTEMS} of {N_SYSTEMS}" in under_way
+    assert any(text.endswith(" s left") for text in bars)
+    # Every system in one call, with the command line's worker processes (the app
+    # scored one system a call, in the server's own thread).
+    assert slow_ter == [(N_SYSTEMS, default_workers())]
     drawn.clear()
     at.run()  # scored: read from the cache, no bar
     assert not at.exception
-    assert drawn == []
+    assert not any(text.startswith("TER") for text in drawn)
+    assert len(slow_ter) == 1

@@ -140,10 +140,13 @@ def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
         systems, refs, TerConfig(), workers=2, progress=lambda *r: reports.append(r)
     )
     n = len(systems)
-    assert [text for text, _ in reports] == [
-        *(f"TER: system {i} of {n}" for i in range(1, n + 1)),
-        f"TER: {n} systems scored",
+    texts = [text for text, _ in reports]  # one report a chunk: the same text repeats
+    assert [t for i, t in enumerate(texts) if i == 0 or texts[i - 1] != t] == [
+        *(f"system {i} of {n}" for i in range(1, n + 1)),
+        f"{n} systems scored",
     ]
+    chunks = sum(-(-len(hyps) // 3) for hyps in systems.values())
+    assert len(reports) == chunks + 1
     assert [fraction for _, fraction in reports] == sorted(fraction for _, fraction in reports)
     for name, hyps in systems.items():
         assert first[name].tolist() == sacrebleu_stats(hyps, refs, TerConfig())
@@ -154,6 +157,8 @@ def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
         systems, refs, TerConfig(), workers=2, progress=lambda *r: reports.append(r)
     )
     assert all(again[name] is first[name] for name in systems)  # not scored twice
-    assert reports == [("TER: 0 systems scored", 1.0)]
-    other = ter_systems(systems, refs[:1], TerConfig(), workers=1)
+    assert reports == [("0 systems scored", 1.0)]
+    other = ter_systems(systems, refs[:1], TerConfig(), workers=1)  # here, 3 segments a chunk
     assert not np.array_equal(other["hyp.terse.en"], first["hyp.terse.en"])
+    for name, hyps in systems.items():
+        assert other[name].tolist() == sacrebleu_stats(hyps, refs[:1], TerConfig())
