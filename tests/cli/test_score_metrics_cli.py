@@ -120,7 +120,7 @@ def test_latex_has_a_column_per_metric(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["-m", "chrf", "--chrf-beta", "0"], "chrF beta: must be at least 1, got 0"),
+        (["-m", "chrf", "--chrf-beta", "0"], "argument --chrf-beta: must be at least 1, got 0"),
         (["-m", "chrf", "--chrf-char-order", "0"], "chrF orders: the character and word orders"),
         (["-m", "chrf", "--confidence"], "--confidence: bootstrap intervals are for BLEU"),
         (["-m", "meteor"], "invalid choice: 'meteor'"),
