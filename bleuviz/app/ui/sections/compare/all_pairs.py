@@ -12,7 +12,7 @@ from bleuviz.app.ui.cache.compare import significance, tested_signature
 from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.state.links import apply_links, write_links
-from bleuviz.app.ui.state.page_links import ALL_PAIRS_LINK
+from bleuviz.app.ui.state.page_links import all_pairs_links
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.metrics import Settings
 from bleuviz.metrics.evaluation import Evaluation
@@ -37,15 +37,17 @@ def all_pairs_section(
     """Test every pair on ``metric`` (on request), then show the grid, clusters and table."""
     names = list(evaluation.testset.systems)
     n_pairs = len(names) * (len(names) - 1) // 2
-    apply_links([ALL_PAIRS_LINK])
+    links = all_pairs_links(list(TESTS))
+    apply_links(links)
     tested = st.toggle(f"Test all {n_pairs} pairs", key="cmp_all_pairs")
-    write_links([ALL_PAIRS_LINK])
+    write_links(links)
     if not tested:
         st.caption("Each pair's p-values equal a comparison with its first system as baseline.")
         return
     left, right = st.columns(2)
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
+    write_links(links)
     if corrected:
         settings = corrected_settings(settings, n_pairs)
         signature = tested_signature(evaluation, metric, settings)
@@ -126,8 +128,7 @@ def _tested_pairs(
         progress.progress(
             done / (len(names) - 1), text=f"{metric}: baseline {done + 1} of {len(names) - 1}"
         )
-        base, *rows = significance(identity, baseline, metric, tests, settings, evaluation)
-        return [base, *(row for row in rows if row.name in later)]
+        return significance(identity, baseline, metric, tests, settings, evaluation, tuple(later))
 
     scores, pairs = all_pairs(names, tester)
     progress.empty()
