@@ -191,19 +191,21 @@ def _statistic(
     return value if math.isfinite(value) else None
 
 
-def segment_gaps(metric: MetricView, human: MetricView) -> pd.DataFrame:
+def segment_gaps(
+    metric: MetricView, human: MetricView, leave_out: Collection[str] = ()
+) -> pd.DataFrame:
     """Rank (system, segment) pairs by how far the metric and the human disagree.
 
     Each side's oriented scores become percentiles over the pairs both scored,
     so unlike scales compare; ``gap`` is the metric's percentile minus the
     human's (positive: the metric likes the output more than the annotators),
-    largest magnitude first.
+    largest magnitude first. Systems in ``leave_out`` (human references) are not ranked.
     """
     import pandas as pd  # here: the command line loads this module, rarely this function
 
     rows = []
     for system in human.sentence:
-        if system not in metric.sentence:
+        if system not in metric.sentence or system in leave_out:
             continue
         m, h = metric.sentence[system], human.sentence[system]
         for seg in np.flatnonzero(~(np.isnan(m) | np.isnan(h))):

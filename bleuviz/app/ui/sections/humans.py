@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from bleuviz.analysis.correlation import (
@@ -16,16 +16,19 @@ from bleuviz.analysis.correlation import (
     scores_view,
     segment_gaps,
 )
+from bleuviz.analysis.meta_eval import is_human_reference
+from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.app.ui.widgets.format import direction_note, fmt_metric
+from bleuviz.app.ui.widgets.format import direction_note, fmt_metric, number_format
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig
 from bleuviz.metrics import MetricScores, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
-from bleuviz.render.human_charts import metric_vs_human_scatter
+from bleuviz.render.human_charts import metric_vs_human_scatter, segment_scatter
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.numbers import fixed
 from bleuviz.significance.mean import mean_ci
 
 
@@ -80,7 +83,7 @@ def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
     """The correlation table as shown: four decimals, a dash where undefined."""
 
     def shown(value: float | None) -> str:
-        return "—" if value is None else f"{value:.4f}"
+        return "—" if value is None else fixed(value, 4)
 
     return pd.DataFrame(
         {
@@ -88,71 +91,139 @@ def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
             "system Pearson r": [shown(r.system_pearson) for r in results],
             "system Kendall τ": [shown(r.system_kendall) for r in results],
             "pairwise accuracy": [shown(r.pairwise_accuracy) for r in results],
-            "segment Kendall τ": [shown(r.segment_kendall) for r in results],
+            "segment τ, no grouping": [shown(r.segment_kendall) for r in results],
+            "segment τ by item": [shown(r.segment_kendall_item) for r in results],
+            "segment τ by system": [shown(r.segment_kendall_system) for r in results],
+            "acc_eq": [shown(r.pairwise_accuracy_eq) for r in results],
             "systems": [r.n_systems for r in results],
             "segments": [r.n_segments for r in results],
         }
     ).set_index("metric")
 
 
+def human_references(human_view: MetricView) -> list[str]:
+    """Systems the human score names as human translations (refA, refB...)."""
+    return [s for s in human_view.corpus if is_human_reference(s)]
+
+
 def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) -> None:
-    """Every metric against the human score: the table, a system scatter, segment gaps."""
+    """Every metric against the human score: the table, system and segment scatters, gaps."""
     st.subheader(f"Metrics vs humans: {md(human)}")
     human_view = metric_view(evaluation, human)
     views = metric_views(evaluation, config, human)
-    results = [correlate(view, human_view) for view in views]
+    left_out = _left_out(human_references(human_view))
+    results = [correlate(view, human_view, left_out) for view in views]
     st.table(correlation_frame(results))
     export_buttons(
         pd.DataFrame([r.as_dict() for r in results]), f"correlation-{human}", "ov_human_export"
     )
-    st.caption(
-        "System level: Pearson and Kendall τ-b (scipy) between corpus scores (means for imported "
-        "scores) and human means, over systems with a human score; pairwise accuracy is the "
-        "share of system pairs ordered as the humans order them (Kocmi et al., 2021). Segment "
-        "level: Kendall τ-b over every (system, segment) pair both scored. Lower-is-better "
-        "scores are negated first, so positive always means agreement."
-    )
+    st.caption(CORRELATION_NOTE)
     labels = [view.name for view in views]
     chosen = st.selectbox("Metric", labels, key="ov_human_metric")
     view = views[labels.index(chosen)]
-    systems = [s for s in evaluation.testset.systems if np.isfinite(human_view.corpus[s])]
-    figure = metric_vs_human_scatter(
-        systems,
-        [view.corpus[s] for s in systems],
-        [human_view.corpus[s] for s in systems],
-        chosen,
-        human,
-    )
-    left, right = st.columns([2, 3])
-    left.plotly_chart(figure, key="ov_human_scatter")
-    with right:
-        _largest_gaps(view, human_view, human)
-
-
-def _largest_gaps(view: MetricView, human_view: MetricView, human: str) -> None:
-    """The segments where the metric and the human disagree most, each linking to Sentences."""
-    gaps = segment_gaps(view, human_view).head(20)
-    st.markdown(f"Largest disagreements between {md(view.name)} and {md(human)}")
-    gaps["open"] = [
-        "sentences?" + urlencode({"sys": s, "seg": str(g)})
-        for s, g in zip(gaps["system"], gaps["seg"], strict=True)
+    systems = [
+        s
+        for s in evaluation.testset.systems
+        if np.isfinite(human_view.corpus[s]) and s not in left_out
     ]
+    left, right = st.columns(2)
+    left.plotly_chart(
+        metric_vs_human_scatter(
+            systems,
+            [view.corpus[s] for s in systems],
+            [human_view.corpus[s] for s in systems],
+            chosen,
+            human,
+        ),
+        key="ov_human_scatter",
+    )
+    right.plotly_chart(_segment_figure(view, human_view, systems), key="ov_human_seg_scatter")
+    _largest_gaps(evaluation, view, human_view, left_out)
+
+
+CORRELATION_NOTE = (
+    "System level: Pearson and Kendall τ-b (scipy) between corpus scores (means for imported "
+    "scores) and human means, over systems with a human score; pairwise accuracy is the "
+    "share of system pairs ordered as the humans order them (Kocmi et al., 2021). Segment "
+    "level, as mt-metrics-eval computes it: Kendall τ-b over every (system, segment) pair "
+    "both scored (no grouping), or one τ per segment across systems (by item) or per system "
+    "across segments (by system), averaged over those defined; acc_eq is the pairwise "
+    "accuracy of systems within each segment with tie calibration (Deutsch et al., 2023): "
+    "metric differences up to the best threshold count as ties. Lower-is-better scores are "
+    "negated first, so positive always means agreement."
+)
+
+
+def _left_out(references: list[str]) -> list[str]:
+    """The human references to leave out: all, unless the checkbox keeps them."""
+    if not references:
+        return []
+    keep = st.checkbox(
+        f"Count the human references ({', '.join(md(r) for r in references)})",
+        value=False,
+        key="ov_human_refs",
+        help="Human translations scored as systems are left out by default, as "
+        "mt-metrics-eval does (include_human=False): a metric that uses the reference "
+        "cannot fairly rank another human translation.",
+    )
+    return [] if keep else references
+
+
+def _segment_figure(view: MetricView, human_view: MetricView, systems: list[str]) -> go.Figure:
+    """Every (system, segment) both scored, as a translucent (sampled) scatter."""
+    scored = [s for s in systems if s in view.sentence and s in human_view.sentence]
+    labels = [f"{s} · {i + 1}" for s in scored for i in range(len(view.sentence[s]))]
+    if not scored:
+        return segment_scatter(np.zeros(0), np.zeros(0), [], view.name, human_view.name)
+    return segment_scatter(
+        np.concatenate([view.sentence[s] for s in scored]),
+        np.concatenate([human_view.sentence[s] for s in scored]),
+        labels,
+        view.name,
+        human_view.name,
+    )
+
+
+def _largest_gaps(
+    evaluation: Evaluation, view: MetricView, human_view: MetricView, left_out: list[str]
+) -> None:
+    """The segments where the metric and the human disagree most, each linking to Sentences.
+
+    The links open the Sentences page in this tab (the session's settings go along).
+    Each score shows at its own precision (BLEU two decimals, a 0-1 score four).
+    """
+    gaps = segment_gaps(view, human_view, left_out).head(20)
+    human = human_view.name
+    st.markdown(f"Largest disagreements between {md(view.name)} and {md(human)}")
+    gaps.insert(0, "rank", range(1, len(gaps) + 1))
     st.dataframe(
         gaps,
         key="ov_human_gaps",
         hide_index=True,
         height=360,
-        column_order=["system", "seg", "metric", "human", "gap", "open"],
+        column_order=["rank", "system", "seg", "metric", "human", "gap"],
         column_config={
+            "rank": st.column_config.NumberColumn("#", width="small"),
             "seg": st.column_config.NumberColumn("segment", width="small"),
-            "metric": st.column_config.NumberColumn(view.name, format="%.4f"),
-            "human": st.column_config.NumberColumn(human, format="%.4f"),
+            "metric": st.column_config.NumberColumn(
+                view.name, format=number_format(metric_spec(evaluation, view.name))
+            ),
+            "human": st.column_config.NumberColumn(
+                human, format=number_format(metric_spec(evaluation, human))
+            ),
             "gap": st.column_config.NumberColumn(
                 "percentile gap",
                 format="%+.1f",
                 help="the metric's percentile minus the human's: positive, the metric likes "
                 "the output more than the annotators did",
             ),
-            "open": st.column_config.LinkColumn("open", display_text="Sentences"),
         },
     )
+    st.caption("Open one in the Sentences page:")
+    links = st.columns(4)
+    for i, (system, seg) in enumerate(zip(gaps["system"], gaps["seg"], strict=True)):
+        links[i % 4].page_link(
+            routes.SENTENCES,
+            label=f"{i + 1}. {md(system)} · {seg}",
+            query_params={"sys": system, "seg": str(seg)},
+        )
