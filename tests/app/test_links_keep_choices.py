@@ -103,11 +103,16 @@ def test_compare_all_pairs_switch_travels_in_the_link(new_app: Callable[..., App
     open_view(sender, SIGNIFICANCE)
     assert "pairs" not in sender.query_params
     sender.toggle(key="cmp_all_pairs").set_value(True).run()
+    assert flat_params(sender)["pairs"] == "1" and "holm" not in sender.query_params
+    sender.toggle(key="cmp_pairs_holm").set_value(True).run()
+    sender.radio(key="cmp_pairs_test").set_value("approximate randomization").run()
     sent = flat_params(sender)
-    assert sent["pairs"] == "1"
+    assert sent["holm"] == "1" and sent["pairs_test"] == "approximate randomization"
     receiver = opened(new_app(), COMPARE, sent)
     assert not link_warnings(receiver)
     assert receiver.toggle(key="cmp_all_pairs").value is True
+    assert receiver.toggle(key="cmp_pairs_holm").value is True
+    assert receiver.radio(key="cmp_pairs_test").value == "approximate randomization"
     assert flat_params(receiver) == sent
 
 

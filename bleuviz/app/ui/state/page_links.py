@@ -103,6 +103,20 @@ def significance_links(defaults: tuple[int, int, int]) -> list[LinkParam]:
 ALL_PAIRS_LINK = LinkParam("pairs", "cmp_all_pairs", flag, show_flag, default=False)
 
 
+def all_pairs_links(tests: Sequence[str]) -> list[LinkParam]:
+    """Every pair's settings: ``pairs=1`` (the switch), ``pairs_test`` and ``holm=1``.
+
+    ``tests``: the test choices, the first the default. The test and the
+    correction change the clusters and stars, so a link that drops them would
+    show its receiver other results than its sender saw.
+    """
+    return [
+        ALL_PAIRS_LINK,
+        LinkParam("pairs_test", "cmp_pairs_test", choice(tests, "test"), default=tests[0]),
+        LinkParam("holm", "cmp_pairs_holm", flag, show_flag, default=False),
+    ]
+
+
 def choice_param(name: str, key: str, options: Sequence[str], what: str) -> LinkParam:
     """A choice whose first option is the default (a bucket, an n-gram, a kind)."""
     return LinkParam(name, key, choice(options, what), default=options[0])
