@@ -1,7 +1,9 @@
 """``python -m bleuviz list``: the test sets saved in the workspace, newest first.
 
 ``--trash`` lists the deleted ones instead (restorable with ``bleuviz restore ID``
-for ``TRASH_DAYS`` days), with when each was deleted. Reads only: it works on a
+for ``TRASH_DAYS`` days), with when each was deleted. The JSON also lists each
+set's earlier outputs (replaced by ``add --replace``; ``bleuviz restore ID
+--system NAME --version N`` brings one back). Reads only: it works on a
 read-only workspace.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from datetime import datetime
 from typing import Any
 
 from bleuviz.cli.add import saved_dict
@@ -42,6 +45,11 @@ def run_list(args: argparse.Namespace) -> int:
     listed = workspace.trash() if args.trash else workspace.testsets()
     saved = [saved_dict(s) for s in listed]
     if args.format == "json":
+        for entry in saved:
+            entry["earlier_outputs"] = [
+                {"system": e.system, "version": e.version, "replaced": _when(e.replaced)}
+                for e in workspace.earlier_outputs(entry["id"], trashed=args.trash)
+            ]
         out = {"workspace": str(workspace.folder), "trash" if args.trash else "testsets": saved}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
@@ -59,3 +67,8 @@ def run_list(args: argparse.Namespace) -> int:
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
     return 0
+
+
+def _when(moment: datetime) -> str:
+    """A time in UTC as the listing shows it (ISO 8601, seconds)."""
+    return moment.isoformat(timespec="seconds")

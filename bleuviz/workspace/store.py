@@ -141,14 +141,16 @@ class Workspace(NoteStore):
             rows.put_systems(conn, set_id, {name: tuple(lines)}, utc_now() if replace else None)
             return self._saved(conn, set_id)
 
-    def earlier_outputs(self, set_id: str) -> tuple[EarlierOutput, ...]:
+    def earlier_outputs(self, set_id: str, *, trashed: bool = False) -> tuple[EarlierOutput, ...]:
         """Return the outputs replaced in test set ``set_id``, by system then version.
+
+        ``trashed``: the set is in the trash.
 
         Raises:
             UnknownTestSet: no such test set.
         """
         with self._read() as conn:
-            self._saved(conn, set_id)
+            self._saved(conn, set_id, trashed=trashed)
             return tuple(EarlierOutput(*row) for row in rows.earlier_outputs(conn, set_id))
 
     def earlier_lines(self, set_id: str, system: str, version: int) -> tuple[str, ...]:
@@ -167,6 +169,19 @@ class Workspace(NoteStore):
                 f"system {system!r} of test set {set_id} has no earlier version {version}"
             )
         return lines
+
+    def restore_output(self, set_id: str, system: str, version: int) -> SavedSet:
+        """Make ``system``'s earlier output ``version`` its output again (an undo of a replace).
+
+        The output it replaces is kept as the next earlier version, and notes
+        written on the restored lines are no longer "on an earlier output".
+
+        Raises:
+            UnknownTestSet: no such test set.
+            InputError: the system has no such earlier version.
+        """
+        lines = self.earlier_lines(set_id, system, version)  # never changes once kept
+        return self.add_system(set_id, system, lines, replace=True)
 
     def testsets(self) -> tuple[SavedSet, ...]:
         """Return every saved test set not in the trash, newest first."""

@@ -450,6 +450,8 @@ def test_a_note_on_a_replaced_output_says_so_in_the_table_the_editor_and_the_exp
     caption = next(c.value for c in app.caption if "On an earlier output" in c.value)
     assert old_line.split()[0] in caption
     assert "History (2 revisions)" in [e.label for e in app.expander]
+    captions = [c.value.replace("\\", "") for c in app.sidebar.caption]  # escaped Markdown
+    assert any("Earlier outputs kept (replaced): repeat (1)" in c for c in captions)
     app.checkbox(key="sent_notes_export_revisions").check()
     run(app)
     revisions = workspace.notes_tsv(saved.id, revisions=True).splitlines()

@@ -271,3 +271,29 @@ def test_notes_prints_every_revision_on_request(
     out = capsys.readouterr().out
     assert out == workspace.notes_tsv(added["id"], revisions=True)
     assert [line.split("\t")[-1] for line in out.splitlines()[1:]] == ["first", "second"]
+
+
+def test_an_earlier_output_is_listed_and_restored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path / "ws")
+    first = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", HYPS[0], "-f", "json")
+    workspace = Workspace.open(ws)
+    workspace.save_note(first["id"], "literal", 0, "on the first output", "style")
+    other = tmp_path / Path(HYPS[0]).name
+    other.write_text(Path(HYPS[1]).read_text(encoding="utf-8"), encoding="utf-8")
+    at = ["--workspace", ws, "-f", "json"]
+    run_json(capsys, "add", "--set", first["id"], "--hyp", str(other), "--replace", *at)
+    (listed,) = run_json(capsys, "list", *at)["testsets"]
+    (earlier,) = listed["earlier_outputs"]
+    assert (earlier["system"], earlier["version"]) == ("literal", 1)
+    assert workspace.note(first["id"], "literal", 0).on_earlier_output  # type: ignore[union-attr]
+    run_json(capsys, "restore", first["id"], "--system", "literal", "--version", "1", *at)
+    literal = load_paths([HYPS[0]], REFS).systems["literal"]
+    assert workspace.load(first["id"]).systems["literal"] == literal
+    assert not workspace.note(first["id"], "literal", 0).on_earlier_output  # type: ignore[union-attr]
+    assert [e.version for e in workspace.earlier_outputs(first["id"])] == [1, 2]
+    err = refused(capsys, "restore", first["id"], "--system", "literal", "--version", "9", *at)
+    assert "system 'literal' of test set" in err and "no earlier version 9" in err
+    err = refused(capsys, "restore", first["id"], "--system", "literal", *at)
+    assert "--system and --version: give both" in err

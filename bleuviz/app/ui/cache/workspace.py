@@ -144,6 +144,17 @@ def describe(saved: SavedSet) -> str:
     return f"{name} · {saved.added:%m-%d %H:%M} · {size} · {saved.id[:8]}"
 
 
+def earlier_outputs_text(saved: SavedSet) -> str:
+    """The systems of a saved set with earlier outputs kept, and how many ("" if none)."""
+    workspace = open_workspace()
+    if workspace is None:
+        return ""
+    counts: dict[str, int] = {}
+    for earlier in workspace.earlier_outputs(saved.id):
+        counts[earlier.system] = counts.get(earlier.system, 0) + 1
+    return ", ".join(f"{system} ({n})" for system, n in counts.items())
+
+
 def what_goes(saved: SavedSet) -> str:
     """What deleting a saved set takes with it: its systems, notes, metrics, earlier outputs."""
     workspace = open_workspace()

@@ -14,6 +14,7 @@ from bleuviz.app.ui.cache.workspace import (
     SAVED,
     SAVED_SET_KEY,
     describe,
+    earlier_outputs_text,
     open_workspace,
     what_goes,
     workspace_readonly,
@@ -38,9 +39,11 @@ def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:
         "set it shows (set=ID).",
     )
     saved = by_id[chosen]
+    earlier = earlier_outputs_text(saved)
     bar.caption(
         f"{md(saved.name)} · saved {saved.added:%Y-%m-%d %H:%M} UTC · "
         f"{len(saved.systems)} × {saved.n_segments:,} segments · id {saved.id}"
+        + (f"  \nEarlier outputs kept (replaced): {md(earlier)}" if earlier else "")
     )
     if error := state.pop("ws_error", None):
         bar.error(error, icon=":material/error:")
