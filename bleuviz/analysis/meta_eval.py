@@ -23,7 +23,8 @@ scores, NaN where a side has no score:
   (the smallest such, as ``np.nanargmax`` picks the first).
 * ``is_human_reference``: the names WMT score files give human translations
   scored as systems (mt-metrics-eval's ``human_sys_names`` are system outputs
-  named like a reference: ``ref``, ``refA``, ``refB``; WMT20's ``Human-A.0``).
+  named like a reference: ``ref``, ``refA``, ``refB``; WMT20's ``Human-A.0``;
+  bleuviz's names from files keep a language suffix: ``refB.de``).
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ GROUPINGS = ("none", "item", "sys")
 #: Rows of a grouped computation handled at once (bounds the pairs in memory).
 _ROWS_AT_ONCE = 4096
 
-_HUMAN_NAME = re.compile(r"^(?:ref(?:[-_]?[a-z0-9])?|human(?:[-_.][\w.-]*)?)$", re.IGNORECASE)
+#: ``ref``, ``refA``, ``ref-B``, ``Human-A``, each with any dotted suffix (``refB.de``,
+#: ``Human-A.0``: a file's language or WMT's submission number).
+_HUMAN_NAME = re.compile(r"^(?:ref(?:[-_]?[a-z0-9])?|human(?:[-_][\w-]*)?)(?:\.[\w-]+)*$", re.I)
 
 
 def is_human_reference(system: str) -> bool:
