@@ -26,6 +26,8 @@ from bleuviz.render.numbers import fixed
 Exporter = Callable[[pd.DataFrame, str], bytes]
 #: Decimals of a float column without its own (``export_style``'s ``digits``).
 DEFAULT_DIGITS = 4
+#: Text longer than this (a sentence, not a name) wraps in a column of TEXT_WIDTH.
+LONG_TEXT, TEXT_WIDTH = 40, "4cm"
 _DIGITS, _BEST, _SIGNATURES = "bleuviz_digits", "bleuviz_best", "bleuviz_signatures"
 
 
@@ -83,7 +85,7 @@ def to_latex(frame: pd.DataFrame, signature: str = "") -> bytes:
             for row in _best_rows(frame[column], better):
                 columns[i][row] = bold(columns[i][row])
     rows = [list(row) for row in zip(*columns, strict=True)] if columns else []
-    align = "".join("r" if pd.api.types.is_numeric_dtype(frame[c]) else "l" for c in frame.columns)
+    align = "".join(_align(frame[c]) for c in frame.columns)
     comments = [
         f"{name.strip()}: {sig}" if name else sig for name, sig in _signatures(frame, signature)
     ]
@@ -96,6 +98,14 @@ EXPORTS: dict[str, tuple[Exporter, str, str]] = {
     "JSON": (to_json, "json", "application/json"),
     "LaTeX": (to_latex, "tex", "application/x-tex"),
 }
+
+
+def _align(column: pd.Series) -> str:
+    """Numbers right; short text left; long text (sentences) a wrapping paragraph column."""
+    if pd.api.types.is_numeric_dtype(column):
+        return "r"
+    longest = max((len(str(v)) for v in column), default=0)
+    return f"p{{{TEXT_WIDTH}}}" if longest > LONG_TEXT else "l"
 
 
 def _signatures(frame: pd.DataFrame, signature: str) -> list[tuple[str, str]]:

@@ -1,0 +1,60 @@
+"""The LaTeX export is paper-ready (issue 33, item 1): digits as shown, best in bold, longtable.
+
+Expected cells are Python's own formatting of the input numbers.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from bleuviz.render.export import export_style, to_csv, to_json, to_latex
+from bleuviz.render.latex import LONG_ROWS
+
+
+def body(latex: str) -> list[list[str]]:
+    """The table's rows (header first) as lists of cells."""
+    rows = [line.removesuffix(" \\\\") for line in latex.splitlines() if line.endswith("\\\\")]
+    return [row.split(" & ") for row in rows]
+
+
+def test_digits_integers_and_the_best_of_each_direction_in_bold() -> None:
+    frame = pd.DataFrame(
+        {
+            "system": ["a", "b", "c"],
+            "BLEU": [27.123, 30.456, 30.456],  # a tie at the top: both bold
+            "TER": [50.0, 48.25, 60.0],  # lower is better
+            "BP": [1.0, 1.0, 1.0],  # everyone ties: no best
+            "hyp_len": [1200, 1300, 1250],
+            "ratio": [-0.00001, 1.0, 0.5],
+        }
+    )
+    styled = export_style(
+        frame, {"BLEU": 2, "TER": 2, "BP": 3, "ratio": 3}, {"BLEU": True, "TER": False, "BP": True}
+    )
+    header, *rows = body(to_latex(styled).decode())
+    cells = {row[0]: dict(zip(header, row, strict=True)) for row in rows}
+    assert cells["a"]["BLEU"] == f"{27.123:.2f}"
+    assert cells["b"]["BLEU"] == cells["c"]["BLEU"] == f"\\textbf{{{30.456:.2f}}}"
+    assert cells["b"]["TER"] == f"\\textbf{{{48.25:.2f}}}" and cells["a"]["TER"] == "50.00"
+    assert {cells[n]["BP"] for n in "abc"} == {"1.000"}
+    assert cells["a"]["hyp\\_len"] == "1200"
+    assert cells["a"]["ratio"] == "0.000"  # never -0.000
+
+
+def test_csv_and_json_keep_full_precision_and_every_signature() -> None:
+    frame = export_style(pd.DataFrame({"s": ["a"], "x": [1 / 3]}), signatures={"chrF": "nc:6"})
+    assert "0.3333333333333333" in to_csv(frame, "sig").decode()
+    assert "# signature chrF: nc:6" in to_csv(frame, "sig").decode()
+    assert '"signatures": {\n  "chrF": "nc:6"' in to_json(frame, "sig").decode()
+    assert "% chrF: nc:6" in to_latex(frame, "sig").decode()
+
+
+def test_a_long_form_is_a_longtable_with_wrapping_text() -> None:
+    n = LONG_ROWS + 1
+    frame = pd.DataFrame({"seg": range(1, n + 1), "hypothesis": ["a long sentence " * 5] * n})
+    latex = to_latex(frame).decode()
+    assert "\\begin{longtable}{rp{4cm}}" in latex and "\\endhead" in latex
+    assert latex.endswith("\\end{longtable}")
+    assert len(body(latex)) == n + 1
+    short = to_latex(frame.head(LONG_ROWS)).decode()
+    assert "\\begin{tabular}" in short and "longtable" not in short
