@@ -489,3 +489,21 @@ def test_every_page_reads_a_workspace_that_cannot_be_written(
     assert any("Notes cannot be saved" in c.value for c in app.caption)
     assert [b for b in app.get("download_button") if "Notes" in str(b.proto.label)]
     assert not [b for b in app.sidebar.button if b.key == "ws_delete"]
+
+
+def test_files_of_a_trashed_set_bring_it_back_whole(
+    new_app: Callable[..., AppTest], tmp_path: Path, isolated_workspace: Path
+) -> None:
+    """The set comes back from the trash with what it held, not only what was given now."""
+    argv = files(tmp_path)
+    (tmp_path / "hyp.beta.en").write_text("\n".join(REF) + "\n")
+    earlier = load_paths([str(tmp_path / "hyp.beta.en")], [argv[1]])
+    workspace = Workspace.open(isolated_workspace)
+    set_id = workspace.save_testset(earlier, "earlier session").id
+    workspace.save_note(set_id, "beta", 0, "perfect", "other")
+    workspace.delete(set_id)
+    app = run(new_app(*argv))
+    assert app.sidebar.radio(key="data_source").value == "saved"
+    assert workspace.get(set_id).systems == ("beta", "alpha")
+    assert len(app.metric) == 2
+    assert workspace.notes(set_id)[0].text == "perfect"

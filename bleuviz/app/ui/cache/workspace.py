@@ -107,7 +107,7 @@ def save_testset(
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
-    before = {s.id for s in workspace.testsets()}
+    before = {s.id for s in workspace.testsets() + workspace.trash()}  # a trashed one comes back
     saved = workspace.save_testset(plain, name, defining, replace=replace)
     new = saved.id not in before
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
