@@ -18,6 +18,7 @@ from bleuviz.app.ui.frame.sidebar import (
     keep_settings,
     metrics_sidebar,
     settings_sidebar,
+    unsaved_score_uploads,
 )
 from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.app.ui.state.links import (
@@ -76,8 +77,10 @@ def show_app() -> None:
     author_sidebar()
     if learn:
         # Learn has one set of settings, its own: the sidebar's would have no effect there,
-        # nor would imported scores or the human judgement.
+        # nor would imported scores or the human judgement...
         keep_settings()
+        if unsaved_score_uploads():  # ...but Streamlit forgets the files of an undrawn uploader
+            imported_sidebar()
     else:
         settings_sidebar()
         metrics_sidebar()

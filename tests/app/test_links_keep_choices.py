@@ -246,3 +246,18 @@ def test_bucket_edges_that_are_not_finite_are_named(
     (message,) = link_warnings(app)
     assert f"edges={edges}" in message and "must be finite numbers" in message
     assert "edges" not in app.query_params
+
+
+def test_score_files_kept_nowhere_else_survive_a_visit_to_learn(
+    new_app: Callable[..., AppTest],
+) -> None:
+    """On the sample the uploader alone holds the files: Learn draws it rather than lose them."""
+    app = new_app()
+    app.switch_page(OVERVIEW).run()
+    (uploader,) = [u for u in app.sidebar.file_uploader if "Segment scores" in u.proto.label]
+    uploader.set_value([(COMET_SCORES.name, COMET_SCORES.read_bytes(), "text/plain")]).run()
+    assert app.session_state["imported_names"] == ["COMET-test"]
+    app.switch_page(LEARN).run()
+    assert not app.exception
+    app.switch_page(OVERVIEW).run()
+    assert app.session_state["imported_names"] == ["COMET-test"]

@@ -130,3 +130,13 @@ def metrics_sidebar() -> None:
     )
     if any(EXTRA_METRICS[label].reads_stemmer for label in chosen):
         bar.checkbox("ROUGE: Porter stemmer", key="rouge_stemmer")
+
+
+def unsaved_score_uploads() -> bool:
+    """Whether the score uploader holds files kept nowhere else (no saved set to keep them).
+
+    Scores uploaded on a saved set are saved with it and the uploader emptied; on
+    the sample or a set that cannot be saved, the files live only in the uploader,
+    and Streamlit forgets them after a run that does not draw it.
+    """
+    return bool(st.session_state.get("seg_score_uploads"))
