@@ -21,7 +21,14 @@ parameter of a section no longer drawn leaves the link, so a link the app
 wrote opens the same sections in a new session and claims all of its
 parameters. On a page's first run an unclaimed parameter is a mistake in the
 link (``system=`` for ``sys=``), and is named on the page like an unusable
-value, with the nearest parameter the page reads.
+value, with the nearest parameter the page reads; more than a few are named in
+one line, with their count and the first ten. (Streamlit itself ignores a whole
+query string of more than 1,000 parameters or 512 Ki characters, logging a
+warning: the app never sees those.)
+
+``current_query`` is the page's link as far as the run has drawn it, and
+``frame_query`` the frame's part of it (settings, test set): the links from one
+page to another are built from them.
 """
 
 from __future__ import annotations
