@@ -20,6 +20,7 @@ from bleuviz.errors import ConfigError
 from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS, check_count
 from bleuviz.metrics import SIGNIFICANCE_METRICS
 from bleuviz.render.latex import booktabs_table, escape_latex
+from bleuviz.render.numbers import fixed
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 from bleuviz.significance.all_pairs import all_pairs, holm, rank_clusters
 from bleuviz.significance.resampling import paired_signature
@@ -166,9 +167,9 @@ def _table(metric: TestedMetric, results: list[PairedResult]) -> list[str]:
         f"{'p (bs)':>8}  {'p (ar)':>8}"
     ]
     for r in results:
-        ci = f"{r.mean:8.{d}f} ± {r.ci:7.{d}f}"
+        ci = f"{fixed(r.mean, d):>8} ± {fixed(r.ci, d):>7}"
         p_bs, p_ar = _p(r.p_value_bs), _p(r.p_value_ar)
-        lines.append(f"{r.name:<{width}}  {r.score:8.{d}f}  {ci}  {p_bs:>8}  {p_ar:>8}")
+        lines.append(f"{r.name:<{width}}  {fixed(r.score, d):>8}  {ci}  {p_bs:>8}  {p_ar:>8}")
     lines.append(
         f"* after a p-value: p < {ALPHA} by that test, significantly different from the "
         "baseline (first row)"
@@ -184,7 +185,7 @@ def _pairs_table(report: dict[str, Any]) -> list[str]:
     lines = ["", f"All pairs{adjusted}: diff = b − a"]
     for pair in report["pairs"]:
         lines.append(
-            f"  {pair['a']} vs {pair['b']}: diff {pair['diff']:+.4f}  "
+            f"  {pair['a']} vs {pair['b']}: diff {fixed(pair['diff'], 4, sign=True)}  "
             f"p (bs) {_p(pair['p_value_bs'])}  p (ar) {_p(pair['p_value_ar'])}"
         )
     lines.append(
@@ -206,8 +207,8 @@ def _latex(metric: TestedMetric, results: list[PairedResult], signature: str) ->
     rows = [
         [
             escape_latex(r.name),
-            f"{r.score:.{d}f}",
-            f"{r.mean:.{d}f} $\\pm$ {r.ci:.{d}f}",
+            fixed(r.score, d),
+            f"{fixed(r.mean, d)} $\\pm$ {fixed(r.ci, d)}",
             p(r.p_value_bs),
             p(r.p_value_ar),
         ]

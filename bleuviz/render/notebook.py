@@ -32,6 +32,7 @@ from bleuviz.metrics import registry as _registry
 from bleuviz.metrics.spec import MetricScores
 from bleuviz.render.highlight import STYLE, hypothesis_html, legend, reference_html
 from bleuviz.render.inert import inert_text
+from bleuviz.render.numbers import fixed
 
 #: The app's caption when the tokenizer changed the text (``segment_view.show_segment``).
 TOKENS_SHOWN = "The tokenizer changed this text, so its tokens are shown instead of the original."
@@ -111,7 +112,7 @@ def score_html(result: BleuScore) -> str:
     sacrebleu prints them; precisions with one; the ratio with three.
     """
     cells = {
-        "BLEU": f"{result.score:.2f}",
+        "BLEU": fixed(result.score, 2),
         **{f"p{n}": f"{p:.1f}" for n, p in enumerate(result.precisions, start=1)},
         "BP": f"{result.bp:.3f}",
         "ratio": f"{result.ratio:.3f}",
@@ -140,7 +141,7 @@ def metric_html(result: MetricScores) -> str:
     spec = result.spec
     heading = f"mean {spec.label} F" if spec.mean_of_sentences else spec.label
     direction = "" if spec.higher_is_better else " (lower is better)"
-    value = f"{result.corpus:.4f}" if spec.scale <= 1 else f"{result.corpus:.2f}"
+    value = fixed(result.corpus, spec.digits)
     head = f"<th>{inert_text(heading + direction)}</th><th>segments</th>"
     row = f"<td>{value}</td><td>{len(result.sentence):d}</td>"
     signature = f'<code class="bv-signature">{inert_text(result.signature)}</code>'
