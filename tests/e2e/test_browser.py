@@ -437,3 +437,24 @@ def test_overview_address_shows_the_overview(page: Page, server: str) -> None:
     expect(page.get_by_text("Page not found")).to_have_count(0)
     score = sacrebleu.corpus_bleu(HYPS["terse"], REFS, tokenize="char")
     expect(metric_value(page, "terse")).to_have_text(f"{score.score:.2f}")
+
+
+def test_learn_opens_a_segment_with_its_tokenizer_and_links_back(page: Page, server: str) -> None:
+    """Sentences -> Learn carries the tokenizer and case; Learn's link goes back to the segment."""
+    open_url(page, f"{server}/sentences?sys=terse&seg=4&tok=char&lc=1", "Segment 4 ·")
+    page.get_by_role("link", name="Open this segment in Learn").click()
+    expect(page.get_by_role("heading", name="Learn BLEU step by step")).to_be_visible()
+    wait_idle(page)
+    expect(page.get_by_role("combobox", name="Tokenizer")).to_have_value("char")
+    expect(page.get_by_role("checkbox", name="Lowercase")).to_be_checked()
+    page.get_by_role("link", name="Back to segment 4 on Sentences").click()
+    expect(page.get_by_role("heading", name="Segment 4 ·")).to_contain_text("terse")
+    wait_idle(page)
+    expect(page.get_by_role("combobox", name="Tokenizer")).to_have_value("char")
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+    assert (query["sys"], query["seg"], query["tok"], query["lc"]) == (
+        ["terse"],
+        ["4"],
+        ["char"],
+        ["1"],
+    )
