@@ -225,21 +225,6 @@ def in_range(values: FloatArray, low: float, high: float) -> NDArray[np.bool_]:
     return mask
 
 
-def sentence_columns(
-    evaluation: Evaluation, config: BleuConfig, systems: list[str]
-) -> dict[str, dict[str, FloatArray]]:
-    """Sentence BLEU and every chosen metric's sentence scores of ``systems``, for exports."""
-    columns = {
-        "BLEU": {
-            n: sentence_scores(evaluation.bleu_statistics().systems[n], config).score
-            for n in systems
-        }
-    }
-    for label in chosen_metrics():
-        columns[label] = {n: metric_scores(evaluation, n, label).sentence for n in systems}
-    return columns
-
-
 def sentence_signature(evaluation: Evaluation, config: BleuConfig) -> str:
     """The signature of the sentence BLEU scores (sentence-level semantics)."""
     return signature(
