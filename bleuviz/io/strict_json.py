@@ -35,7 +35,10 @@ from bleuviz.errors import InputError
 MAX_JSON_DEPTH = 8
 
 #: A JSON string token (the parser's own rule: a backslash escapes the next character).
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+#: An unterminated string runs to the end of the text: the closing quote is optional,
+#: so a match never fails and the search never restarts inside a string (quadratic on
+#: ``"\"\"\"…`` otherwise).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _TOKEN = re.compile(_STRING.pattern + r"|[\[\]{}]", re.DOTALL)
 _OPENERS = frozenset("[{")
