@@ -154,7 +154,10 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
         help="floor and add-k: a finite value of at least 0 (defaults 0.1 and 1)",
     )
     parser.add_argument(
-        "--max-order", type=int, default=None, help=f"highest n-gram order ({DEFAULT_ORDER})"
+        "--max-order",
+        type=whole_number(0),
+        default=None,
+        help=f"highest n-gram order ({DEFAULT_ORDER})",
     )
     parser.add_argument(
         "--weights", type=finite_number, nargs="+", help="per-order weights (non-negative)"

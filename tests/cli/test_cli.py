@@ -133,6 +133,7 @@ SCORE = ["score", "--ref", REFS[0], "--hyp", HYPS[0]]
         (["--confidence", "--confidence-n", "0"], "--confidence-n: must be at least 1, got 0"),
         (["--confidence-n", "1_000"], "--confidence-n: not a whole number: '1_000'"),
         (["--max-bytes", "0"], "argument --max-bytes: must be at least 1, got 0"),
+        (["--max-order", "\u0663"], "argument --max-order: not a whole number: '\u0663'"),
         (["--confidence", "--seed", "-3"], "argument --seed: must be at least 0, got -3"),
     ],
 )
