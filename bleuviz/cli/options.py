@@ -63,12 +63,15 @@ def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], in
     return parse
 
 
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def finite_number(text: str) -> float:
-    """An argparse ``type``: a finite number (``nan``, ``inf`` and ``1e999`` refused)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text[:40]!r}") from None
+    """An argparse ``type``: a finite ASCII decimal (``nan``, ``inf``, ``1e999`` refused).
+
+    ``float`` alone would also read ``1_0``, other scripts' digits and ``nan``.
+    """
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number, got {text[:40]!r}")
     return value

@@ -122,6 +122,7 @@ SCORE = ["score", "--ref", REFS[0], "--hyp", HYPS[0]]
         (["-s", "floor", "-sv", "-0.5"], "smooth_value: floor takes a value of at least 0"),
         (["-s", "add-k", "-sv", "-1"], "smooth_value: add-k takes a value of at least 0"),
         (["--weights", "nan", "1"], "argument --weights: must be a finite number"),
+        (["-s", "floor", "-sv", "0_1"], "argument --smooth-value/-sv: must be a finite number"),
         (["-m", "chrf", "-cc", "21"], "argument --chrf-char-order/-cc: at most 20, got 21"),
         (["-m", "chrf", "-cw", "1000"], "argument --chrf-word-order/-cw: at most 20, got 1,000"),
         (["-m", "chrf", "-cc", "-1"], "--chrf-char-order/-cc: must be at least 0, got -1"),
