@@ -83,3 +83,64 @@ def test_an_upload_its_settings_and_a_note_survive_a_restart(
         expect(metric_value(page, "terse")).to_have_text(f"{expected.score:.2f}")
         assert "tok=char" in page.url and "set=" in page.url
         page.context.close()
+
+
+#: The characters of an element's text drawn inside its box (the rest is cut off).
+VISIBLE_TEXT = """e => {
+    const box = e.getBoundingClientRect();
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    let out = "";
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const r = range.getBoundingClientRect();
+            if (r.width > 0 && r.right <= box.right - 12) out += node.data[i];
+        }
+    }
+    return out;
+}"""
+
+
+def test_saved_sets_read_apart_and_a_delete_asks_then_can_be_undone(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Two names with one long start read differently; delete asks, the Trash restores."""
+    from bleuviz.io.load import load_paths
+    from bleuviz.workspace import Workspace
+
+    workspace = Workspace.open(tmp_path / "workspace")
+    stem = "newstest2020 English-German, all submitted systems with human scores, "
+    first = workspace.save_testset(load_paths(HYPS, REFS), f"{stem}run 0").id
+    second = workspace.save_testset(load_paths(HYPS[:1], REFS[:1]), f"{stem}run 1").id
+    workspace.save_note(first, "terse", 0, "a note", "style")
+    with streamlit_server(log=tmp_path / "server.log", workspace=workspace.folder) as url:
+        page = new_page(browser)
+        open_url(page, f"{url}/?set={first}", "Corpus BLEU")
+        chooser = page.get_by_role("combobox", name="Saved test set")
+        chooser.click()
+        options = page.get_by_role("option")
+        expect(options).to_have_count(2)
+        shown = [options.nth(k).evaluate(VISIBLE_TEXT) for k in range(2)]
+        assert shown[0] != shown[1], shown
+        page.keyboard.press("Escape")
+        wait_idle(page)
+        page.get_by_role("button", name="Rename or delete").click()
+        delete = page.get_by_role("button", name="Delete this test set")
+        expect(delete).to_be_disabled()
+        page.get_by_text("to the trash: 2 systems").click()
+        wait_idle(page)
+        if not delete.is_visible():  # the popover closed on the rerun: open it again
+            page.get_by_role("button", name="Rename or delete").click()
+        expect(delete).to_be_enabled()
+        delete.click()
+        trash = page.get_by_role("button", name="Trash (1)")
+        expect(trash).to_be_visible()
+        assert [s.id for s in workspace.testsets()] == [second]
+        trash.click()
+        page.get_by_role("button", name="Restore").click()
+        expect(chooser).to_have_value(re.compile(r"run 0"))
+        assert {s.id for s in workspace.testsets()} == {first, second}
+        assert workspace.notes(first)[0].text == "a note"
+        page.context.close()

@@ -125,23 +125,26 @@ def upload_name(file_names: list[str]) -> str:
 
 
 #: The longest name ``describe`` shows whole; a longer one keeps its start and its end.
-NAME_CHARS = 36
+#: The sidebar's list shows about 30 characters of a line (Chromium, default sidebar width):
+#: the name and the id's start fit in them.
+NAME_CHARS = 20
 
 
 def describe(saved: SavedSet) -> str:
-    """One line naming a saved set in the sidebar's list: name, date, size, id.
+    """One line naming a saved set in the sidebar's list: name, id, date, size.
 
-    Names often share a long start (``hyp.system.de.txt + 12 more (...)``), and
-    the sidebar cuts a long line: a long name is cut in its middle, keeping its
-    end, and the line ends with when it was saved and the start of its id, so
-    two sets never read the same.
+    Names often share a long start (``hyp.system.de.txt + 12 more (...)``), or
+    are the same, and the sidebar cuts a long line: a long name is cut in its
+    middle, keeping its end, and the start of the id follows it, so two sets
+    never read the same in the part that shows; when it was saved and its
+    size come after (the caption under the list has them in full).
     """
     name = saved.name
     if len(name) > NAME_CHARS:
         head = (NAME_CHARS - 1) // 2
         name = f"{name[:head]}…{name[-(NAME_CHARS - 1 - head) :]}"
     size = f"{len(saved.systems)}×{saved.n_segments:,}"
-    return f"{name} · {saved.added:%m-%d %H:%M} · {size} · {saved.id[:8]}"
+    return f"{name} · {saved.id[:6]} · {saved.added:%m-%d %H:%M} · {size}"
 
 
 def earlier_outputs_text(saved: SavedSet) -> str:

@@ -79,7 +79,8 @@ def trash_widgets() -> None:
         st.caption(f"Deleted test sets stay here for {TRASH_DAYS} days, then go for good.")
         for saved in trashed:
             deleted = f"{saved.deleted:%Y-%m-%d %H:%M} UTC" if saved.deleted else ""
-            st.markdown(f"{md(describe(saved))}  \ndeleted {deleted}")
+            systems = f"{len(saved.systems)} × {saved.n_segments:,} segments"
+            st.markdown(f"**{md(saved.name)}**  \n{systems} · id {saved.id} · deleted {deleted}")
             st.button(
                 "Restore",
                 key=f"ws_restore::{saved.id}",
