@@ -81,6 +81,7 @@ NOT_FOR_PLAIN_CHRF = {
     "bleuviz.significance.resampling",
     "bleuviz.io.table",
     "bleuviz.io.wmt_xml",
+    "bleuviz.io.strict_json",
     "bleuviz.render.json_stream",
     "bleuviz.render.latex",
     "bleuviz.metrics.ter_score",
