@@ -29,6 +29,7 @@ import sacrebleu
 from bleuviz.errors import WorkspaceError
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import DB_NAME, Workspace, base
+from bleuviz.workspace.connection import database_uri
 from bleuviz.workspace.schema import CREATE
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from tests.workspace.conftest import assert_same_testset, sample_testset
@@ -153,6 +154,41 @@ def test_a_read_only_workspace_says_why_it_cannot_save(
     assert [s.id for s in workspace.testsets()] == [set_id]
     with pytest.raises(WorkspaceError, match=r"\(its folder cannot be written\)"):
         workspace.save_note(set_id, "terse", 2, "x", "style")
+
+
+def test_everything_reads_through_the_immutable_uri(
+    saved: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path a user without write permission takes, forced here (root may always write)."""
+    folder, set_id = saved
+    workspace = Workspace.open(folder)
+    workspace.add_system(set_id, "terse", ["x"] * 126, replace=True)
+    workspace.delete(workspace.save_testset(sample_testset(scores=False), "other").id)
+    expected = (
+        workspace.testsets(), workspace.trash(), workspace.load(set_id), workspace.notes(set_id),
+        workspace.notes_tsv(set_id, revisions=True), workspace.earlier_outputs(set_id),
+    )  # fmt: skip
+    uris: list[str] = []
+
+    def immutable(path: Path, folder: Path) -> str:
+        uris.append(database_uri(path, read_only=True, immutable=True))
+        return uris[-1]
+
+    monkeypatch.setattr("bleuviz.workspace.opening.os.access", lambda path, mode: False)
+    monkeypatch.setattr("bleuviz.workspace.opening.read_only_uri", immutable)
+    reading = Workspace.open(folder)
+    assert uris and uris[0].endswith("?mode=ro&immutable=1")
+    got = (
+        reading.testsets(), reading.trash(), reading.load(set_id), reading.notes(set_id),
+        reading.notes_tsv(set_id, revisions=True), reading.earlier_outputs(set_id),
+    )  # fmt: skip
+    assert got == expected
+    assert (
+        reading.note_written_on(reading.notes(set_id)[0])
+        == workspace.earlier_lines(set_id, "terse", 1)[2]
+    )
+    with pytest.raises(WorkspaceError, match="read-only"):
+        reading.restore(workspace.trash()[0].id)
 
 
 def test_an_older_read_only_workspace_is_read_from_a_migrated_copy(tmp_path: Path) -> None:
