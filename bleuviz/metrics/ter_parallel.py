@@ -41,6 +41,9 @@ CHUNK_SEGMENTS = 256
 PARALLEL_FROM = 512
 #: Systems the cache keeps (least recently used dropped first).
 CACHE_SIZE = 64
+#: Work (word pairs, see ``_worth_a_pool``) below which a fork server's workers are not
+#: worth starting: about three seconds of TER in one process (WMT17 en-de: 1.4M pairs a second).
+FORKSERVER_FROM_PAIRS = 4_000_000
 #: What a worker imports to score (numpy, sacrebleu's tokenizer through the adapter).
 WORKER_MODULES = ("bleuviz.metrics.ter_score", "bleuviz.metrics.sacrebleu_adapter", "sacrebleu")
 
@@ -62,9 +65,8 @@ def ter_systems(
     keys = {name: _key(hyps, references, config) for name, hyps in systems.items()}
     out = {name: hit for name in systems if (hit := _cached(keys[name])) is not None}
     todo = [name for name in systems if name not in out]
-    total = sum(len(systems[name]) for name in todo)
     fresh: dict[str, FloatArray] = {}
-    if workers > 1 and total >= PARALLEL_FROM:
+    if _worth_a_pool(systems, todo, references, workers):
         try:
             fresh = _in_pool(systems, todo, references, config, workers, progress)
         except BrokenProcessPool:  # a worker died (killed, or a main module not import-safe)
@@ -76,6 +78,35 @@ def ter_systems(
         _remember(keys[name], out[name])
     _report(progress, len(todo), len(todo), 1.0)
     return {name: out[name] for name in systems}
+
+
+def _worth_a_pool(
+    systems: Mapping[str, Sequence[str]],
+    todo: Sequence[str],
+    references: Sequence[Sequence[str]],
+    workers: int,
+) -> bool:
+    """Whether worker processes would finish ``todo`` sooner than this one.
+
+    Forked workers start at once: from ``PARALLEL_FROM`` segments. A fork server's
+    take about a second each (every one re-runs the caller's main script, which
+    in a server imports Streamlit), so they are started only for work of at least
+    ``FORKSERVER_FROM_PAIRS`` (hypothesis words times reference words, summed
+    over the segments: the size of the edit distances, which TER's time follows).
+    """
+    if workers < 2 or sum(len(systems[name]) for name in todo) < PARALLEL_FROM:
+        return False
+    if threading.active_count() == 1:
+        return True
+    ref_words = np.zeros(len(references[0]) if references else 0, dtype=np.int64)
+    for stream in references:
+        ref_words += np.fromiter((len(line.split()) for line in stream), np.int64, len(stream))
+    pairs = 0
+    for name in todo:
+        hyps = systems[name]
+        hyp_words = np.fromiter((len(line.split()) for line in hyps), np.int64, len(hyps))
+        pairs += int(hyp_words @ ref_words)
+    return pairs >= FORKSERVER_FROM_PAIRS
 
 
 def _chunks(n_segments: int) -> list[slice]:
@@ -148,8 +179,8 @@ def _context() -> multiprocessing.context.BaseContext:
     if threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
-    # Read when the fork server starts (the first pool of the process); the main
-    # module first, as multiprocessing's default preload does.
+    # Read when the fork server starts (the first pool of the process). "__main__"
+    # as multiprocessing's default; its workers still re-run a main script each.
     context.set_forkserver_preload(["__main__", *WORKER_MODULES])
     return context
 

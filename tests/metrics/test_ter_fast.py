@@ -133,6 +133,7 @@ def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     refs = [path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_REFS]
     systems = {path.name: path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_HYPS}
     monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", 0)  # a pool, threads or not
     monkeypatch.setattr(ter_parallel, "CHUNK_SEGMENTS", 3)
     clear_cache()
     reports: list[tuple[str, float]] = []
@@ -162,3 +163,23 @@ def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not np.array_equal(other["hyp.terse.en"], first["hyp.terse.en"])
     for name, hyps in systems.items():
         assert other[name].tolist() == sacrebleu_stats(hyps, refs[:1], TerConfig())
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_worker_processes_are_started_only_for_work_worth_it(
+    monkeypatch: pytest.MonkeyPatch, threads: int
+) -> None:
+    """Forked workers from PARALLEL_FROM segments; a fork server's (a threaded caller's,
+    a second's start-up each) from FORKSERVER_FROM_PAIRS word pairs."""
+    refs = [["a b c", "d e"], ["a b", "d e f g"]]
+    systems = {"x": ["a b c d", "e"], "y": ["a", "b c"]}
+    pairs = 4 * (3 + 2) + 1 * (2 + 4) + 1 * (3 + 2) + 2 * (2 + 4)  # hyp words x ref words
+    monkeypatch.setattr(ter_parallel.threading, "active_count", lambda: threads)
+    monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", pairs + 1)
+    worth = ter_parallel._worth_a_pool
+    assert worth(systems, ["x", "y"], refs, 2) is (threads == 1)
+    assert worth(systems, ["x"], refs, 2) is False  # 2 segments: below PARALLEL_FROM
+    assert worth(systems, ["x", "y"], refs, 1) is False  # one worker: this process
+    monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", pairs)
+    assert worth(systems, ["x", "y"], refs, 2) is True
