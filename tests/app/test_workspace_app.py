@@ -508,3 +508,18 @@ def test_files_of_a_trashed_set_bring_it_back_whole(
     assert workspace.get(set_id).systems == ("beta", "alpha")
     assert len(app.metric) == 2
     assert workspace.notes(set_id)[0].text == "perfect"
+
+
+def test_a_note_shows_again_after_a_visit_to_another_page(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace.save_note(saved.id, "repeat", 0, "repeats itself", "style")
+    app, text, _ = _open_note(new_app, saved.id)
+    assert app.text_area(key=text).value == "repeats itself"
+    run(app.switch_page("bleuviz/app/page_scripts/overview.py"))
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
+    app.query_params.update({"sys": "repeat", "seg": "1"})
+    run(app)
+    assert app.text_area(key=text).value == "repeats itself"

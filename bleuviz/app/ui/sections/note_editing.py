@@ -65,14 +65,21 @@ LOADED, BASE_TEXT, BASE_CATEGORY, CONFLICT = "::loaded", "::base_text", "::base_
 
 
 def follow_saved(key: str, saved: Note | None) -> None:
-    """Load the saved note into a new editor, or into one whose draft is untouched."""
+    """Load the saved note into a new editor, or into one whose draft is untouched.
+
+    An editor Streamlit has forgotten (its widgets were not drawn for a while,
+    on another page) is new again.
+    """
     state = st.session_state
-    revision = saved.revision if saved else 0
-    untouched = state.get(key + "::text") == state.get(key + BASE_TEXT) and state.get(
-        key + "::category"
-    ) == state.get(key + BASE_CATEGORY)
-    if key + LOADED in state and (state[key + LOADED] == revision or not untouched):
-        return
+    fresh = key + LOADED not in state or key + "::text" not in state
+    if not fresh:
+        revision = saved.revision if saved else 0
+        untouched = (state[key + "::text"], state.get(key + "::category")) == (
+            state.get(key + BASE_TEXT),
+            state.get(key + BASE_CATEGORY),
+        )
+        if state[key + LOADED] == revision or not untouched:
+            return
     _load_into_editor(key, saved)
 
 
