@@ -85,7 +85,9 @@ def compare_means(
     """
     check_counts(n_bootstrap, "n_bootstrap", seed, n_ar)
     base = np.asarray(baseline, dtype=np.float64)
-    rows = [_tested(baseline_name, base, ~np.isnan(base), {}, n_bootstrap, 0, seed, progress)]
+    first = _tested(baseline_name, base, ~np.isnan(base), {}, n_bootstrap, 0, seed, progress)
+    groups: dict[bytes, dict[str, FloatArray]] = {}
+    masks: dict[bytes, NDArray[np.bool_]] = {}
     for name, scores in systems.items():
         own = np.asarray(scores, dtype=np.float64)
         if own.shape != base.shape:
@@ -93,30 +95,39 @@ def compare_means(
                 f"{name}: {len(own)} segment scores but {baseline_name} has {len(base)}"
             )
         mask = both_scored(base, own)
-        tested = _tested(baseline_name, base, mask, {name: own}, n_bootstrap, n_ar, seed, progress)
-        rows.append(MeanComparison(tested.result, tested.n_segments))
-    return rows
+        masks.setdefault(mask.tobytes(), mask)
+        groups.setdefault(mask.tobytes(), {})[name] = own
+    tested: dict[str, MeanComparison] = {}
+    for key, group in groups.items():
+        args = (n_bootstrap, n_ar, seed, progress)
+        tested |= _tested(baseline_name, base, masks[key], group, *args)
+    return [first[baseline_name], *(tested[name] for name in systems)]
 
 
 def _tested(
     baseline_name: str,
     base: FloatArray,
     mask: NDArray[np.bool_],
-    system: Mapping[str, FloatArray],
+    systems: Mapping[str, FloatArray],
     n_bootstrap: int,
     n_ar: int,
     seed: int | None,
     progress: Progress | None,
-) -> MeanComparison:
-    """Run the paired tests on the masked segments; return the last row (the system's)."""
+) -> dict[str, MeanComparison]:
+    """Run the paired tests on the masked segments; return each row by name.
+
+    Systems scored on the same segments are tested in one run: each system's
+    draws start from a fresh generator with the same seed, so a joint run gives
+    each pair exactly the numbers of its own run, at a fraction of the draws.
+    """
     n = int(mask.sum())
     if n == 0:
-        names = ", ".join([baseline_name, *system])
+        names = ", ".join([baseline_name, *systems])
         raise InputError(f"segment scores: no segment has a score for {names}")
     named = [(baseline_name, base[mask][:, None])]
-    named += [(name, values[mask][:, None]) for name, values in system.items()]
+    named += [(name, values[mask][:, None]) for name, values in systems.items()]
     tests = paired_tests(named, MeanResampler(n), n_bootstrap, n_ar, seed, progress)
-    return MeanComparison(tests[-1], n)
+    return {row.name: MeanComparison(row, n) for row in tests}
 
 
 def mean_ci(

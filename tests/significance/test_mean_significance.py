@@ -111,3 +111,15 @@ def test_no_common_segment_or_other_lengths_are_refused() -> None:
         compare_means("A", np.array([1.0, np.nan]), {"B": np.array([np.nan, 2.0])}, 10, 0, 1)
     with pytest.raises(InputError, match="B: 1 segment scores but A has 2"):
         compare_means("A", np.array([1.0, 2.0]), {"B": np.array([2.0])}, 10, 0, 1)
+
+
+def test_systems_on_the_same_segments_run_together_in_the_given_order() -> None:
+    """B and D share their missing segments and run jointly; C alone; rows keep the order."""
+    rng = np.random.default_rng(8)
+    base, b, c, d = rng.normal(size=(4, 40))
+    b[::6] = d[::6] = np.nan
+    c[1::5] = np.nan
+    rows = compare_means("A", base, {"B": b, "C": c, "D": d}, 120, 96, 4)
+    assert [r.result.name for r in rows] == ["A", "B", "C", "D"]
+    for row, (name, own) in zip(rows[1:], (("B", b), ("C", c), ("D", d)), strict=True):
+        assert row == compare_means("A", base, {name: own}, 120, 96, 4)[1]
