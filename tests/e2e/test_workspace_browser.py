@@ -59,11 +59,11 @@ def test_an_upload_its_settings_and_a_note_survive_a_restart(
         # A new session on the link (a reload): the saved set and the setting come back.
         open_url(page, f"{url}/sentences?set={set_id}&tok=char&sys=terse&seg=4", "Segment 4 ·")
         expect(page.get_by_role("combobox", name="Tokenizer")).to_have_value("char")
-        page.get_by_role("textbox", name="Note").fill(NOTE)
+        page.get_by_role("textbox", name="Note", exact=True).fill(NOTE)
         pick(page, "Category", "omission")
         page.get_by_role("button", name="Save note").click()
         wait_idle(page)
-        expect(page.get_by_text("Saved 20")).to_be_visible()
+        expect(page.get_by_text(re.compile(r"^Saved 20"))).to_be_visible()
         link = urlsplit(page.url)
         page.context.close()
     assert "sys=terse" in link.query and "seg=4" in link.query and "tok=char" in link.query
@@ -72,7 +72,7 @@ def test_an_upload_its_settings_and_a_note_survive_a_restart(
         page = new_page(browser)
         open_url(page, f"{url}{link.path}?{link.query}", "Segment 4 ·")
         expect(page.get_by_role("heading", name="Segment 4 ·")).to_contain_text("terse")
-        expect(page.get_by_role("textbox", name="Note")).to_have_value(NOTE)
+        expect(page.get_by_role("textbox", name="Note", exact=True)).to_have_value(NOTE)
         expect(page.get_by_role("combobox", name="Category")).to_have_value("omission")
         assert not page.locator("script").filter(has_text="alert(1)").count()
         expected = sacrebleu.BLEU(tokenize="char").corpus_score(

@@ -14,12 +14,12 @@ from bleuviz.workspace.notes import ANONYMOUS, AUTHOR_MAX_CHARS
 
 
 def author_sidebar() -> None:
-    """A "Your name (for notes)" text input, shown when notes can be saved."""
+    """A "Your name" text input (the author of the notes saved), shown when notes can be saved."""
     st.session_state.setdefault(AUTHOR_KEY, "")
     if workspace_readonly():
         return
     st.sidebar.text_input(
-        "Your name (for notes)",
+        "Your name",
         key=AUTHOR_KEY,
         max_chars=AUTHOR_MAX_CHARS,
         placeholder=ANONYMOUS,
