@@ -8,6 +8,7 @@ opens connections and reads a set's listing; ``NoteStore``
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from pathlib import Path
 from bleuviz.errors import InputError, UnknownTestSet, WorkspaceError
 from bleuviz.workspace import rows
 from bleuviz.workspace.connection import connect, transaction
+from bleuviz.workspace.identity import digest
 from bleuviz.workspace.opening import Opened
 
 
@@ -33,6 +35,8 @@ class SavedSet:
         systems: its systems' names, in the order they were added.
         n_refs: its number of reference streams.
         deleted: when it was moved to the trash (None: it is not in the trash).
+        outputs: a digest of the systems' current lines: it changes when an
+            output is replaced (a copy loaded before is then stale).
     """
 
     id: str
@@ -42,6 +46,7 @@ class SavedSet:
     systems: tuple[str, ...]
     n_refs: int
     deleted: datetime | None = None
+    outputs: str = ""
 
 
 class WorkspaceBase:
@@ -83,15 +88,16 @@ class WorkspaceBase:
                 hint = f" (it is in the trash: bleuviz restore {set_id})"
             raise UnknownTestSet(f"set={set_id}: no such test set in {where} {self.folder}{hint}")
         name, added, n_segments, n_refs, deleted = row
-        systems = rows.system_names(conn, set_id)
+        outputs = rows.system_outputs(conn, set_id)
         return SavedSet(
             set_id,
             name,
             datetime.fromisoformat(added),
             n_segments,
-            systems,
+            tuple(system for system, _ in outputs),
             n_refs,
             None if deleted is None else datetime.fromisoformat(deleted),
+            digest(json.dumps(outputs).encode())[:16],
         )
 
     def _check_segment(

@@ -64,13 +64,13 @@ def oldest_in_trash(conn: sqlite3.Connection) -> datetime | None:
     return None if row[0] is None else datetime.fromisoformat(row[0])
 
 
-def system_names(conn: sqlite3.Connection, set_id: str) -> tuple[str, ...]:
-    """Return the set's system names in the order they were added."""
+def system_outputs(conn: sqlite3.Connection, set_id: str) -> list[tuple[str, str]]:
+    """Return each system's (name, digest of its current lines), in the order they were added."""
     cursor = conn.execute(
-        "SELECT name FROM streams WHERE set_id = ? AND kind = 'system' ORDER BY position",
+        "SELECT name, digest FROM streams WHERE set_id = ? AND kind = 'system' ORDER BY position",
         (set_id,),
     )
-    return tuple(r[0] for r in cursor)
+    return [(r[0], r[1]) for r in cursor]
 
 
 def insert_testset(

@@ -523,3 +523,18 @@ def test_a_note_shows_again_after_a_visit_to_another_page(
     app.query_params.update({"sys": "repeat", "seg": "1"})
     run(app)
     assert app.text_area(key=text).value == "repeats itself"
+
+
+def test_an_output_replaced_by_another_process_is_shown_on_the_next_run(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    app = new_app()
+    app.query_params["set"] = saved.id
+    run(app)
+    refs = [p.read_text(encoding="utf-8").splitlines() for p in SAMPLE_REFS]
+    workspace.add_system(saved.id, "repeat", refs[0], replace=True)  # e.g. bleuviz add --replace
+    run(app)
+    repeat = next(m for m in app.metric if m.label == "repeat")
+    assert repeat.value == f"{sacrebleu.corpus_bleu(refs[0], refs).score:.2f}"

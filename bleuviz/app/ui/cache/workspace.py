@@ -62,7 +62,7 @@ def saved_sets() -> tuple[SavedSet, ...]:
 
 @st.cache_resource(max_entries=6, show_spinner="Opening the saved test set…")
 def _load(folder: str, saved: SavedSet) -> LoadedTestSet:
-    """Load a saved test set (cached on its listing: adding a system changes the key)."""
+    """Load a saved test set (cached on its listing: adding or replacing a system changes it)."""
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or f"workspace {folder}: not available")
