@@ -22,7 +22,7 @@ from bleuviz.metrics import SIGNIFICANCE_METRICS
 from bleuviz.render.latex import booktabs_table, escape_latex
 from bleuviz.render.numbers import fixed
 from bleuviz.significance import DEFAULT_SEED, PairedResult
-from bleuviz.significance.all_pairs import all_pairs, holm, rank_clusters
+from bleuviz.significance.all_pairs import holm, rank_clusters
 from bleuviz.significance.resampling import paired_signature
 from bleuviz.significance.resolution import can_reach, needed_resamples, unreachable_note
 
@@ -88,7 +88,7 @@ def run_compare(args: argparse.Namespace) -> int:
     signature = paired_signature(metric.signature, args.paired_bs, args.paired_ar, args.seed)
     report = _json(metric, results, signature)
     if args.all_pairs:
-        scores, pairs = all_pairs(names, metric.tester)
+        scores, pairs = metric.every_pair()
         pairs = holm(pairs) if args.holm else pairs
         report["pairs"] = [asdict(p) for p in pairs]
         report["clusters"] = rank_clusters(scores, pairs, metric.higher_is_better, ALPHA)

@@ -12,7 +12,7 @@ from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import MetricScores, MetricSpec
 
 if TYPE_CHECKING:
-    from bleuviz.significance.all_pairs import Tester
+    from bleuviz.significance.all_pairs import PairTest, Tester
 
 #: The metric compare tests unless --metric names another.
 BLEU = BLEU_METRIC.label
@@ -30,6 +30,8 @@ class TestedMetric:
             for imported scores, which may lack some); (baseline, baseline) counts
             the baseline's own.
         signature: the metric's own signature (without the tests).
+        every_pair: tests every pair (a before b in load order); returns each
+            system's score and the pairs.
     """
 
     __test__ = False
@@ -39,6 +41,7 @@ class TestedMetric:
     tester: Tester
     used: Callable[[str, str], int]
     signature: str
+    every_pair: Callable[[], tuple[dict[str, float], list[PairTest]]]
 
     @property
     def name(self) -> str:
@@ -63,14 +66,18 @@ def tested_metric(evaluation: Evaluation, args: argparse.Namespace) -> TestedMet
         ConfigError: ``--metric`` is neither a metric bleuviz computes nor an imported one.
     """
     # Imported here: the command line imports this module to build its parser.
-    from bleuviz.significance.by_metric import pair_tester, segments_tested
+    from bleuviz.significance.by_metric import pair_tester, segments_tested, tested_pairs
 
     spec, settings = evaluation.metric(args.metric), evaluation.settings
     scores = evaluation.scores(args.metric)
-    test = pair_tester(spec, settings, scores, args.paired_bs, args.paired_ar, args.seed)
+    counts = (args.paired_bs, args.paired_ar, args.seed)
+    test = pair_tester(spec, settings, scores, *counts)
 
     def used(baseline: str, system: str) -> int:
         return segments_tested(spec, scores[baseline], scores[system])
 
+    def every_pair() -> tuple[dict[str, float], list[PairTest]]:
+        return tested_pairs(spec, settings, scores, *counts)
+
     first = scores[evaluation.testset.system_names[0]].signature
-    return TestedMetric(spec, scores, test, used, first)
+    return TestedMetric(spec, scores, test, used, first, every_pair)

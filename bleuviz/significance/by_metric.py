@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.spec import MetricScores, MetricSpec, Settings
 from bleuviz.progress import Progress
-from bleuviz.significance.all_pairs import Tester
+from bleuviz.significance.all_pairs import PairTest, Tester, all_pairs
 from bleuviz.significance.mean import both_scored, compare_means
 from bleuviz.significance.paired import check_counts, check_segments, paired_tests
 from bleuviz.significance.resampling import DEFAULT_SEED, PairedResult
+from bleuviz.significance.shared_pairs import exact_sums, shared_pairs
 
 
 def paired_test(
@@ -89,3 +90,30 @@ def pair_tester(
         return paired_test(metric, settings, baseline, chosen, n_bootstrap, n_ar, seed, progress)
 
     return test
+
+
+def tested_pairs(
+    metric: MetricSpec,
+    settings: Settings,
+    scores: Mapping[str, MetricScores],
+    n_bootstrap: int,
+    n_ar: int,
+    seed: int | None,
+    progress: Progress | None = None,
+) -> tuple[dict[str, float], list[PairTest]]:
+    """Every pair of ``scores``'s systems tested (a before b), and each system's score.
+
+    Statistics that sum exactly are drawn once for all pairs (``shared_pairs``);
+    other scores run one paired test per baseline (``all_pairs``). Both give each
+    pair the numbers of its own two-system run.
+    """
+    check_counts(n_bootstrap, "n_bootstrap", seed, n_ar)
+    names = list(scores)
+    if metric.paired_tests and len(names) > 1:
+        named = [(name, scores[name].statistics()) for name in names]
+        check_segments([(name, len(matrix)) for name, matrix in named])
+        if exact_sums([matrix for _, matrix in named]):
+            resampler = metric.resampler(settings, named[0][1])
+            return shared_pairs(named, resampler, n_bootstrap, n_ar, seed, progress)
+    tester = pair_tester(metric, settings, scores, n_bootstrap, n_ar, seed, progress)
+    return all_pairs(names, tester)

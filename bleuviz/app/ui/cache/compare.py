@@ -63,21 +63,17 @@ def significance(
     tests: tuple[int, int, int],
     settings: Settings,
     evaluation: Evaluation,
-    systems: tuple[str, ...] | None = None,
 ) -> list[PairedResult]:
-    """Every loaded system (or ``systems``) against the baseline (baseline first), as
-    sacrebleu's paired tests.
+    """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
 
     ``tests``: bootstrap samples, randomization trials and the seed. ``settings``:
     the sidebar's (only those the metric reads key the cache). A progress bar
     names the test and the resample under way when they take a while (about 7 s
-    for two systems at 100,000 segments). A pair's p-values do not depend on the
-    other systems tested (each test draws from a fresh generator).
+    for two systems at 100,000 segments).
     """
     kept = metric_spec(evaluation, metric).reads(settings)
-    names = [baseline, *(systems or [n for n in evaluation.testset.systems if n != baseline])]
-    scores = scores_of(identity, evaluation, metric, kept, names)
-    key = (identity, baseline, metric, tests, kept, tuple(names))
+    scores = scores_of(identity, evaluation, metric, kept, list(evaluation.testset.systems))
+    key = (identity, baseline, metric, tests, kept)
     return with_progress(
         "Significance tests",
         lambda report: _significance(*key, evaluation, scores, _progress=report),
@@ -91,7 +87,6 @@ def _significance(
     metric: str,
     tests: tuple[int, int, int],
     settings: Settings,
-    systems: tuple[str, ...],
     _evaluation: Evaluation,
     _scores: Mapping[str, MetricScores],
     _progress: Progress | None = None,

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict
 
 import pandas as pd
 import streamlit as st
 
-from bleuviz.app.ui.cache.compare import significance, tested_signature
+from bleuviz.app.ui.cache.compare import tested_signature
 from bleuviz.app.ui.cache.data import DataKey
+from bleuviz.app.ui.cache.pairs import every_pair
 from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import all_pairs_links
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.metrics import Settings
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.pairs_chart import pairs_heatmap
-from bleuviz.significance import PairedResult
-from bleuviz.significance.all_pairs import PAIR_COLUMNS, PairTest, all_pairs, holm, rank_clusters
+from bleuviz.significance.all_pairs import PAIR_COLUMNS, PairTest, holm, rank_clusters
 from bleuviz.significance.resolution import can_reach, needed_resamples, unreachable_note
 
 TESTS = {"paired bootstrap": "p_value_bs", "approximate randomization": "p_value_ar"}
@@ -51,7 +49,7 @@ def all_pairs_section(
     if corrected:
         settings = corrected_settings(settings, n_pairs)
         signature = tested_signature(evaluation, metric, settings)
-    scores, pairs = _tested_pairs(evaluation, identity, metric, settings, evaluation.settings)
+    scores, pairs = every_pair(identity, metric, settings, evaluation.settings, evaluation)
     pairs = holm(pairs) if corrected else pairs
     spec = metric_spec(evaluation, metric)
     clusters = rank_clusters(scores, pairs, spec.higher_is_better, ALPHA, test=test)
@@ -110,26 +108,3 @@ def pairs_frame(pairs: list[PairTest]) -> pd.DataFrame:
     """One row per pair: a, b, the difference b − a and both p-values."""
     frame = pd.DataFrame([asdict(p) for p in pairs], columns=PAIR_COLUMNS)
     return frame[["a", "b", "diff", "p_value_bs", "p_value_ar"]]
-
-
-def _tested_pairs(
-    evaluation: Evaluation,
-    identity: DataKey,
-    metric: str,
-    tests: tuple[int, int, int],
-    settings: Settings,
-) -> tuple[dict[str, float], list[PairTest]]:
-    """Every pair by the core's ``all_pairs``, each baseline's tests cached, progress shown."""
-    names = list(evaluation.testset.systems)
-    progress = st.progress(0.0, text="Testing pairs…")
-
-    def tester(baseline: str, later: Sequence[str]) -> list[PairedResult]:
-        done = names.index(baseline)
-        progress.progress(
-            done / (len(names) - 1), text=f"{metric}: baseline {done + 1} of {len(names) - 1}"
-        )
-        return significance(identity, baseline, metric, tests, settings, evaluation, tuple(later))
-
-    scores, pairs = all_pairs(names, tester)
-    progress.empty()
-    return scores, pairs
