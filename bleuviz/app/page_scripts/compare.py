@@ -24,7 +24,7 @@ from bleuviz.app.ui.cache.compare import (
 )
 from bleuviz.app.ui.cache.data import current_data
 from bleuviz.app.ui.cache.scores import metric_spec, score_every_system
-from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section, test_notes
+from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section, resolution_notes
 from bleuviz.app.ui.sections.compare.buckets import bucket_choice, bucket_section
 from bleuviz.app.ui.sections.compare.corpus import (
     choose_metrics,
@@ -93,7 +93,7 @@ if (tab := views[SIGNIFICANCE]) is not None:
             f"`--paired-bs` and `--paired-ar`. {md(corpus_metric)} is the corpus score; "
             "μ ± CI is its bootstrap mean and 95% interval."
         )
-        test_notes(settings)
+        resolution_notes(settings)
         signature = tested_signature(evaluation, corpus_metric, settings)
         show_signature(signature)
         export_buttons(

@@ -74,7 +74,7 @@ def all_pairs_section(
     export_buttons(frame, f"all-pairs-{metric}", "cmp_pairs_export", signature)
 
 
-def test_notes(settings: tuple[int, int, int]) -> None:
+def resolution_notes(settings: tuple[int, int, int]) -> None:
     """Warn when the counts of a comparison against the baseline cannot reach ALPHA."""
     for test in TESTS.values():
         resolution_note(settings, test, 1)
