@@ -117,6 +117,12 @@ def resolve_resamples(args: argparse.Namespace, n_tests: int) -> argparse.Namesp
     ):
         if given is None:
             count = needed_resamples(n_tests, ALPHA, default)
+            if count > default:
+                print(
+                    f"bleuviz: note: {option} {count:,} (not {default:,}): Holm's correction "
+                    f"over {n_tests:,} pairs needs 10 x pairs / {ALPHA:g}",
+                    file=sys.stderr,
+                )
         else:
             count = check_count(option, given, minimum, most)
         if count > 0 and not can_reach(count, n_tests, ALPHA):

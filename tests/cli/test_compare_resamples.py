@@ -54,6 +54,7 @@ def test_default_resamples_let_holm_reach_alpha(
     n = int(fields["bs"])
     assert 78 * smallest_p(n) < 0.05
     assert "warning" not in err
+    assert f"note: --paired-bs {n:,} (not 1,000)" in err
     assert len(report["clusters"]) > 1  # type: ignore[arg-type]
 
 
