@@ -82,7 +82,7 @@ def to_latex(frame: pd.DataFrame, signature: str = "") -> bytes:
     for i, column in enumerate(frame.columns):
         better = frame.attrs.get(_BEST, {}).get(str(column))
         if better is not None:
-            for row in _best_rows(frame[column], better):
+            for row in _best_rows(frame[column], better, digits.get(str(column))):
                 columns[i][row] = bold(columns[i][row])
     rows = [list(row) for row in zip(*columns, strict=True)] if columns else []
     align = "".join(_align(frame[c]) for c in frame.columns)
@@ -115,9 +115,15 @@ def _signatures(frame: pd.DataFrame, signature: str) -> list[tuple[str, str]]:
     return own + [(f" {name}", sig) for name, sig in named.items() if sig and sig != signature]
 
 
-def _best_rows(column: pd.Series, higher_is_better: bool) -> list[int]:
-    """Positions of the column's best value (every tied one); none when all rows tie."""
-    values = pd.to_numeric(column, errors="coerce")
+def _best_rows(column: pd.Series, higher_is_better: bool, digits: int | None) -> list[int]:
+    """Positions of the column's best value as written (every tie); none when all rows tie.
+
+    Values are compared as the table writes them (rounded to ``digits``), so two
+    cells that read the same are both bold or neither.
+    """
+    values = pd.to_numeric(column, errors="coerce").round(
+        DEFAULT_DIGITS if digits is None else digits
+    )
     scored = values.dropna()
     if scored.empty or (scored.nunique() == 1 and len(scored) > 1):
         return []

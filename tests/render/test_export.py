@@ -24,12 +24,15 @@ def test_digits_integers_and_the_best_of_each_direction_in_bold() -> None:
             "BLEU": [27.123, 30.456, 30.456],  # a tie at the top: both bold
             "TER": [50.0, 48.25, 60.0],  # lower is better
             "BP": [1.0, 1.0, 1.0],  # everyone ties: no best
+            "bp": [1.0, 0.99989, 0.98],  # 1.000 and 1.000 as written: both bold
             "hyp_len": [1200, 1300, 1250],
             "ratio": [-0.00001, 1.0, 0.5],
         }
     )
     styled = export_style(
-        frame, {"BLEU": 2, "TER": 2, "BP": 3, "ratio": 3}, {"BLEU": True, "TER": False, "BP": True}
+        frame,
+        {"BLEU": 2, "TER": 2, "BP": 3, "bp": 3, "ratio": 3},
+        {"BLEU": True, "TER": False, "BP": True, "bp": True},
     )
     header, *rows = body(to_latex(styled).decode())
     cells = {row[0]: dict(zip(header, row, strict=True)) for row in rows}
@@ -37,6 +40,7 @@ def test_digits_integers_and_the_best_of_each_direction_in_bold() -> None:
     assert cells["b"]["BLEU"] == cells["c"]["BLEU"] == f"\\textbf{{{30.456:.2f}}}"
     assert cells["b"]["TER"] == f"\\textbf{{{48.25:.2f}}}" and cells["a"]["TER"] == "50.00"
     assert {cells[n]["BP"] for n in "abc"} == {"1.000"}
+    assert cells["a"]["bp"] == cells["b"]["bp"] == "\\textbf{1.000}" and cells["c"]["bp"] == "0.980"
     assert cells["a"]["hyp\\_len"] == "1200"
     assert cells["a"]["ratio"] == "0.000"  # never -0.000
 

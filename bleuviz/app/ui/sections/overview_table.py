@@ -123,13 +123,15 @@ def ranked_scores(
 
 def systems_table(columns: Mapping[str, Column], order: list[str]) -> Styler:
     """The table as shown: text cells in rank order, the best of each score column marked
-    when one system alone has it (``sole_best``)."""
+    when one system alone has it as shown (``sole_best`` of the rounded values)."""
     frame = pd.DataFrame(
         {"system": [md(n) for n in order], "rank": [str(i) for i in range(1, len(order) + 1)]}
         | {c.heading: [c.cells[n] for n in order] for c in columns.values()}
     ).set_index("system")
     best = {
-        c.heading: sole_best(c.values, c.higher_is_better)
+        c.heading: sole_best(
+            {n: round(v, c.digits) for n, v in c.values.items()}, c.higher_is_better
+        )
         for c in columns.values()
         if c.higher_is_better is not None
     }
