@@ -85,3 +85,11 @@ def test_imported_cards_are_ranked_and_a_zero_is_unsigned(
     assert [label for label, _ in cards] == expected
     assert dict(cards)["literal"] == "0.0000"
     assert "-0.0000" not in at.table[0].value.to_string()
+
+
+def test_values_that_read_the_same_are_a_tie() -> None:
+    """27.114 and 27.111 both read 27.11: neither is marked best."""
+    values = {"a": 27.114, "b": 27.111, "c": 20.0}
+    cells = {n: f"{v:.2f}" for n, v in values.items()}
+    styled = systems_table({"BLEU": Column("BLEU", values, cells, True, 2)}, ["a", "b", "c"])
+    assert not [css for css in styled._compute().ctx.values() if css]
