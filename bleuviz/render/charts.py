@@ -142,7 +142,7 @@ def sentence_score_boxes(sentence_bleu: Mapping[str, Sequence[float] | np.ndarra
 def document_bars(documents: Sequence[str], scores: Mapping[str, Sequence[float]]) -> go.Figure:
     """Grouped bars of corpus BLEU per document and system, each system its own colour.
 
-    Colours stay distinct to 24 systems (``render.palette``); past that, bars are hatched.
+    Colours stay distinct to 20 systems (``render.palette``); past that, bars are hatched.
     """
     fig = go.Figure()
     ids = [inert_text(document) for document in documents]
