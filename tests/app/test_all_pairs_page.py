@@ -15,6 +15,7 @@ from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 from streamlit.testing.v1 import AppTest
 
+from tests.app.downloads import capture_downloads
 from tests.app.markup import signatures
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
@@ -67,10 +68,13 @@ def holm_first(raw: list[float]) -> float:
     return min(1.0, len(raw) * min(raw))
 
 
-def test_holm_gets_enough_resamples_and_stars_match_the_table(app: AppTest) -> None:
+def test_holm_gets_enough_resamples_and_stars_match_the_table(
+    app: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """10 resamples cannot reach p < 0.05 (sacrebleu's smallest p is 1/11): the page says so;
     with Holm over 3 pairs they are tested with 10 × 3 / 0.05 = 600, and a cell is dark and
     starred exactly when its pair is significant."""
+    downloads = capture_downloads(monkeypatch)
     app.session_state["cmp_n_bootstrap"] = 10
     app.run()
     warnings = [w.value for w in app.warning]
@@ -86,6 +90,9 @@ def test_holm_gets_enough_resamples_and_stars_match_the_table(app: AppTest) -> N
         raw.append(bs["BLEU"][1].p_value)
     assert table["p_value_bs"].min() == pytest.approx(holm_first(raw))
     assert any("tested with 600 bootstrap resamples" in c.value for c in app.caption)
+    exported = json.loads(downloads["cmp_pairs_export_json"]())
+    assert "|bs:600|ar:600|" in exported["signature"]
+    assert {row["correction"] for row in exported["rows"]} == {"Holm over 3 pairs"}
     heatmap = json.loads(app.get("plotly_chart")[0].proto.spec)["data"][0]
     names = heatmap["x"]
     for row in table.itertuples(index=False):

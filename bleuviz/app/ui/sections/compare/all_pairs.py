@@ -71,7 +71,8 @@ def all_pairs_section(
     )
     frame = pairs_frame(pairs)
     st.dataframe(frame, key="cmp_pairs_table", hide_index=True, height=240)
-    export_buttons(frame, f"all-pairs-{metric}", "cmp_pairs_export", signature)
+    exported = frame.assign(correction=f"Holm over {n_pairs} pairs" if corrected else "none")
+    export_buttons(exported, f"all-pairs-{metric}", "cmp_pairs_export", signature)
 
 
 def resolution_notes(settings: tuple[int, int, int]) -> None:
