@@ -233,6 +233,11 @@ def put_seg_scores(conn: sqlite3.Connection, set_id: str, scores: SegmentScores)
         )
 
 
+def clear_seg_score_values(conn: sqlite3.Connection, set_id: str, name: str) -> None:
+    """Forget every system's values of the imported metric ``name`` (its row stays)."""
+    conn.execute("DELETE FROM seg_score_values WHERE set_id = ? AND metric = ?", (set_id, name))
+
+
 def streams(
     conn: sqlite3.Connection, set_id: str, kinds: Sequence[str] | None = None
 ) -> dict[str, dict[str, tuple[str, ...]]]:

@@ -10,7 +10,7 @@ to the trash for ``TRASH_DAYS`` days.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -80,6 +80,7 @@ class Workspace(NoteStore):
         defining: DefiningStreams | None = None,
         *,
         replace: bool = False,
+        replace_scores: Collection[str] = (),
     ) -> SavedSet:
         """Save ``testset`` under its content-derived id; return what is saved there now.
 
@@ -92,7 +93,10 @@ class Workspace(NoteStore):
         with the notes written on them, and the imported scores of the old lines
         are dropped. A set in the trash is brought back (named ``name``), its
         systems replaced as with ``replace``. Imported segment scores are added
-        or replaced per metric and system. One transaction. ``defining``:
+        or replaced per metric and system, except the metrics named in
+        ``replace_scores``: the user chose to replace those with a new file, so
+        systems the new file does not score lose their old values too (a merge
+        would mix two files' judgements). One transaction. ``defining``:
         ``DefiningStreams.of(testset)`` if the caller has it already (it has the id).
 
         Raises:
@@ -116,6 +120,8 @@ class Workspace(NoteStore):
                 replace = True
             rows.put_systems(conn, set_id, testset.systems, now if replace else None)
             for scores in testset.seg_scores:
+                if scores.name in replace_scores:
+                    rows.clear_seg_score_values(conn, set_id, scores.name)
                 rows.put_seg_scores(conn, set_id, scores)
             return self._saved(conn, set_id)
 

@@ -145,6 +145,23 @@ def test_scores_of_one_metric_merge_per_system(workspace: Workspace) -> None:
     assert scores.values["terse"].tolist() == [0.25] * n
 
 
+def test_scores_the_user_replaces_lose_every_old_system(workspace: Workspace) -> None:
+    """A file chosen to replace a metric's scores replaces it whole, not per system."""
+    testset = sample_testset(scores=False)
+    n, names = testset.n_segments, testset.system_names
+
+    def metric(values: dict[str, list[float]], origin: str) -> TestSet:
+        return testset.with_seg_scores((build_scores(origin, "m", values, names, n),))
+
+    both = {"literal": [0.5] * n, "terse": [0.75] * n}
+    set_id = workspace.save_testset(metric(both, "a.seg.score"), "s").id
+    workspace.save_testset(metric({"terse": [0.25] * n}, "b.seg.score"), "s", replace_scores=("m",))
+    scores = workspace.load(set_id).seg_score("m")
+    assert scores.origin == "b.seg.score"
+    assert list(scores.values) == ["terse"]
+    assert scores.values["terse"].tolist() == [0.25] * n
+
+
 def test_add_system_keeps_the_id_and_checks_the_count(workspace: Workspace) -> None:
     saved = workspace.save_testset(sample_testset(SAMPLE_HYPS[:2], scores=False), "two")
     lines = sample_testset(scores=False).systems["repeat"]

@@ -9,6 +9,7 @@ sample and command-line files, with the reason shown in the sidebar.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime
 
 import streamlit as st
@@ -92,13 +93,15 @@ def save_testset(
     defining: DefiningStreams | None = None,
     *,
     replace: bool = False,
+    replace_scores: Collection[str] = (),
 ) -> SavedSet:
     """Save ``testset`` (merging into the set of the same references) and forget stale copies.
 
     ``defining``: ``DefiningStreams.of(testset)``, if the caller has built it already.
     ``replace``: replace systems saved under the same names with other lines
     (the old lines stay as earlier versions); else such a save raises
-    ``bleuviz.workspace.OutputChanged`` and saves nothing.
+    ``bleuviz.workspace.OutputChanged`` and saves nothing. ``replace_scores``: imported
+    metrics whose saved values the test set's replace, for every system.
     A ``LoadedTestSet`` brings its content id, which is otherwise computed when
     the set is new to the workspace (it is then served from memory).
     """
@@ -108,7 +111,9 @@ def save_testset(
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
     before = {s.id for s in workspace.testsets() + workspace.trash()}  # a trashed one comes back
-    saved = workspace.save_testset(plain, name, defining, replace=replace)
+    saved = workspace.save_testset(
+        plain, name, defining, replace=replace, replace_scores=replace_scores
+    )
     new = saved.id not in before
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
     _SAVED_HERE.pop(saved.id, None)

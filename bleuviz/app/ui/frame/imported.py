@@ -44,7 +44,7 @@ def save_scores(scored: TestSet, notes: list[str]) -> None:
         return
     name = next((s.name for s in saved_sets() if s.id == state.get(SAVED_SET_KEY)), "upload")
     try:
-        saved = save_testset(scored, name)
+        saved = save_testset(scored, name, replace_scores=tuple(state.get(REPLACE_NAMES) or ()))
     except BleuvizError as exc:
         state["ws_error"] = str(exc)
         return
