@@ -220,10 +220,10 @@ def _largest_gaps(
         },
     )
     st.caption("Open one in the Sentences page:")
-    links = st.columns(4)
+    links = st.columns(3)  # three a row: a long system name still fits at 1280 px
     for i, (system, seg) in enumerate(zip(gaps["system"], gaps["seg"], strict=True)):
-        links[i % 4].page_link(
+        links[i % 3].page_link(
             routes.SENTENCES,
-            label=f"{i + 1}. {md(system)} · {seg}",
+            label=f"{i + 1}. seg {seg} · {md(system)}",
             query_params={"sys": system, "seg": str(seg)},
         )
