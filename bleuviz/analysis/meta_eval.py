@@ -99,7 +99,9 @@ def pairwise_accuracy_eq(metric: FloatArray, human: FloatArray) -> TieCalibrated
     # difference is 0; a difference of 0 changes nothing (those pairs are ties).
     candidates = np.concatenate([[0.0], diff[last]])
     values = np.concatenate([[start], start + gain[last]])
-    best = int(np.argmax(values))
+    # The first best (np.nanargmax's choice), equal maxima compared to 12 decimals:
+    # the running sums' rounding must not pick a larger epsilon.
+    best = int(np.argmax(np.round(values, 12)))
     return TieCalibrated(float(values[best]), float(candidates[best]))
 
 
