@@ -47,6 +47,11 @@ FORKSERVER_FROM_PAIRS = 4_000_000
 #: What a worker imports to score (numpy, sacrebleu's tokenizer through the adapter).
 WORKER_MODULES = ("bleuviz.metrics.ter_score", "bleuviz.metrics.sacrebleu_adapter", "sacrebleu")
 
+#: What the fork server imports before forking a worker (``prepare_workers`` adds to it).
+_preload: list[str] = ["__main__", *WORKER_MODULES]
+#: Set once ``prepare_workers`` has started the fork server: its workers start at once.
+_prepared = threading.Event()
+
 _cache: OrderedDict[tuple[bytes, TerConfig], FloatArray] = OrderedDict()
 _cache_lock = threading.Lock()
 
@@ -88,15 +93,16 @@ def _worth_a_pool(
 ) -> bool:
     """Whether worker processes would finish ``todo`` sooner than this one.
 
-    Forked workers start at once: from ``PARALLEL_FROM`` segments. A fork server's
-    take about a second each (every one re-runs the caller's main script, which
-    in a server imports Streamlit), so they are started only for work of at least
+    Forked workers start at once: from ``PARALLEL_FROM`` segments; so do a fork
+    server's once ``prepare_workers`` started it. Before, its start (and every
+    worker's re-run of the caller's main script, which in a server may import
+    Streamlit) takes a second or more, so they are started only for work of at least
     ``FORKSERVER_FROM_PAIRS`` (hypothesis words times reference words, summed
     over the segments: the size of the edit distances, which TER's time follows).
     """
     if workers < 2 or sum(len(systems[name]) for name in todo) < PARALLEL_FROM:
         return False
-    if threading.active_count() == 1:
+    if threading.active_count() == 1 or _prepared.is_set():
         return True
     ref_words = np.zeros(len(references[0]) if references else 0, dtype=np.int64)
     for stream in references:
@@ -179,10 +185,28 @@ def _context() -> multiprocessing.context.BaseContext:
     if threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
-    # Read when the fork server starts (the first pool of the process). "__main__"
-    # as multiprocessing's default; its workers still re-run a main script each.
-    context.set_forkserver_preload(["__main__", *WORKER_MODULES])
+    # Read when the fork server starts (the first pool of the process, or
+    # prepare_workers). "__main__" as multiprocessing's default.
+    context.set_forkserver_preload(_preload)
     return context
+
+
+def prepare_workers(modules: Sequence[str] = ()) -> None:
+    """Start the fork server TER's workers come from, ahead of the first TER.
+
+    A threaded caller (the app's server) calls it when idle. The fork server
+    imports TER's modules and ``modules`` once: what the caller's main script
+    imports, since multiprocessing re-runs a main script in every worker (a
+    ``streamlit`` console script imports ``streamlit.web.cli``). Its workers
+    then start at once, and TER takes them from ``PARALLEL_FROM`` segments as
+    it takes forked ones.
+    """
+    from multiprocessing import forkserver
+
+    _preload.extend(name for name in modules if name not in _preload)
+    multiprocessing.get_context("forkserver").set_forkserver_preload(_preload)
+    forkserver.ensure_running()
+    _prepared.set()
 
 
 def _report(progress: Progress | None, index: int, count: int, fraction: float) -> None:

@@ -8,7 +8,9 @@ corpus's statistics. Equality is exact.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -175,6 +177,7 @@ def test_worker_processes_are_started_only_for_work_worth_it(
     systems = {"x": ["a b c d", "e"], "y": ["a", "b c"]}
     pairs = 4 * (3 + 2) + 1 * (2 + 4) + 1 * (3 + 2) + 2 * (2 + 4)  # hyp words x ref words
     monkeypatch.setattr(ter_parallel.threading, "active_count", lambda: threads)
+    monkeypatch.setattr(ter_parallel, "_prepared", threading.Event())  # no fork server yet
     monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 4)
     monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", pairs + 1)
     worth = ter_parallel._worth_a_pool
@@ -183,3 +186,31 @@ def test_worker_processes_are_started_only_for_work_worth_it(
     assert worth(systems, ["x", "y"], refs, 1) is False  # one worker: this process
     monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", pairs)
     assert worth(systems, ["x", "y"], refs, 2) is True
+    monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", 10**9)
+    ter_parallel._prepared.set()  # prepare_workers started the fork server: workers start at once
+    assert worth(systems, ["x", "y"], refs, 2) is True
+
+
+def test_prepared_workers_score_a_threaded_callers_systems(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After prepare_workers, a threaded caller's systems go to the fork server's workers."""
+    refs = [path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_REFS]
+    systems = {path.name: path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_HYPS}
+    pools: list[int] = []
+    real_in_pool = ter_parallel._in_pool
+
+    def in_pool(*args: Any) -> Any:
+        pools.append(len(args[1]))
+        return real_in_pool(*args)
+
+    monkeypatch.setattr(ter_parallel, "_in_pool", in_pool)
+    monkeypatch.setattr(ter_parallel, "_prepared", threading.Event())
+    monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(ter_parallel, "CHUNK_SEGMENTS", 40)
+    monkeypatch.setattr(ter_parallel.threading, "active_count", lambda: 3)  # a server's
+    ter_parallel.prepare_workers(["json"])
+    assert "json" in ter_parallel._preload
+    clear_cache()
+    stats = ter_systems(systems, refs, TerConfig(), workers=2)
+    assert pools == [len(systems)]
+    for name, hyps in systems.items():
+        assert stats[name].tolist() == sacrebleu_stats(hyps, refs, TerConfig())

@@ -8,6 +8,7 @@ except those documented as reading the sidebar.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
@@ -24,13 +25,38 @@ from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import MetricScores, MetricSpec, Settings
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.metrics.ter_parallel import prepare_workers
+
+#: Seconds after the first test set loads before TER's worker processes are prepared
+#: (``ter_parallel.prepare_workers``): the first page has been drawn by then.
+PREPARE_AFTER = 2.0
+#: What this server's main script imports (``streamlit run``'s console script), which
+#: multiprocessing re-runs in every worker: imported once, in the fork server.
+MAIN_IMPORTS = ("streamlit.web.cli",)
+_workers_prepared = threading.Event()
 
 
 @st.cache_resource(max_entries=6, show_spinner=False)
 def _bundle(content_id: str, _testset: TestSet) -> Evaluation:
     """One evaluation bundle per loaded test set, shared by every session: what it computes
     (any metric, any settings) is kept for all."""
+    _prepare_workers_soon()
     return Evaluation(_testset)
+
+
+def _prepare_workers_soon() -> None:
+    """Once per server, start the fork server of TER's workers ``PREPARE_AFTER`` seconds on.
+
+    Adding TER then takes worker processes at once, as the command line does,
+    instead of starting them (a second or more) while the user waits; waiting
+    until the first page is drawn keeps that work out of its way.
+    """
+    if _workers_prepared.is_set():
+        return
+    _workers_prepared.set()
+    timer = threading.Timer(PREPARE_AFTER, prepare_workers, args=(MAIN_IMPORTS,))
+    timer.daemon = True
+    timer.start()
 
 
 def loaded_evaluation(content_id: str, counted: CorpusStats, settings: Settings) -> Evaluation:
