@@ -152,6 +152,24 @@ def test_deep_link_opens_the_segment(app: AppTest) -> None:
     assert app.text[0].value == SOURCE[4]
 
 
+def scroll_scripts(at: AppTest) -> list[str]:
+    """The page's scripts that scroll to an element (``widgets/scroll.py``)."""
+    return [e.proto.body for e in at.get("html") if "scrollIntoView" in e.proto.body]
+
+
+def test_a_link_to_a_segment_scrolls_to_its_drill_down_once(app: AppTest) -> None:
+    open_link(app, sys="repeat", seg="5")
+    (script,) = scroll_scripts(app)
+    assert '"sent-segment"' in script
+    run_ok(app)  # the user's next interaction: the page stays where the user is
+    assert scroll_scripts(app) == []
+
+
+def test_a_page_opened_without_a_segment_stays_at_its_top(app: AppTest) -> None:
+    open_link(app, sys="repeat")
+    assert scroll_scripts(app) == []
+
+
 @pytest.mark.parametrize("system", SYSTEMS)
 @pytest.mark.parametrize("seg", [1, 82, 126, CLIP_SEGMENT])
 def test_sentence_bleu_metric_equals_sacrebleu(app: AppTest, system: str, seg: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
@@ -120,7 +121,25 @@ def test_disagreements_open_in_this_tab_and_show_each_score_at_its_precision(
     assert len(links) == len(frame) == 20
     for link, system, seg in zip(links, frame["system"], frame["seg"], strict=True):
         assert link.proto.page == "sentences"
-        assert link.proto.query_string == f"sys={system}&seg={seg}"
+        query = parse_qs(link.proto.query_string)
+        assert (query["sys"], query["seg"]) == ([system], [str(seg)])
+        assert query["set"] == [at.query_params["set"]]  # the set on screen
+
+
+def test_disagreement_links_carry_the_settings_on_screen(
+    new_app: Callable[..., AppTest],
+) -> None:
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+    at = overview(new_app, [*argv, "--seg-scores", str(HUMAN_SCORES)])
+    at.sidebar.selectbox(key="tokenize").set_value("char")
+    at.sidebar.checkbox(key="lowercase").check()
+    at.run()
+    assert not at.exception
+    links = at.get("page_link")
+    assert links
+    for link in links:
+        query = parse_qs(link.proto.query_string)
+        assert (query["tok"], query["lc"], query["human"]) == (["char"], ["1"], ["human"])
 
 
 def test_a_segment_scatter_shows_every_scored_pair(new_app: Callable[..., AppTest]) -> None:

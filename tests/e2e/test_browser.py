@@ -458,3 +458,17 @@ def test_learn_opens_a_segment_with_its_tokenizer_and_links_back(page: Page, ser
         ["char"],
         ["1"],
     )
+
+
+def test_a_link_to_a_segment_opens_on_its_drill_down(page: Page, server: str) -> None:
+    open_segment(page, server, "terse", 40)
+    # At 1400×1000 the filters and the table above hold the heading below the fold; the
+    # link scrolls it to the top, clear of Streamlit's header bar.
+    page.wait_for_function(
+        """() => {
+            const heading = [...document.querySelectorAll("h3")]
+                .find((h) => h.textContent.startsWith("Segment 40 "));
+            const top = heading && heading.getBoundingClientRect().top;
+            return heading && top >= 40 && top < 200;
+        }"""
+    )

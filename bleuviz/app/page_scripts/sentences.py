@@ -35,17 +35,19 @@ from bleuviz.app.ui.sections.segment_view import (
     imported_ranges,
     in_range,
     search_hits,
+    segment_anchor,
     sentence_semantics_note,
     show_segment,
 )
 from bleuviz.app.ui.sections.subset import active_filters, subset_caption
-from bleuviz.app.ui.state.links import apply_links, write_links
+from bleuviz.app.ui.state.links import apply_links, arriving, write_links
 from bleuviz.app.ui.state.page_links import sentence_links
 from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.state.stepper import row_stepper
 from bleuviz.app.ui.widgets.filters import filter_chips, forget
 from bleuviz.app.ui.widgets.format import number_format
+from bleuviz.app.ui.widgets.scroll import scroll_into_view
 from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.workspace import NOTE_CATEGORIES
 
@@ -58,6 +60,7 @@ systems = list(evaluation.testset.systems)
 longest = max(max(int(s.hyp_len.max()) for s in evaluation.bleu_statistics().systems.values()), 1)
 documents = ["(all)", *dict.fromkeys(testset.doc_ids)] if testset.doc_ids is not None else []
 links = sentence_links(systems, testset.n_segments, longest, documents)
+opened_on_segment = arriving() and "seg" in st.query_params  # a link to one segment
 st.session_state.setdefault("sent_bleu", (0.0, 100.0))
 st.session_state.setdefault("sent_len", (0, longest))
 apply_links(links)
@@ -158,6 +161,8 @@ st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) 
 seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
 row_stepper("sent_seg", shown["seg"].tolist(), clear_sentence_filters, key="sent_step")
 write_links(links)
+if opened_on_segment:  # the drill-down, not the table above it
+    scroll_into_view(segment_anchor("sent"))
 show_segment(evaluation, config, system, int(seg) - 1, key_prefix="sent")
 if text.strip():
     search_hits(testset, system, int(seg) - 1, text)

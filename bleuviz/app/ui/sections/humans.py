@@ -19,6 +19,7 @@ from bleuviz.analysis.correlation import (
 from bleuviz.analysis.meta_eval import is_human_reference
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.state.page_links import segment_query
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import direction_note, fmt_metric, number_format
@@ -225,5 +226,5 @@ def _largest_gaps(
         links[i % 3].page_link(
             routes.SENTENCES,
             label=f"{i + 1}. seg {seg} · {md(system)}",
-            query_params={"sys": system, "seg": str(seg)},
+            query_params=segment_query(system, int(seg)),
         )

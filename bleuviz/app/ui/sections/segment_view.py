@@ -74,6 +74,11 @@ def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
     )
 
 
+def segment_anchor(key_prefix: str) -> str:
+    """The id of the drill-down's heading (a link to a segment scrolls to it)."""
+    return f"{key_prefix}-segment"
+
+
 def show_segment(
     evaluation: Evaluation, config: BleuConfig, system: str, index: int, key_prefix: str
 ) -> None:
@@ -85,7 +90,7 @@ def show_segment(
     label = testset.segment_label(index)
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
     # Segment ids, document ids and system names come from the data: shown literally.
-    st.subheader(md(f"Segment {label}{doc} · {system}"))
+    st.subheader(md(f"Segment {label}{doc} · {system}"), anchor=segment_anchor(key_prefix))
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
     expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)

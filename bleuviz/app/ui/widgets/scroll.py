@@ -1,0 +1,52 @@
+"""Bring one element of the page into view when the page opens (a link to a segment).
+
+Streamlit draws a page top to bottom and leaves the window at its top, so a link to
+one segment would open on the table above its drill-down. ``st.html`` runs our
+script in the page (``unsafe_allow_javascript``); the script holds no text from
+the data, only the anchor, which is ours.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+#: How long the script looks for the element (it is drawn after the script arrives).
+_WAIT_MS = 8000
+
+_SCRIPT = """<script>
+(() => {{
+  const id = {anchor}, stop = Date.now() + {wait};
+  let moved = false;
+  for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) {{
+    window.addEventListener(kind, () => {{ moved = true; }}, {{ once: true, capture: true }});
+  }}
+  const show = () => {{
+    const target = document.getElementById(id);
+    if (moved) return;
+    if (target) {{
+      target.style.scrollMarginTop = "4.5rem";  // clear of Streamlit's header bar
+      target.scrollIntoView({{ block: "start" }});
+      // Once more when what is drawn above it has settled (charts, tables).
+      setTimeout(() => {{ if (!moved) target.scrollIntoView({{ block: "start" }}); }}, 600);
+    }} else if (Date.now() < stop) {{
+      setTimeout(show, 50);
+    }}
+  }};
+  show();
+}})();
+</script>"""
+
+
+def scroll_into_view(anchor: str) -> None:
+    """Scroll the page to the element whose id is ``anchor``, once it is drawn.
+
+    The user's own scrolling (wheel, touch, a key, a click) wins: the script then
+    stops moving the page.
+    """
+    st.html(
+        _SCRIPT.format(anchor=json.dumps(anchor), wait=_WAIT_MS),
+        unsafe_allow_javascript=True,
+        width="content",
+    )
