@@ -22,14 +22,18 @@ _SCRIPT = """<script>
   for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) {{
     window.addEventListener(kind, () => {{ moved = true; }}, {{ once: true, capture: true }});
   }}
+  // The script may arrive after the user started: a focused field or an open list wins.
+  const busy = () => moved
+    || (document.activeElement && document.activeElement !== document.body)
+    || document.querySelector('[role="listbox"], [role="dialog"]');
   const show = () => {{
     const target = document.getElementById(id);
-    if (moved) return;
+    if (busy()) return;
     if (target) {{
       target.style.scrollMarginTop = "4.5rem";  // clear of Streamlit's header bar
       target.scrollIntoView({{ block: "start" }});
       // Once more when what is drawn above it has settled (charts, tables).
-      setTimeout(() => {{ if (!moved) target.scrollIntoView({{ block: "start" }}); }}, 600);
+      setTimeout(() => {{ if (!busy()) target.scrollIntoView({{ block: "start" }}); }}, 600);
     }} else if (Date.now() < stop) {{
       setTimeout(show, 50);
     }}
@@ -42,8 +46,9 @@ _SCRIPT = """<script>
 def scroll_into_view(anchor: str) -> None:
     """Scroll the page to the element whose id is ``anchor``, once it is drawn.
 
-    The user's own scrolling (wheel, touch, a key, a click) wins: the script then
-    stops moving the page.
+    The user wins: after their own scrolling (wheel, touch, a key, a click), or
+    with a field focused or a list open (the script is fetched with the page's
+    components, and may arrive after the user started), it does not move the page.
     """
     st.html(
         _SCRIPT.format(anchor=json.dumps(anchor), wait=_WAIT_MS),
