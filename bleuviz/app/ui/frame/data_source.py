@@ -21,7 +21,8 @@ from bleuviz.app.ui.cache.workspace import (
 from bleuviz.app.ui.frame.saved_sets import saved_set_widgets, trash_widgets
 from bleuviz.app.ui.frame.uploads import saved_by_this_upload, upload_section
 from bleuviz.app.ui.state.app_args import AppArgs
-from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem, text
+from bleuviz.app.ui.state.link_values import text
+from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem
 from bleuviz.app.ui.state.settings import (
     stats_settings,
 )

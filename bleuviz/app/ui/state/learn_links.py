@@ -17,15 +17,8 @@ from urllib.parse import parse_qsl, urlencode
 import streamlit as st
 
 from bleuviz.app import routes
-from bleuviz.app.ui.state.links import (
-    PAGE_KEY,
-    LinkParam,
-    LinkValueError,
-    choice,
-    current_query,
-    flag,
-    show_flag,
-)
+from bleuviz.app.ui.state.link_values import LinkValueError, choice, flag, show_flag
+from bleuviz.app.ui.state.links import PAGE_KEY, LinkParam, current_query
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 
 #: Session-state keys of Learn's tokenizer, its case and the page it was opened from.

@@ -33,13 +33,13 @@ page to another are built from them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import get_close_matches
 
 import streamlit as st
 
+from bleuviz.app.ui.state.link_values import LinkValueError
 from bleuviz.render.labels import code_span
 
 #: Session-state keys: the page of the last run, whether this run reads the URL, the problems,
@@ -48,10 +48,6 @@ PAGE_KEY, ARRIVING_KEY, PROBLEMS_KEY = "link_page", "link_arriving", "link_probl
 CLAIMED_KEY, APPLIED_KEY = "link_claimed", "link_applied"
 #: Session-state key of the frame's part of the link (settings, test set), kept each run.
 FRAME_QUERY_KEY = "link_frame_query"
-
-
-class LinkValueError(ValueError):
-    """A query parameter's value that cannot be used; the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,115 +274,3 @@ def _dismiss() -> None:
 
 
 # Parsers: each returns the widget's value or raises LinkValueError naming what is allowed.
-
-
-def choice(options: Sequence[str], what: str) -> Callable[[str], object]:
-    """One of ``options``."""
-
-    def parse(raw: str) -> object:
-        if raw in options:
-            return raw
-        allowed = ", ".join(options) if len(options) <= 12 else f"{len(options)} choices"
-        raise LinkValueError(f"no {what} of that name (one of {allowed})")
-
-    return parse
-
-
-def choices(options: Sequence[str], what: str) -> Callable[[str], object]:
-    """Comma-separated values, each one of ``options`` (empty: none)."""
-    one = choice(options, what)
-
-    def parse(raw: str) -> object:
-        return [one(part) for part in split_list(raw)]
-
-    return parse
-
-
-def split_list(raw: str) -> list[str]:
-    """Split a comma-separated parameter, dropping blanks."""
-    return [part.strip() for part in raw.split(",") if part.strip()]
-
-
-def show_list(value: object) -> str:
-    """The inverse of ``split_list``."""
-    return ",".join(map(str, value))  # type: ignore[call-overload]
-
-
-TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
-
-
-def flag(raw: str) -> object:
-    """A switch: 1/0, true/false, yes/no or on/off."""
-    if raw.lower() in TRUE:
-        return True
-    if raw.lower() in FALSE:
-        return False
-    raise LinkValueError("not a switch (1 or 0)")
-
-
-def show_flag(value: object) -> str:
-    """A switch as 1 or 0."""
-    return "1" if value else "0"
-
-
-def integer(low: int, high: int) -> Callable[[str], object]:
-    """A whole number from ``low`` to ``high``."""
-
-    def parse(raw: str) -> object:
-        try:
-            value = int(raw)
-        except ValueError:
-            raise LinkValueError("not a whole number") from None
-        if not low <= value <= high:
-            raise LinkValueError(f"out of range ({low} to {high:,})")
-        return value
-
-    return parse
-
-
-def number(low: float, high: float = math.inf) -> Callable[[str], object]:
-    """A finite number from ``low`` to ``high`` (``inf``, ``nan`` and ``1e999`` are refused)."""
-
-    def parse(raw: str) -> object:
-        try:
-            value = float(raw)
-        except ValueError:
-            raise LinkValueError("not a number") from None
-        if not math.isfinite(value):
-            raise LinkValueError("not a finite number")
-        if not low <= value <= high:
-            raise LinkValueError(f"out of range ({low:g} to {high:g})")
-        return value
-
-    return parse
-
-
-def number_range(low: float, high: float, whole: bool = False) -> Callable[[str], object]:
-    """Two comma-separated numbers ``lo,hi`` with low <= lo <= hi <= high."""
-    one = integer(int(low), int(high)) if whole else number(low, high)
-
-    def parse(raw: str) -> object:
-        parts = split_list(raw)
-        if len(parts) != 2:
-            raise LinkValueError("not a range (two numbers: low,high)")
-        first, last = one(parts[0]), one(parts[1])
-        if first > last:  # type: ignore[operator]
-            raise LinkValueError("the low end is above the high end")
-        return (first, last)
-
-    return parse
-
-
-def show_number(value: object) -> str:
-    """A number or a range without trailing zeros."""
-    if isinstance(value, tuple | list):
-        return ",".join(show_number(v) for v in value)
-    if isinstance(value, float):
-        short = f"{value:g}"
-        return short if float(short) == value else repr(value)  # repr round-trips exactly
-    return str(value)
-
-
-def text(raw: str) -> object:
-    """Any text."""
-    return raw

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bleuviz.app.ui.state.links import (
-    LinkParam,
+from bleuviz.app.ui.state.link_values import (
     choice,
     flag,
-    frame_query,
     integer,
     number_range,
     show_flag,
     show_number,
     text,
 )
+from bleuviz.app.ui.state.links import LinkParam, frame_query
 from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
 from bleuviz.render.labels import code_span
 

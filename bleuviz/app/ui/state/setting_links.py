@@ -11,10 +11,8 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from bleuviz.app.ui.state.links import (
-    LinkParam,
+from bleuviz.app.ui.state.link_values import (
     LinkValueError,
-    apply_links,
     choice,
     choices,
     flag,
@@ -23,8 +21,8 @@ from bleuviz.app.ui.state.links import (
     show_flag,
     show_list,
     show_number,
-    write_links,
 )
+from bleuviz.app.ui.state.links import LinkParam, apply_links, write_links
 from bleuviz.app.ui.state.settings import (
     FLAVOR_SENTENCES,
     HUMAN_KEY,

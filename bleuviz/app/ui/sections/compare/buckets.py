@@ -27,7 +27,8 @@ from bleuviz.app.ui.cache.background import with_progress
 from bleuviz.app.ui.cache.compare import ALL, fmt_p, scores_of
 from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
-from bleuviz.app.ui.state.links import LinkParam, LinkValueError, apply_links, write_links
+from bleuviz.app.ui.state.link_values import LinkValueError
+from bleuviz.app.ui.state.links import LinkParam, apply_links, write_links
 from bleuviz.app.ui.state.page_links import choice_param
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_metric

@@ -23,7 +23,8 @@ from bleuviz.app.ui.cache.compare import (
     verdict,
 )
 from bleuviz.app.ui.cache.data import DataKey
-from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, integer, write_links
+from bleuviz.app.ui.state.link_values import integer
+from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, write_links
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_metric

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.elements.lib.mutable_tab_container import TabContainer
 
-from bleuviz.app.ui.state.links import LinkParam, LinkValueError, apply_links, arriving, write_links
+from bleuviz.app.ui.state.link_values import LinkValueError
+from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, write_links
 from bleuviz.app.ui.state.selection import clicked_segment
 
 #: Session-state key of the tabs (the open tab's label).
