@@ -165,6 +165,25 @@ def test_a_link_to_a_segment_scrolls_to_its_drill_down_once(app: AppTest) -> Non
     assert scroll_scripts(app) == []
 
 
+def heading_place(at: AppTest) -> int:
+    """Where the drill-down's heading sits among the page's top-level elements."""
+    (heading,) = [h for h in at.subheader if h.value.startswith("Segment ")]
+
+    def holds(node: Any) -> bool:
+        return node is heading or any(holds(c) for c in getattr(node, "children", {}).values())
+
+    return next(place for place, node in at.main.children.items() if holds(node))
+
+
+def test_the_drill_down_keeps_its_place_after_the_scroll(app: AppTest) -> None:
+    """An element that came and went would shift the ones below; the browser would draw
+    them anew, closing a list the user just opened (the Category of a note)."""
+    open_link(app, sys="repeat", seg="5")
+    first = heading_place(app)
+    run_ok(app)
+    assert heading_place(app) == first
+
+
 def test_a_page_opened_without_a_segment_stays_at_its_top(app: AppTest) -> None:
     open_link(app, sys="repeat")
     assert scroll_scripts(app) == []

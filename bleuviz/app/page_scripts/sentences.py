@@ -161,8 +161,9 @@ st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) 
 seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
 row_stepper("sent_seg", shown["seg"].tolist(), clear_sentence_filters, key="sent_step")
 write_links(links)
+scroll_slot = st.empty()  # drawn on every run: the elements below keep their places
 if opened_on_segment:  # the drill-down, not the table above it
-    scroll_into_view(segment_anchor("sent"))
+    scroll_into_view(segment_anchor("sent"), scroll_slot)
 show_segment(evaluation, config, system, int(seg) - 1, key_prefix="sent")
 if text.strip():
     search_hits(testset, system, int(seg) - 1, text)

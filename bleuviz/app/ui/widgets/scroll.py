@@ -9,6 +9,7 @@ the data, only the anchor, which is ours.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import streamlit as st
 
@@ -43,14 +44,18 @@ _SCRIPT = """<script>
 </script>"""
 
 
-def scroll_into_view(anchor: str) -> None:
+def scroll_into_view(anchor: str, where: Any = st) -> None:
     """Scroll the page to the element whose id is ``anchor``, once it is drawn.
 
     The user wins: after their own scrolling (wheel, touch, a key, a click), or
     with a field focused or a list open (the script is fetched with the page's
     components, and may arrive after the user started), it does not move the page.
+    ``where``: an ``st.empty()`` the page draws on every run, so that the elements
+    below keep their places on the reruns that do not scroll (an element that
+    comes and goes shifts them, and the browser draws them anew: an open list
+    closes).
     """
-    st.html(
+    where.html(
         _SCRIPT.format(anchor=json.dumps(anchor), wait=_WAIT_MS),
         unsafe_allow_javascript=True,
         width="content",
