@@ -40,6 +40,9 @@ class _Slot:
             self.texts.append("(emptied)")
         return self.real.empty()
 
+    def __getattr__(self, name: str) -> Any:  # anything else a page draws in an st.empty()
+        return getattr(self.real, name)
+
 
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
