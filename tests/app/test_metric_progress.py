@@ -104,7 +104,10 @@ def test_scoring_every_system_shows_the_system_under_way_and_the_time_left(
     bars = drawn[first:-1]  # before: counting n-grams, drawn at once too (BAR_AFTER 0)
     assert drawn[-1] == "(emptied)" and all(text.startswith("TER") for text in bars)
     under_way = {text.split(" · ")[0] for text in bars}
-    assert under_way <= {"TER"} | {f"TER: system {k} of {N_SYSTEMS}" for k in range(1, 4)}
+    # The last report ("3 systems scored") shows when a refresh catches it before the
+    # bar is emptied: timing, so allowed, never required.
+    done = f"TER: {N_SYSTEMS} systems scored"
+    assert under_way <= {"TER", done} | {f"TER: system {k} of {N_SYSTEMS}" for k in range(1, 4)}
     assert f"TER: system {N_SYSTEMS} of {N_SYSTEMS}" in under_way
     assert any(text.endswith(" s left") for text in bars)
     # Every system in one call, with the command line's worker processes (the app
