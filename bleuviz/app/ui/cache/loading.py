@@ -9,6 +9,7 @@ Only ``current_testset`` and ``scored_testset`` read the sidebar's choices.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
@@ -124,6 +125,12 @@ def load_uploads(
     return LoadedTestSet.of(load_files(list(_hyp), list(_ref), _src, _docids))
 
 
+def uploaded_testset(uploads: Mapping[str, Any]) -> LoadedTestSet:
+    """The test set of the sidebar's uploads (``upload_widgets``' record of them)."""
+    key = ("upload", *uploads["key"])
+    return load_uploads(key, uploads["hyp"], uploads["ref"], uploads["src"], uploads["docids"])
+
+
 def scored_testset() -> LoadedTestSet:
     """The test set with the segment scores of the command line and the sidebar's uploads.
 
@@ -199,7 +206,6 @@ def _current_testset() -> LoadedTestSet:
         pending = upload_pending(uploads)
         if pending is not None or uploads is None:
             raise UploadPending(str(pending))
-        key = ("upload", *uploads["key"])
-        return load_uploads(key, uploads["hyp"], uploads["ref"], uploads["src"], uploads["docids"])
+        return uploaded_testset(uploads)
     paths: PathSet = st.session_state["cli_paths"] if source == "cli" else sample_paths()
     return read_testset(("paths", *paths.key()), paths)

@@ -8,6 +8,8 @@ restorable for ``TRASH_DAYS`` days ("Trash" in the sidebar, or
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from bleuviz.app.ui.cache.workspace import (
@@ -21,7 +23,7 @@ from bleuviz.app.ui.cache.workspace import (
 )
 from bleuviz.errors import BleuvizError
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.workspace import TRASH_DAYS, SavedSet
+from bleuviz.workspace import TRASH_DAYS, SavedSet, Workspace
 
 
 def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:
@@ -90,41 +92,39 @@ def trash_widgets() -> None:
             )
 
 
-def rename_set(set_id: str) -> None:
-    """Give the chosen set the name typed (callback: runs before the next script run)."""
+def _workspace_change(change: Callable[[Workspace], object]) -> bool:
+    """Make ``change`` to the workspace (in a callback); return whether it was made.
+
+    A refusal is kept for the sidebar to show on the next run (``ws_error``).
+    """
     workspace = open_workspace()
-    name = str(st.session_state.get("ws_new_name", "")).strip()
-    if workspace is None or not name:
-        return
+    if workspace is None:
+        return False
     try:
-        workspace.rename(set_id, name)
+        change(workspace)
     except BleuvizError as exc:
         st.session_state["ws_error"] = str(exc)
+        return False
+    return True
+
+
+def rename_set(set_id: str) -> None:
+    """Give the chosen set the name typed (callback: runs before the next script run)."""
+    name = str(st.session_state.get("ws_new_name", "")).strip()
+    if not name or open_workspace() is None:
+        return
+    _workspace_change(lambda workspace: workspace.rename(set_id, name))
     st.session_state["ws_new_name"] = ""
 
 
 def delete_set(set_id: str) -> None:
     """Move the chosen set to the trash (callback); the sidebar then shows the next one."""
-    workspace = open_workspace()
-    if workspace is None:
-        return
-    try:
-        workspace.delete(set_id)
-    except BleuvizError as exc:
-        st.session_state["ws_error"] = str(exc)
-        return
-    st.session_state.pop(SAVED_SET_KEY, None)
-    st.session_state.pop(f"ws_delete_confirm::{set_id}", None)
+    if _workspace_change(lambda workspace: workspace.delete(set_id)):
+        st.session_state.pop(SAVED_SET_KEY, None)
+        st.session_state.pop(f"ws_delete_confirm::{set_id}", None)
 
 
 def restore_set(set_id: str) -> None:
     """Bring a set back from the trash and show it (callback)."""
-    workspace = open_workspace()
-    if workspace is None:
-        return
-    try:
-        workspace.restore(set_id)
-    except BleuvizError as exc:
-        st.session_state["ws_error"] = str(exc)
-        return
-    st.session_state["data_source"], st.session_state[SAVED_SET_KEY] = SAVED, set_id
+    if _workspace_change(lambda workspace: workspace.restore(set_id)):
+        st.session_state["data_source"], st.session_state[SAVED_SET_KEY] = SAVED, set_id

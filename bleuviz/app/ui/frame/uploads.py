@@ -21,7 +21,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleuviz.app.ui.cache.loading import load_uploads, upload_pending
+from bleuviz.app.ui.cache.loading import upload_pending, uploaded_testset
 from bleuviz.app.ui.cache.workspace import (
     open_workspace,
     save_testset,
@@ -100,13 +100,7 @@ def save_upload() -> None:
         return
     state.pop(CONFLICT_KEY, None)
     try:
-        loaded = load_uploads(
-            ("upload", *uploads["key"]),
-            uploads["hyp"],
-            uploads["ref"],
-            uploads["src"],
-            uploads["docids"],
-        )
+        loaded = uploaded_testset(uploads)
     except BleuvizError:  # the page says why the upload cannot be read (or what is missing)
         return
     _save(loaded, uploads, replace_systems=False)
@@ -167,13 +161,7 @@ def _answer(conflict: dict[str, Any]) -> None:
         conflict["cancelled"] = True
         return
     uploads = state["uploads"]
-    loaded = load_uploads(
-        ("upload", *uploads["key"]),
-        uploads["hyp"],
-        uploads["ref"],
-        uploads["src"],
-        uploads["docids"],
-    )
+    loaded = uploaded_testset(uploads)
     state.pop(CONFLICT_KEY, None)
     if answer == REPLACE:
         _save(loaded, uploads, replace_systems=True)

@@ -16,7 +16,13 @@ from bleuviz.app.ui.state.learn_links import learn_query
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import imported_range_param
 from bleuviz.app.ui.state.settings import chosen_metrics
-from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
+from bleuviz.app.ui.widgets.format import (
+    direction_note,
+    fmt_bleu,
+    fmt_bp,
+    fmt_metric,
+    segment_score_title,
+)
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, sentence_scores
@@ -153,9 +159,7 @@ def _other_metrics(evaluation: Evaluation, system: str, index: int) -> None:
     for col, label in zip(st.columns(max(len(labels), 1)), labels, strict=False):
         spec = metric_spec(evaluation, label)
         value = float(metric_scores(evaluation, system, label).sentence[index])
-        kind = "Imported" if spec.imported else "Sentence"
-        shown = md(label) if spec.imported else label  # imported names come from the data
-        col.metric(f"{kind} {shown}{direction_note(spec)}", fmt_metric(spec, value))
+        col.metric(f"{segment_score_title(spec)}{direction_note(spec)}", fmt_metric(spec, value))
 
 
 def _rouge_section(

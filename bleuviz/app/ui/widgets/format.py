@@ -1,10 +1,11 @@
-"""Numbers as their libraries print them (a zero never as ``-0.00``)."""
+"""Numbers as their libraries print them (a zero never as ``-0.00``), and metrics' names."""
 
 from __future__ import annotations
 
 import math
 
 from bleuviz.metrics import MetricSpec
+from bleuviz.render.labels import escape_markdown
 from bleuviz.render.numbers import fixed
 
 
@@ -29,6 +30,17 @@ def fmt_metric(spec: MetricSpec, value: float) -> str:
 def number_format(spec: MetricSpec) -> str:
     """The printf format of ``spec``'s values in a table column."""
     return f"%.{spec.digits}f"
+
+
+def metric_name(spec: MetricSpec) -> str:
+    """``spec``'s label for a Markdown-rendering element: an imported metric's name
+    comes from the data, so it is escaped; the others are bleuviz's own."""
+    return escape_markdown(spec.label) if spec.imported else spec.label
+
+
+def segment_score_title(spec: MetricSpec) -> str:
+    """A card's title for one segment's score: "Sentence chrF", "Imported COMET"."""
+    return f"{'Imported' if spec.imported else 'Sentence'} {metric_name(spec)}"
 
 
 def direction_note(spec: MetricSpec) -> str:

@@ -27,7 +27,7 @@ from bleuviz.app.ui.state.link_values import integer
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, write_links
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.app.ui.widgets.format import fmt_metric
+from bleuviz.app.ui.widgets.format import fmt_metric, metric_name
 from bleuviz.arrays import IntArray
 from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
 from bleuviz.metrics import METRICS, MetricSpec
@@ -119,7 +119,7 @@ def corpus_level(
     full name is in each card's help too.
     """
     cols = st.columns(3)
-    shown = md(metric) if spec.imported else metric
+    shown = metric_name(spec)
     for col, role, name, result in zip(cols[:2], "AB", names, (base, pair), strict=True):
         col.metric(
             f"{shown} of {role} · {md(name)}",

@@ -30,7 +30,7 @@ from bleuviz.app.ui.sections.subset import subset_caption
 from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.filters import ActiveFilter, filter_chips
-from bleuviz.app.ui.widgets.format import fmt_metric
+from bleuviz.app.ui.widgets.format import fmt_metric, segment_score_title
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.bleu import BleuConfig
@@ -188,9 +188,8 @@ def drill_down(
     cols = st.columns(3)
     spec = metric_spec(evaluation, metric)
     for col, role, name, column in zip(cols, "AB", names, ("score_a", "score_b"), strict=False):
-        kind = "Imported" if spec.imported else "Sentence"
-        shown = md(metric) if spec.imported else metric
-        col.metric(f"{kind} {shown} of {role} · {md(name)}", fmt_metric(spec, row[column]))
+        title = segment_score_title(spec)
+        col.metric(f"{title} of {role} · {md(name)}", fmt_metric(spec, row[column]))
     axis = sentence_axis(evaluation, metric)
     digits = 4 if axis.scale <= 1 else 2
     gain = "—" if pd.isna(row["diff"]) else f"{row['diff']:+.{digits}f}"
