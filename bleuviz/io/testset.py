@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from bleuviz.errors import InputError
 
 if TYPE_CHECKING:
+    from bleuviz.io.error_spans import ErrorAnnotations
     from bleuviz.io.scores import SegmentScores
 
 
@@ -23,6 +24,8 @@ class TestSet:
         seg_ids: N segment ids as given by the input (XML ``id`` or 1..N).
         seg_scores: metrics scored outside (COMET, human judgements), one
             ``SegmentScores`` each, with distinct names.
+        error_spans: error spans marked outside (MQM, ESA, xCOMET), one
+            ``ErrorAnnotations`` per file, with distinct names.
     """
 
     __test__ = False  # not a pytest class despite its name
@@ -33,6 +36,7 @@ class TestSet:
     doc_ids: tuple[str, ...] | None = None
     seg_ids: tuple[str, ...] | None = None
     seg_scores: tuple[SegmentScores, ...] = ()
+    error_spans: tuple[ErrorAnnotations, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.references:
@@ -51,6 +55,7 @@ class TestSet:
         if bad:
             raise InputError(f"line counts differ: expected {n} lines; " + "; ".join(bad))
         self._check_seg_scores()
+        self._check_error_spans()
 
     def _check_seg_scores(self) -> None:
         """Refuse a repeated metric name, an unknown system or another segment count."""
@@ -67,6 +72,26 @@ class TestSet:
                         f"{scores.origin}: system {system!r} has {len(values)} scores "
                         f"but the test set has {self.n_segments} segments"
                     )
+
+    def _check_error_spans(self) -> None:
+        """Refuse a repeated annotation name, an unknown system or another segment count."""
+        seen: set[str] = set()
+        for spans in self.error_spans:
+            if spans.name in seen:
+                raise InputError(f"{spans.origin}: error spans named {spans.name!r} twice")
+            seen.add(spans.name)
+            for system, segments in spans.segments.items():
+                if system not in self.systems:
+                    raise InputError(f"{spans.origin}: system {system!r} is not in the test set")
+                if len(segments) != self.n_segments:
+                    raise InputError(
+                        f"{spans.origin}: system {system!r} has {len(segments)} "
+                        f"segments but the test set has {self.n_segments}"
+                    )
+
+    def with_error_spans(self, added: tuple[ErrorAnnotations, ...]) -> TestSet:
+        """Return this test set with ``added`` (names must stay distinct)."""
+        return replace(self, error_spans=self.error_spans + added)
 
     def with_seg_scores(self, scores: tuple[SegmentScores, ...]) -> TestSet:
         """Return this test set with ``scores`` added (names must stay distinct)."""
