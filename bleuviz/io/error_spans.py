@@ -32,7 +32,8 @@ class ErrorSpan:
     """One marked error.
 
     Attributes:
-        start: first character's offset in the line (0 for an omission).
+        start: first character's offset in the line (for an omission: where the file
+            places it, else 0).
         end: offset one past the last character (equal to ``start`` for an omission).
         severity: lower case: ``major``, ``minor``, ``neutral`` (other values as read,
             lower-cased, e.g. ``critical``).
@@ -42,6 +43,9 @@ class ErrorSpan:
         omission: True for an error with no span (ESA's ``"missing"`` offsets), drawn
             as a marker.
         confidence: the metric's confidence (xCOMET), None for people.
+        continued: True for the second and later stretches of one error that marks
+            several (an MQM row with two ``<v>`` marks): drawn like any span, but not
+            counted again (MQM weights, error counts count the first stretch only).
     """
 
     start: int
@@ -52,6 +56,7 @@ class ErrorSpan:
     on_source: bool = False
     omission: bool = False
     confidence: float | None = None
+    continued: bool = False
 
     @property
     def top_category(self) -> str:
