@@ -1,0 +1,198 @@
+"""Every hypothesis token of a system: flagged or not at each order, and where it sits.
+
+The highlight (``bleuviz.bleu.explain``, ``SegmentExplanation.token_statuses``)
+marks a token *matched* at order n if a matched n-gram occurrence covers it: an
+n-gram's first ``min(hyp count, clip count)`` occurrences in the hypothesis are
+matched, the clip count being its largest count in any single reference. A
+token is *flagged* at order n when it is not matched (clipped or missing). The
+sacrebleu, nltk and tf-nmt flavours all clip by that maximum, so the flags do
+not depend on the flavour, only on the tokenization and the highest order.
+
+``explain_segment`` does this with Counters one segment at a time; here a whole
+system is done at once on the columns the statistics are counted from
+(``encode_lines``, the ``ReferenceIndex``): each occurrence's (segment, n-gram)
+pair id, its rank among the pair's occurrences, and a cumulative sum for the
+tokens each matched occurrence covers. Token positions in the line are found as
+``bleuviz.bleu.spans.align_tokens`` finds them, on code-point arrays: the
+tokens, joined, must equal the line's non-whitespace characters, else the line
+is *unaligned* (a tokenizer that rewrote characters, or lowercasing that changed
+the line's length). tests/analysis/test_token_flags.py holds both to
+``explain_segment``, token for token.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from bleuviz.arrays import IntArray
+from bleuviz.bleu.encode import EncodedLines, encode_lines, ids_in
+from bleuviz.bleu.ngrams import UNSEEN, gram_keys, lookup, room
+from bleuviz.bleu.references import ReferenceIndex
+from bleuviz.errors import InputError
+from bleuviz.text.whitespace import python_whitespace
+
+BoolArray = NDArray[np.bool_]
+#: Marks a token position of an unaligned line.
+NO_POSITION = -1
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TokenFlags:
+    """One system's T hypothesis tokens over N segments.
+
+    Attributes:
+        offsets: (N + 1,) segment i's tokens are ``offsets[i]:offsets[i + 1]``.
+        flagged: (T, K) True where no matched n-gram occurrence of order k + 1
+            covers the token.
+        starts / ends: (T,) the token's characters in its line, end exclusive;
+            NO_POSITION on an unaligned line.
+        aligned: (N,) whether the line's tokens were found in it.
+        line_starts: (N,) where each line starts in the lines joined end to end
+            (the lowercased lines when lowercasing): line-relative offsets plus
+            these are increasing over the whole system, for sorted searches.
+    """
+
+    offsets: IntArray
+    flagged: BoolArray
+    starts: IntArray
+    ends: IntArray
+    aligned: BoolArray
+    line_starts: IntArray
+
+    @property
+    def segments(self) -> IntArray:
+        """(T,) each token's segment."""
+        return np.repeat(np.arange(len(self.aligned), dtype=np.int64), np.diff(self.offsets))
+
+
+def token_flags(hypotheses: Sequence[str], refs: ReferenceIndex) -> TokenFlags:
+    """Flag and place every token of ``hypotheses`` (one line per segment of ``refs``).
+
+    Raises:
+        InputError: the line count differs from the references'.
+    """
+    if len(hypotheses) != refs.n_segments:
+        raise InputError(
+            f"hypotheses: {len(hypotheses)} lines but the references have {refs.n_segments}"
+        )
+    encoded = encode_lines(hypotheses, refs.tokenize)
+    flagged = _flags(encoded, refs)
+    starts, ends, aligned, line_starts = _positions(hypotheses, encoded, refs.tokenize.lowercase)
+    return TokenFlags(encoded.offsets, flagged, starts, ends, aligned, line_starts)
+
+
+def _flags(encoded: EncodedLines, refs: ReferenceIndex) -> BoolArray:
+    """Return (T, K): no matched occurrence of order k + 1 covers the token."""
+    ids, offsets = ids_in(encoded, refs.vocabulary), encoded.offsets
+    space = room(offsets)
+    prefix = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
+    width = max(len(refs.vocabulary), 1)
+    flagged = np.ones((len(ids), refs.max_order), dtype=bool)
+    for order, index in enumerate(refs.orders, start=1):
+        # As bleuviz.bleu.stats counts them: each occurrence's (segment, n-gram)
+        # pair id, UNSEEN where the segment's references lack the n-gram.
+        keys = gram_keys(prefix, ids, order, width)
+        keys[space < order] = UNSEEN
+        prefix = lookup(keys, index.keys)
+        matched = _matched_starts(prefix, index.clip_counts)
+        covered = np.concatenate(([0], np.cumsum(matched)))
+        ends = np.arange(1, len(ids) + 1)
+        # A matched n-gram starting at s covers s .. s + order - 1 (within its line).
+        flagged[:, order - 1] = covered[ends] == covered[np.maximum(ends - order, 0)]
+    return flagged
+
+
+def _matched_starts(pairs: IntArray, clip_counts: IntArray) -> BoolArray:
+    """Return where a matched occurrence starts: among the first clip-count of its pair."""
+    valid = pairs != UNSEEN
+    counts = np.bincount(pairs[valid], minlength=len(clip_counts))
+    matched: BoolArray = valid.copy()
+    matched[valid] = counts[pairs[valid]] <= clip_counts[pairs[valid]]
+    # Pairs with more occurrences than their clip count (rare): rank the occurrences.
+    over = np.flatnonzero(valid & ~matched)
+    over = over[clip_counts[pairs[over]] > 0]
+    if len(over):
+        ids = pairs[over]
+        order = np.argsort(ids, kind="stable")
+        ordered = ids[order]
+        first = np.ones(len(ordered), dtype=bool)
+        first[1:] = ordered[1:] != ordered[:-1]
+        run_start = np.maximum.accumulate(np.where(first, np.arange(len(ordered)), 0))
+        rank = np.arange(len(ordered)) - run_start
+        matched[over[order]] = rank < clip_counts[ordered]
+    return matched
+
+
+@cache
+def _whitespace_table() -> BoolArray:
+    """A lookup table: code point -> ``str.isspace()`` (all of them are below U+3001)."""
+    codes = [ord(c) for c in python_whitespace()]
+    table = np.zeros(max(codes) + 1, dtype=bool)
+    table[codes] = True
+    return table
+
+
+def _code_points(text: str) -> NDArray[np.uint32]:
+    """Return ``text``'s code points (one per Python character)."""
+    codes: NDArray[np.uint32] = np.frombuffer(
+        text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32
+    )
+    return codes
+
+
+def _positions(
+    lines: Sequence[str], encoded: EncodedLines, lowercase: bool
+) -> tuple[IntArray, IntArray, BoolArray, IntArray]:
+    """Place every token in its line as ``align_tokens`` does; return starts, ends, aligned.
+
+    A line aligns when its tokens, joined, equal its non-whitespace characters
+    (tokens hold no whitespace, and ``align_tokens`` lets only whitespace lie
+    between, before or after them), and when lowercasing kept its length.
+    """
+    hay_lines = [line.lower() for line in lines] if lowercase else list(lines)
+    same_length = np.fromiter(
+        (len(a) == len(b) for a, b in zip(hay_lines, lines, strict=True)), bool, len(lines)
+    )
+    hay = _code_points("".join(hay_lines))
+    line_starts = np.zeros(len(lines) + 1, dtype=np.int64)
+    np.cumsum([len(line) for line in hay_lines], out=line_starts[1:])
+    table = _whitespace_table()
+    spaces = (hay < len(table)) & table[np.minimum(hay, len(table) - 1)]
+    visible = np.flatnonzero(~spaces)  # positions of non-whitespace characters
+    per_line = np.diff(np.searchsorted(visible, line_starts))
+    token_chars, token_lengths = _token_characters(encoded)
+    cum = np.concatenate(([0], np.cumsum(token_lengths)))
+    chars_per_line = cum[encoded.offsets[1:]] - cum[encoded.offsets[:-1]]
+    aligned = same_length & (chars_per_line == per_line)
+    line_of_visible = np.repeat(np.arange(len(lines)), per_line)
+    line_of_char = np.repeat(np.arange(len(lines)), chars_per_line)
+    keep_visible, keep_chars = aligned[line_of_visible], aligned[line_of_char]
+    differ = hay[visible[keep_visible]] != token_chars[keep_chars]
+    aligned[np.unique(line_of_visible[keep_visible][differ])] = False
+    # A token's first character is the line's (chars before it in the line)-th visible one.
+    line = np.repeat(np.arange(len(lines)), np.diff(encoded.offsets))
+    before = cum[:-1] - cum[encoded.offsets[line]]
+    first_visible = np.concatenate(([0], np.cumsum(per_line)))[line] + before
+    ok = aligned[line]
+    starts = np.full(len(line), NO_POSITION, dtype=np.int64)
+    ends = np.full(len(line), NO_POSITION, dtype=np.int64)
+    starts[ok] = visible[first_visible[ok]] - line_starts[line[ok]]
+    ends[ok] = visible[first_visible[ok] + token_lengths[ok] - 1] + 1 - line_starts[line[ok]]
+    return starts, ends, aligned, line_starts[:-1]
+
+
+def _token_characters(encoded: EncodedLines) -> tuple[NDArray[np.uint32], IntArray]:
+    """Return every token's code points, token after token, and each token's length."""
+    words = encoded.vocabulary.to_pylist()
+    codes = _code_points("".join(words))
+    lengths = np.fromiter((len(w) for w in words), np.int64, len(words))
+    word_starts = np.concatenate(([0], np.cumsum(lengths)))[:-1]
+    token_lengths = lengths[encoded.ids]
+    out_starts = np.concatenate(([0], np.cumsum(token_lengths)))[:-1]
+    shift = np.repeat(word_starts[encoded.ids] - out_starts, token_lengths)
+    return codes[shift + np.arange(len(shift))], token_lengths
