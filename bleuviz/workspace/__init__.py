@@ -7,7 +7,7 @@ from bleuviz.lazy import lazy_exports
 if TYPE_CHECKING:
     from bleuviz.errors import UnknownTestSet, WorkspaceError
     from bleuviz.workspace.base import SavedSet
-    from bleuviz.workspace.conflicts import NoteChanged, OutputChanged
+    from bleuviz.workspace.conflicts import NoteChanged, OutputChanged, SpansChanged
     from bleuviz.workspace.identity import DefiningStreams, testset_id
     from bleuviz.workspace.location import WORKSPACE_ENV, default_folder, resolve_folder
     from bleuviz.workspace.notes import ANONYMOUS, NOTE_CATEGORIES, NOTE_MAX_CHARS, Note
@@ -19,6 +19,7 @@ _EXPORTS = {
     "WorkspaceError": "bleuviz.errors",
     "NoteChanged": "bleuviz.workspace.conflicts",
     "OutputChanged": "bleuviz.workspace.conflicts",
+    "SpansChanged": "bleuviz.workspace.conflicts",
     "DefiningStreams": "bleuviz.workspace.identity",
     "testset_id": "bleuviz.workspace.identity",
     "WORKSPACE_ENV": "bleuviz.workspace.location",
@@ -50,6 +51,7 @@ __all__ = [
     "NoteChanged",
     "OutputChanged",
     "SavedSet",
+    "SpansChanged",
     "UnknownTestSet",
     "Workspace",
     "WorkspaceError",

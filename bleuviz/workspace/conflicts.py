@@ -4,7 +4,9 @@ Nothing saved is overwritten without being asked: re-adding a system with
 other lines under a saved name raises ``OutputChanged`` unless the caller asks
 to replace it (the old lines are then kept as an earlier version), and saving
 a note that someone changed since the editor loaded it raises ``NoteChanged``
-(the caller shows both texts and asks).
+(the caller shows both texts and asks). Error spans saved under a name are
+not replaced by other spans under that name without being asked either
+(``SpansChanged``).
 """
 
 from __future__ import annotations
@@ -38,6 +40,30 @@ class OutputChanged(BleuvizError):
         label = "system" if len(self.systems) == 1 else "systems"
         super().__init__(
             f"test set {set_name!r} ({set_id}): {label} {names} saved with other lines; {how}"
+        )
+
+
+class SpansChanged(BleuvizError):
+    """Error spans saved under a name would be replaced by other spans under that name.
+
+    Attributes:
+        name: the annotations' name (``MQM``, ``ESA``, ...).
+        set_id: the saved test set's id.
+        origin: the file holding the other spans.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        set_id: str,
+        origin: str,
+        how: str = "replacing drops the saved spans for every system",
+    ) -> None:
+        """Name the annotations, the set and the file; ``how``: how to replace them anyway."""
+        self.name, self.set_id, self.origin = name, set_id, origin
+        super().__init__(
+            f"test set {set_id}: error spans {name!r} are saved with other spans than "
+            f"{origin} holds; {how}"
         )
 
 

@@ -8,14 +8,18 @@ from collections.abc import Sequence
 
 from bleuviz.workspace.notes import Note
 
-#: The TSV's columns; ``segment`` is 1-based, as the app shows it. ``output`` is
-#: ``current``, or ``earlier`` for a note written on an output since replaced.
+#: The TSV's columns; ``segment`` is 1-based, as the app shows it. ``severity`` is
+#: empty for a comment; ``span`` is the marked words' character offsets ``START-END``
+#: into the line (end exclusive), empty if none. ``output`` is ``current``, or
+#: ``earlier`` for a note written on an output since replaced.
 NOTES_TSV_HEADER = (
     "set",
     "system",
     "segment",
     "seg_id",
     "category",
+    "severity",
+    "span",
     "saved",
     "author",
     "output",
@@ -47,8 +51,9 @@ def notes_tsv(
         seg_id = seg_ids[note.segment] if seg_ids is not None else str(note.segment + 1)
         saved = note.saved.isoformat(timespec="seconds")
         output = "earlier" if note.on_earlier_output else "current"
-        row = [note.set_id, note.system, note.segment + 1, seg_id, note.category, saved]
-        row += [note.author, output]
+        span = "" if note.span is None else f"{note.span[0]}-{note.span[1]}"
+        row = [note.set_id, note.system, note.segment + 1, seg_id, note.category]
+        row += [note.severity, span, saved, note.author, output]
         if revisions:
             later = k + 1 < len(notes) and _same_note(notes[k + 1], note)
             state = "deleted" if note.deleted else "earlier" if later else "current"

@@ -11,6 +11,7 @@ import sqlite3
 from datetime import datetime
 from typing import Any
 
+from bleuviz.workspace.codec import decode_all
 from bleuviz.workspace.notes import Note
 
 
@@ -22,7 +23,7 @@ def count_notes(conn: sqlite3.Connection, set_id: str) -> int:
 #: A note's columns as ``_note`` reads them; ``n`` is ``notes``, ``s`` its system's stream.
 _NOTE_COLUMNS = (
     "n.system, n.segment, n.text, n.category, n.saved, n.revision, n.author, "
-    "coalesce(n.output != s.digest, 1)"
+    "coalesce(n.output != s.digest, 1), n.severity, n.span_start, n.span_end"
 )
 _NOTE_JOIN = (
     "LEFT JOIN streams AS s ON s.set_id = n.set_id AND s.kind = 'system' AND s.name = n.system"
@@ -35,10 +36,21 @@ def put_note(conn: sqlite3.Connection, note: Note, output: str) -> None:
     ``output``: the digest of the system's lines it was written on.
     """
     key = (note.set_id, note.system, note.segment)
-    fields = (note.text, note.category, note.saved.isoformat(), note.revision, note.author)
+    start, end = note.span if note.span is not None else (None, None)
+    fields = (
+        note.text,
+        note.category,
+        note.saved.isoformat(),
+        note.revision,
+        note.author,
+        note.severity,
+        start,
+        end,
+    )
     conn.execute(
         "INSERT INTO note_revisions (set_id, system, segment, text, category, saved, revision, "
-        "author, output, deleted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "author, severity, span_start, span_end, output, deleted) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (*key, *fields, output, int(note.deleted)),
     )
     if note.deleted:
@@ -46,12 +58,23 @@ def put_note(conn: sqlite3.Connection, note: Note, output: str) -> None:
         return
     conn.execute(
         "INSERT INTO notes (set_id, system, segment, text, category, saved, revision, author, "
-        "output) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (set_id, system, segment) "
+        "severity, span_start, span_end, output) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (set_id, system, segment) "
         "DO UPDATE SET text = excluded.text, category = excluded.category, "
         "saved = excluded.saved, revision = excluded.revision, author = excluded.author, "
-        "output = excluded.output",
+        "severity = excluded.severity, span_start = excluded.span_start, "
+        "span_end = excluded.span_end, output = excluded.output",
         (*key, *fields, output),
     )
+
+
+def hypothesis_line(conn: sqlite3.Connection, set_id: str, system: str, segment: int) -> str:
+    """Return ``system``'s current line of ``segment`` (the line a note's span marks)."""
+    row = conn.execute(
+        "SELECT lines FROM streams WHERE set_id = ? AND kind = 'system' AND name = ?",
+        (set_id, system),
+    ).fetchone()
+    return decode_all([row[0]])[0][segment]
 
 
 def last_revision(conn: sqlite3.Connection, set_id: str, system: str, segment: int) -> int:
@@ -115,8 +138,18 @@ def revisions(
 
 
 def _note(set_id: str, row: tuple[Any, ...], deleted: bool = False) -> Note:
-    system, segment, text, category, saved, revision, author, earlier = row
-    when = datetime.fromisoformat(saved)
+    system, segment, text, category, saved, revision, author, earlier, severity, start, end = row
     return Note(
-        set_id, system, segment, text, category, when, revision, author, bool(earlier), deleted
+        set_id,
+        system,
+        segment,
+        text,
+        category,
+        datetime.fromisoformat(saved),
+        revision,
+        author,
+        bool(earlier),
+        deleted,
+        severity,
+        None if start is None else (start, end),
     )

@@ -9,12 +9,20 @@ loaded gets ``NoteChanged`` instead of overwriting someone else's save.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 
 from bleuviz.workspace import note_rows, rows
 from bleuviz.workspace.base import WorkspaceBase, utc_now
 from bleuviz.workspace.conflicts import NoteChanged
 from bleuviz.workspace.export import notes_tsv
-from bleuviz.workspace.notes import ANONYMOUS, Note, check_author, check_note
+from bleuviz.workspace.notes import (
+    ANONYMOUS,
+    NO_SEVERITY,
+    Note,
+    check_author,
+    check_note,
+    check_span,
+)
 
 
 class NoteStore(WorkspaceBase):
@@ -32,6 +40,8 @@ class NoteStore(WorkspaceBase):
         *,
         author: str = ANONYMOUS,
         expected_revision: int | None = None,
+        severity: str = NO_SEVERITY,
+        span: tuple[int, int] | None = None,
     ) -> Note:
         """Save a new revision of the note on ``system``'s output for ``segment`` (0-based).
 
@@ -41,21 +51,28 @@ class NoteStore(WorkspaceBase):
         ``expected_revision``: the revision the editor loaded (0: no note);
         if the note is at another revision now (someone saved or deleted it
         meanwhile), nothing is saved and ``NoteChanged`` says what is there.
-        None saves whatever is there.
+        None saves whatever is there. ``severity`` and ``span`` mark an error
+        as an MQM rater does (``bleuviz.workspace.notes``): the span is
+        character offsets into the system's current line.
 
         Raises:
-            InputError: an unknown category, a note over ``NOTE_MAX_CHARS``, a
-                system not in the set, or a segment out of range.
+            InputError: an unknown category or severity, a note over
+                ``NOTE_MAX_CHARS``, a system not in the set, a segment out of
+                range, marked words without a severity or outside the line.
             NoteChanged: the note is not at ``expected_revision``.
             UnknownTestSet: no such test set.
         """
-        check_note(text, category)
+        check_note(text, category, severity, span)
         author = check_author(author)
         with self._write() as conn:
             self._check_segment(conn, set_id, system, segment)
+            if span is not None:
+                check_span(span, note_rows.hypothesis_line(conn, set_id, system, segment))
             self._check_revision(conn, set_id, system, segment, expected_revision)
             revision = note_rows.last_revision(conn, set_id, system, segment) + 1
             note = Note(set_id, system, segment, text, category, utc_now(), revision, author)
+            marked = None if span is None else (span[0], span[1])
+            note = replace(note, severity=severity, span=marked)
             note_rows.put_note(conn, note, rows.system_digests(conn, set_id)[system])
             return note
 
@@ -83,15 +100,12 @@ class NoteStore(WorkspaceBase):
             if current is None:
                 return False
             revision = note_rows.last_revision(conn, set_id, system, segment) + 1
-            gone = Note(
-                set_id,
-                system,
-                segment,
-                current.text,
-                current.category,
-                utc_now(),
-                revision,
-                author,
+            gone = replace(
+                current,
+                saved=utc_now(),
+                revision=revision,
+                author=author,
+                on_earlier_output=False,
                 deleted=True,
             )
             note_rows.put_note(conn, gone, rows.system_digests(conn, set_id).get(system, ""))

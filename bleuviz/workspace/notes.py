@@ -1,4 +1,10 @@
-"""Notes on segments: the MQM-style categories and the ``Note`` record one segment holds."""
+"""Notes on segments: the MQM-style categories and the ``Note`` record one segment holds.
+
+A note may mark an error as an MQM rater does: the erroneous words, as character
+offsets into the hypothesis line, and a severity. A note without a severity is
+a comment, not an error (the MQM export writes it as a ``No-error`` row, see
+``bleuviz.io.mqm_export``); marking words needs a severity.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bleuviz.errors import InputError
+from bleuviz.io.error_spans import MAJOR, MINOR, NEUTRAL
 
 #: Error categories after MQM's top level (Lommel et al., 2014), in the order offered.
 NOTE_CATEGORIES: tuple[str, ...] = (
@@ -17,6 +24,10 @@ NOTE_CATEGORIES: tuple[str, ...] = (
     "style",
     "other",
 )
+#: A note's severities, as MQM's raters give them (lower case, as ``ErrorSpan.severity``);
+#: ``NO_SEVERITY`` makes the note a comment.
+NOTE_SEVERITIES: tuple[str, ...] = (MAJOR, MINOR, NEUTRAL)
+NO_SEVERITY = ""
 #: The longest note kept (characters): a note is a finding, not a document.
 NOTE_MAX_CHARS = 10_000
 #: Who wrote a note when the user gave no name.
@@ -40,6 +51,9 @@ class Note:
         author: who saved it (``ANONYMOUS`` if they gave no name).
         on_earlier_output: written on lines the system no longer has (it was replaced).
         deleted: this revision deleted the note (only in a note's history).
+        severity: one of ``NOTE_SEVERITIES``, or ``NO_SEVERITY`` (a comment, not an error).
+        span: the marked words: (start, end) character offsets into the hypothesis
+            line the note was written on, end exclusive; None if none are marked.
     """
 
     set_id: str
@@ -52,18 +66,51 @@ class Note:
     author: str = ANONYMOUS
     on_earlier_output: bool = False
     deleted: bool = False
+    severity: str = NO_SEVERITY
+    span: tuple[int, int] | None = None
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the note marks an error (it has a severity), not only comments."""
+        return self.severity != NO_SEVERITY
 
 
-def check_note(text: str, category: str) -> None:
-    """Refuse an unknown category or a note longer than ``NOTE_MAX_CHARS``.
+def check_note(
+    text: str, category: str, severity: str = NO_SEVERITY, span: tuple[int, int] | None = None
+) -> None:
+    """Refuse an unknown category or severity, an over-long note, or words without a severity.
+
+    The span's offsets are checked against the line by ``check_span``.
 
     Raises:
-        InputError: naming the category or the length.
+        InputError: naming the category, the severity, the length or the span.
     """
     if category not in NOTE_CATEGORIES:
         raise InputError(f"category: {category!r} is not one of {', '.join(NOTE_CATEGORIES)}")
+    if severity != NO_SEVERITY and severity not in NOTE_SEVERITIES:
+        raise InputError(
+            f"severity: {severity!r} is not one of {', '.join(NOTE_SEVERITIES)} (or none)"
+        )
     if len(text) > NOTE_MAX_CHARS:
         raise InputError(f"note: {len(text)} characters, at most {NOTE_MAX_CHARS} are kept")
+    if span is not None and severity == NO_SEVERITY:
+        known = ", ".join(NOTE_SEVERITIES)
+        raise InputError(f"severity: marked words are an error and need a severity ({known})")
+
+
+def check_span(span: tuple[int, int], line: str) -> None:
+    """Refuse marked words that are not a non-empty run of characters of ``line``.
+
+    Raises:
+        InputError: naming the offsets and the line's length.
+    """
+    start, end = span
+    whole = all(isinstance(x, int) and not isinstance(x, bool) for x in span)
+    if not whole or not 0 <= start < end <= len(line):
+        raise InputError(
+            f"span: ({start!r}, {end!r}) is not a run of the hypothesis's characters "
+            f"(0 <= start < end <= {len(line)})"
+        )
 
 
 def check_author(author: str) -> str:

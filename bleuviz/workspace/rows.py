@@ -15,6 +15,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.workspace.codec import compress_all, decode_all, decode_scores, encode_scores, payload
 from bleuviz.workspace.conflicts import OutputChanged
 from bleuviz.workspace.identity import DefiningStreams, digest
+from bleuviz.workspace.span_rows import drop_system_spans
 
 #: The kinds of stream a test set has besides its references and systems, in the order of
 #: ``DefiningStreams.singles``.
@@ -118,7 +119,7 @@ def put_systems(
     """Add systems, or replace one's lines if they changed and ``replaced_at`` is given.
 
     A replaced output is kept in ``output_versions`` (replaced at ``replaced_at``)
-    and the imported scores of its old lines are dropped. A system whose lines
+    and the imported scores and error spans of its old lines are dropped. A system whose lines
     are saved already is not compressed or written again.
 
     Raises:
@@ -153,6 +154,7 @@ def put_systems(
         )
         conn.execute("DELETE FROM seg_score_values WHERE set_id = ? AND system = ?", (set_id, name))
     _drop_empty_metrics(conn, set_id)
+    drop_system_spans(conn, set_id, replaced)
 
 
 def system_digests(conn: sqlite3.Connection, set_id: str) -> dict[str, str]:

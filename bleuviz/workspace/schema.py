@@ -61,6 +61,26 @@ Version 2 keeps history instead of overwriting it:
     (``set_id``, ``system``, ``version``) primary key, ``version`` 1, 2, ... in
     the order they were replaced; ``digest``, ``lines`` as in ``streams``;
     ``replaced`` TEXT, ISO 8601 UTC. The current output stays in ``streams``.
+
+Version 3 keeps error spans with the test set and lets a note mark an error:
+
+``error_spans``: error annotations read from outside (MQM, ESA, xCOMET), one row
+    per name. ``set_id`` → ``testsets.id`` (deleted with it); ``name`` TEXT;
+    ``origin`` TEXT (the file); ``kind`` TEXT (``human`` or ``metric``);
+    ``skipped`` TEXT (a JSON array: systems the file annotates that the set does
+    not hold); ``position`` INTEGER (import order). Primary key (``set_id``, ``name``).
+
+``error_span_values``: one annotation's segments for one system.
+    (``set_id``, ``annotation``) → ``error_spans`` (deleted with it); ``system``
+    TEXT; ``position`` INTEGER (order within the annotation); ``segments`` BLOB:
+    the N segments' annotations as compressed JSON (``bleuviz.workspace.span_codec``).
+    Primary key (``set_id``, ``annotation``, ``system``).
+
+``notes.severity``, ``note_revisions.severity`` TEXT: ``major``, ``minor``,
+    ``neutral``, or '' (a note without a severity is a comment, not an error);
+    ``notes.span_start``, ``notes.span_end`` (and in ``note_revisions``) INTEGER:
+    the marked words as character offsets into the hypothesis line the note was
+    written on, end exclusive; NULL if the note marks no words.
 """
 
 from __future__ import annotations
@@ -73,7 +93,7 @@ from bleuviz.errors import WorkspaceError
 #: The file in the workspace folder.
 DB_NAME = "bleuviz.sqlite3"
 #: The version this bleuviz writes and reads (``PRAGMA user_version``).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 #: Statements creating version 1 (a new file then takes the migrations).
 CREATE: tuple[str, ...] = (
@@ -156,6 +176,36 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
             replaced TEXT NOT NULL,
             PRIMARY KEY (set_id, system, version)
         )""",
+    ),
+    2: (
+        """CREATE TABLE error_spans (
+            set_id TEXT NOT NULL REFERENCES testsets(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            origin TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            skipped TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (set_id, name)
+        )""",
+        """CREATE TABLE error_span_values (
+            set_id TEXT NOT NULL,
+            annotation TEXT NOT NULL,
+            system TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            segments BLOB NOT NULL,
+            PRIMARY KEY (set_id, annotation, system),
+            FOREIGN KEY (set_id, annotation) REFERENCES error_spans(set_id, name)
+                ON DELETE CASCADE
+        )""",
+        *(
+            f"ALTER TABLE {table} ADD COLUMN {column}"
+            for table in ("notes", "note_revisions")
+            for column in (
+                "severity TEXT NOT NULL DEFAULT ''",
+                "span_start INTEGER",
+                "span_end INTEGER",
+            )
+        ),
     ),
 }
 

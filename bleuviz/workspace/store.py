@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bleuviz.errors import InputError
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace import note_rows, rows
+from bleuviz.workspace import note_rows, rows, span_rows
 from bleuviz.workspace.base import SavedSet, utc_now
 from bleuviz.workspace.identity import DefiningStreams
 from bleuviz.workspace.location import resolve_folder
@@ -81,6 +81,7 @@ class Workspace(NoteStore):
         *,
         replace: bool = False,
         replace_scores: Collection[str] = (),
+        replace_spans: Collection[str] = (),
     ) -> SavedSet:
         """Save ``testset`` under its content-derived id; return what is saved there now.
 
@@ -96,13 +97,20 @@ class Workspace(NoteStore):
         or replaced per metric and system, except the metrics named in
         ``replace_scores``: the user chose to replace those with a new file, so
         systems the new file does not score lose their old values too (a merge
-        would mix two files' judgements). One transaction. ``defining``:
+        would mix two files' judgements). Error spans (``testset.error_spans``)
+        are saved per name: a repeat is a no-op, more systems agreeing with the
+        saved ones are added, and other spans under a saved name are refused
+        (``SpansChanged``) unless the name is in ``replace_spans`` or ``replace``
+        is given: the saved spans are then dropped for every system. A replaced
+        output drops the spans marked on its old lines. One transaction. ``defining``:
         ``DefiningStreams.of(testset)`` if the caller has it already (it has the id).
 
         Raises:
             InputError: ``name`` is empty.
             OutputChanged: a system is saved with other lines and ``replace`` is
                 False (``.systems`` names them); nothing is saved.
+            SpansChanged: error spans saved under a name differ from the ones
+                given, which are not to replace them; nothing is saved.
             WorkspaceError: the workspace is read-only or cannot be written.
         """
         name = _check_name(name)
@@ -123,6 +131,9 @@ class Workspace(NoteStore):
                 if scores.name in replace_scores:
                     rows.clear_seg_score_values(conn, set_id, scores.name)
                 rows.put_seg_scores(conn, set_id, scores)
+            for annotations in testset.error_spans:
+                again = replace or annotations.name in replace_spans
+                span_rows.put_error_spans(conn, set_id, annotations, again)
             return self._saved(conn, set_id)
 
     def add_system(
@@ -210,7 +221,7 @@ class Workspace(NoteStore):
             return self._saved(conn, set_id)
 
     def load(self, set_id: str) -> TestSet:
-        """Return test set ``set_id`` exactly as saved (systems, streams, imported scores).
+        """Return test set ``set_id`` exactly as saved (systems, streams, scores, error spans).
 
         Raises:
             UnknownTestSet: no such test set.
@@ -219,6 +230,7 @@ class Workspace(NoteStore):
             self._saved(conn, set_id)
             streams = rows.streams(conn, set_id)
             scores = rows.seg_scores(conn, set_id)
+            spans = span_rows.error_spans(conn, set_id)
         return TestSet(
             systems=streams.get("system", {}),
             references=tuple(streams["reference"].values()),
@@ -226,6 +238,7 @@ class Workspace(NoteStore):
             doc_ids=streams.get("doc_ids", {}).get(""),
             seg_ids=streams.get("seg_ids", {}).get(""),
             seg_scores=scores,
+            error_spans=spans,
         )
 
     def rename(self, set_id: str, name: str) -> None:

@@ -72,7 +72,7 @@ def test_the_tsv_can_hold_every_revision(workspace: Workspace, set_id: str) -> N
     table = workspace.notes_tsv(set_id, revisions=True)
     rows = list(csv.reader(io.StringIO(table, newline=""), dialect="excel-tab"))
     assert rows[0] == [*NOTES_TSV_HEADER[:-1], *REVISION_COLUMNS, "note"]
-    got = [(r[1], r[2], r[6], r[8], r[9], r[10]) for r in rows[1:]]
+    got = [(r[1], r[2], r[8], r[10], r[11], r[12]) for r in rows[1:]]
     assert got == [
         ("literal", "3", "ann", "1", "earlier", "a"),
         ("literal", "3", "bob", "2", "current", "b\tc"),

@@ -93,7 +93,11 @@ NASTY = ["tab\there", "new\nline", "carriage\rreturn", "crlf\r\n", '"quoted"', "
 
 def test_tsv_reads_back_column_for_column(workspace: Workspace, set_id: str) -> None:
     for segment, text in enumerate(NASTY):
-        workspace.save_note(set_id, "terse", segment, text, NOTE_CATEGORIES[segment])
+        severity = ("", "major", "minor", "neutral")[segment % 4]
+        span = (segment, segment + 2) if severity and segment % 3 else None
+        workspace.save_note(
+            set_id, "terse", segment, text, NOTE_CATEGORIES[segment], severity=severity, span=span
+        )
     table = workspace.notes_tsv(set_id)
     rows = list(csv.reader(io.StringIO(table, newline=""), dialect="excel-tab"))
     assert tuple(rows[0]) == NOTES_TSV_HEADER
@@ -105,12 +109,15 @@ def test_tsv_reads_back_column_for_column(workspace: Workspace, set_id: str) -> 
             str(note.segment + 1),
             str(note.segment + 1),  # the sample has no segment ids: 1-based numbers
             note.category,
+            ("", "major", "minor", "neutral")[note.segment % 4],
+            f"{note.segment}-{note.segment + 2}" if note.span else "",
             note.saved.isoformat(timespec="seconds"),
             "anonymous",
             "current",
             text,
         ]
-        assert row[5].endswith("+00:00")
+        assert row[7].endswith("+00:00")
+    assert sum(note.span is not None for note in workspace.notes(set_id)) == 3
 
 
 def test_tsv_names_the_input_segment_ids(workspace: Workspace) -> None:
