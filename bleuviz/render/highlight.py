@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 from bleuviz.bleu.explain import NgramRow, SegmentExplanation
 from bleuviz.bleu.spans import Span
+from bleuviz.io.error_spans import ErrorSpan
+from bleuviz.render.error_marks import ERROR_CSS, error_line_html, tokens_with_errors
 from bleuviz.render.inert import inert_text
 
 STATUS_LABELS = {
@@ -33,8 +35,9 @@ STYLE = """
 }
 .bv-legend .bv-tok { margin-right: 0.6rem; }
 .bv-legend-side { display: inline-block; width: 6.5rem; font-weight: 600; }
-</style>
 """
+# The human error spans' underlines (``bleuviz.render.error_marks``), in the same sheet.
+STYLE += ERROR_CSS + "\n</style>\n"
 
 
 def token_span(text: str, status: str, title: str = "") -> str:
@@ -94,19 +97,46 @@ def legend() -> str:
 
 def hypothesis_html(explanation: SegmentExplanation, order: int) -> str:
     """Return the hypothesis with each token marked for ``order`` and hover text with counts."""
+    return highlight(
+        explanation.hyp_text,
+        explanation.hyp_tokens,
+        explanation.token_statuses(order),
+        explanation.hyp_spans,
+        hypothesis_titles(explanation, order),
+    )
+
+
+def hypothesis_titles(explanation: SegmentExplanation, order: int) -> list[str]:
+    """Hover text of each hypothesis token at ``order``: the n-gram starting there, counted."""
     rows = {row.ngram: row for row in explanation.rows[order - 1]}
     grams = [
         tuple(explanation.hyp_tokens[i : i + order])
         for i in range(len(explanation.statuses[order - 1]))
     ]
     titles = []
-    statuses = explanation.token_statuses(order)
-    for i, status in enumerate(statuses):
+    for i, status in enumerate(explanation.token_statuses(order)):
         row = rows.get(grams[i]) if i < len(grams) else None
         titles.append(_title(row, status) if row else STATUS_LABELS[status])
-    return highlight(
-        explanation.hyp_text, explanation.hyp_tokens, statuses, explanation.hyp_spans, titles
-    )
+    return titles
+
+
+def hypothesis_with_errors(
+    explanation: SegmentExplanation, order: int, errors: Sequence[ErrorSpan]
+) -> str:
+    """Return the hypothesis with BLEU's status at ``order`` and human errors underlined.
+
+    Only the errors marked on the hypothesis are drawn (``on_source`` ones belong
+    to the source line). Where the tokenizer rewrote the text (no alignment),
+    the tokens are shown as ``hypothesis_html`` shows them and the errors follow
+    on the raw text in a second line; the caller says so.
+    """
+    statuses = explanation.token_statuses(order)
+    titles = hypothesis_titles(explanation, order)
+    target = [e for e in errors if not e.on_source]
+    if explanation.hyp_spans is None:
+        tokens = highlight(explanation.hyp_text, explanation.hyp_tokens, statuses, None, titles)
+        return tokens + error_line_html(explanation.hyp_text, target)
+    return tokens_with_errors(explanation.hyp_text, explanation.hyp_spans, statuses, titles, target)
 
 
 def reference_html(explanation: SegmentExplanation, order: int, ref: int) -> str:

@@ -22,6 +22,7 @@ from bleuviz.app.ui.cache.scores import (
     segment_frame,
 )
 from bleuviz.app.ui.sections.all_systems import segment_in_every_system
+from bleuviz.app.ui.sections.error_spans import FILTER_SUFFIXES, error_filter
 from bleuviz.app.ui.sections.notes import (
     ANY_NOTE,
     NO_NOTE,
@@ -102,6 +103,7 @@ with st.container(border=True):
         )
     else:
         note_choice = []
+    errors = error_filter(testset, system, "sent")  # draws nothing without error spans
 
 flt = SegmentFilter(text, bleu_range[0], bleu_range[1], len_range[0], len_range[1])
 mask = filter_mask(evaluation.bleu_statistics(), system, table, flt)
@@ -109,6 +111,7 @@ if doc not in (None, "(all)") and testset.doc_ids is not None:
     mask &= np.asarray(testset.doc_ids) == doc
 for label, (low, high) in score_ranges.items():
     mask &= in_range(table[label].to_numpy(), low, high)
+mask &= errors.apply(table)  # with the error counts as columns
 if notes:  # after the hypothesis: a mostly empty column does not push the text away
     add_columns(table, {}, note_column(notes, len(table)))
     mask &= note_mask(notes, note_choice, len(table))
@@ -120,12 +123,14 @@ shown = table[mask]
 def clear_sentence_filters() -> None:
     """Reset the search, the ranges and the document (the imported-score ranges too)."""
     ranges = [str(k) for k in st.session_state if str(k).startswith("sent_range::")]
-    forget(["sent_search", "sent_bleu", "sent_len", "sent_doc", NOTE_FILTER_KEY, *ranges])
+    spans = ["sent" + suffix for suffix in FILTER_SUFFIXES]
+    forget(["sent_search", "sent_bleu", "sent_len", "sent_doc", NOTE_FILTER_KEY, *ranges, *spans])
 
 
 active = active_filters(text, bleu_range, len_range, longest, doc, score_ranges)
 if note_choice:
     active["notes: " + ", ".join(note_choice)] = [NOTE_FILTER_KEY]
+active.update(errors.chips)
 filter_chips(active, "sent_chip")
 st.caption(subset_caption(evaluation, config, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a row to open it.")

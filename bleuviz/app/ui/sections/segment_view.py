@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.sections.error_spans import ShownErrors, segment_errors, show_source
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.state.learn_links import learn_query
 from bleuviz.app.ui.state.links import apply_links, write_links
@@ -32,7 +33,13 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import rouge_text
 from bleuviz.metrics.evaluation import Evaluation
-from bleuviz.render.highlight import hypothesis_html, legend, reference_html
+from bleuviz.render.error_marks import error_legend
+from bleuviz.render.highlight import (
+    hypothesis_html,
+    hypothesis_with_errors,
+    legend,
+    reference_html,
+)
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 from bleuviz.render.search_marks import mark_hits
@@ -107,14 +114,16 @@ def show_segment(
     c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}")
     _other_metrics(evaluation, system, index)
     learn_link(hyp, refs)
-    order = source_and_order(evaluation, config, index, key=f"{key_prefix}_order")
-    show_html(legend())
+    errors = segment_errors(testset, system, index, key_prefix)  # None without error spans
+    order = source_and_order(evaluation, config, index, f"{key_prefix}_order", errors)
+    show_html(legend() + ("" if errors is None else error_legend()))
     st.markdown("**Hypothesis**")
     if expl.hyp_spans is None:
         st.caption(
             "The tokenizer changed this text, so its tokens are shown instead of the original."
+            + ("" if errors is None else " The error spans follow on the original text.")
         )
-    show_html(hypothesis_html(expl, order))
+    show_html(marked_hypothesis(expl, order, errors))
     for r in range(len(refs)):
         st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
         show_html(reference_html(expl, order, r))
@@ -137,11 +146,24 @@ def learn_link(hyp: str, refs: tuple[str, ...], label: str = "Open this segment 
     )
 
 
-def source_and_order(evaluation: Evaluation, config: BleuConfig, index: int, key: str) -> int:
-    """Show the segment's source (if any) and return the n-gram order chosen to highlight."""
+def marked_hypothesis(expl: SegmentExplanation, order: int, errors: ShownErrors | None) -> str:
+    """The hypothesis highlighted at ``order``, with the human error spans if any are shown."""
+    if errors is None:
+        return hypothesis_html(expl, order)
+    return hypothesis_with_errors(expl, order, errors.spans)
+
+
+def source_and_order(
+    evaluation: Evaluation,
+    config: BleuConfig,
+    index: int,
+    key: str,
+    errors: ShownErrors | None = None,
+) -> int:
+    """Show the segment's source (if any, with its marked errors) and return the order chosen."""
     if evaluation.testset.source is not None:
         st.markdown("**Source**")
-        st.text(evaluation.testset.source[index])
+        show_source(evaluation.testset.source[index], errors)
     return int(
         st.radio(
             "Highlight n-grams of order",

@@ -24,8 +24,14 @@ from bleuviz.app import routes
 from bleuviz.app.ui.cache.compare import sentence_axis
 from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
+from bleuviz.app.ui.sections.error_spans import ShownErrors, segment_errors, show_source
 from bleuviz.app.ui.sections.notes import note_editor
-from bleuviz.app.ui.sections.segment_view import explanation, learn_link, source_and_order
+from bleuviz.app.ui.sections.segment_view import (
+    explanation,
+    learn_link,
+    marked_hypothesis,
+    source_and_order,
+)
 from bleuviz.app.ui.sections.subset import subset_caption
 from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
 from bleuviz.app.ui.widgets.export import export_buttons
@@ -42,7 +48,8 @@ from bleuviz.render.compare_charts import (
     sentence_scatter,
     win_tie_loss_bar,
 )
-from bleuviz.render.highlight import hypothesis_html, legend, reference_html
+from bleuviz.render.error_marks import error_legend
+from bleuviz.render.highlight import legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
 
 
@@ -197,10 +204,18 @@ def drill_down(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
     order = source_and_order(evaluation, config, index, key="cmp_order")
-    show_html(legend())
+    shown_legend = st.empty()  # the error legend joins it where a side shows error spans
+    drawn = False
     for i, col in enumerate(st.columns(2)):
         with col:
-            system_side(expl[i], expl[1 - i], names[i], names[1 - i], "AB"[i], order, index)
+            st.markdown(f"**{'AB'[i]} · {md(names[i])}**")
+            errors = segment_errors(testset, names[i], index, f"cmp_{'ab'[i]}")
+            drawn |= errors is not None
+            if errors is not None and errors.source_spans and testset.source is not None:
+                st.caption(f"Source, with the errors marked in it for {md(names[i])}")
+                show_source(testset.source[index], errors)
+            system_side(expl[i], expl[1 - i], names, i, order, index, errors)
+    show_html(legend() + (error_legend() if drawn else ""), shown_legend)
     for i, col in enumerate(st.columns(2)):
         with col:
             st.caption(f"Note on {'AB'[i]} · {md(names[i])}")
@@ -210,15 +225,16 @@ def drill_down(
 def system_side(
     mine: SegmentExplanation,
     other: SegmentExplanation,
-    name: str,
-    other_name: str,
-    role: str,
+    names: tuple[str, str],
+    side: int,
     order: int,
     index: int,
+    errors: ShownErrors | None,
 ) -> None:
-    """One column of the drill-down: a hypothesis, its reference coverage and its gains."""
-    st.markdown(f"**{role} · {md(name)}**")
-    show_html(hypothesis_html(mine, order))
+    """One column of the drill-down: a hypothesis (with its error spans, if shown), its
+    reference coverage and its gains."""
+    name, other_name, role = names[side], names[1 - side], "AB"[side]
+    show_html(marked_hypothesis(mine, order, errors))
     for r in range(len(mine.ref_texts)):
         st.caption(f"Reference {r + 1}: tokens {md(name)} matched at order {order}")
         show_html(reference_html(mine, order, r))

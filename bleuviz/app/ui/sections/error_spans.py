@@ -1,0 +1,154 @@
+"""Human error spans on the pages: which annotations, which rater, and the table's filter.
+
+Nothing here draws anything while the test set holds no error spans, so a
+user without span files pays nothing for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+from numpy.typing import NDArray
+
+from bleuviz.analysis.span_counts import (
+    categories_and_severities,
+    error_counts,
+    error_mask,
+    rater_spans,
+)
+from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan
+from bleuviz.io.testset import TestSet
+from bleuviz.render.error_marks import error_line_html
+from bleuviz.render.labels import escape_markdown as md
+
+#: The rater choice meaning "every rater's spans at once".
+EVERY_RATER = "every rater"
+
+
+def annotation_choice(testset: TestSet, key: str) -> ErrorAnnotations | None:
+    """The error spans to show: None without any, the one file, or the user's choice of files."""
+    files = testset.error_spans
+    if not files:
+        return None
+    if len(files) == 1:
+        return files[0]
+    names = [f.name for f in files]
+    chosen = st.selectbox(
+        "Error spans from", names, key=key, help="Which file's error spans to show and count"
+    )
+    return files[names.index(str(chosen))]
+
+
+@dataclass(frozen=True, slots=True)
+class ShownErrors:
+    """One segment's error spans as chosen: from which file, which rater, and the spans."""
+
+    name: str
+    rater: str | None
+    spans: tuple[ErrorSpan, ...]
+
+    @property
+    def source_spans(self) -> tuple[ErrorSpan, ...]:
+        """The errors marked in the source line."""
+        return tuple(span for span in self.spans if span.on_source)
+
+
+def segment_errors(testset: TestSet, system: str, index: int, key: str) -> ShownErrors | None:
+    """Choose the file and the rater of one segment's spans; None when there is nothing to show.
+
+    The rater selector appears only where the segment has several raters; a
+    caption says who rated it and how many errors they marked.
+    """
+    annotations = annotation_choice(testset, f"{key}_err_from")
+    if annotations is None or system not in annotations.segments:
+        return None
+    annotation = annotations.annotation(system, index)
+    if annotation is None:
+        st.caption(f"{md(annotations.name)}: this segment of {md(system)} was not annotated.")
+        return None
+    rater = None
+    if len(annotation.raters) > 1:
+        options = [EVERY_RATER, *annotation.raters]
+        if st.session_state.get(f"{key}_rater") not in options:
+            st.session_state[f"{key}_rater"] = EVERY_RATER
+        chosen = str(st.selectbox("Rater", options, key=f"{key}_rater"))
+        rater = None if chosen == EVERY_RATER else chosen
+    spans = rater_spans(annotation, rater)
+    who = ", ".join(annotation.raters) if rater is None else rater
+    marked = sum(1 for span in spans if span.severity != "neutral")
+    st.caption(
+        f"{md(annotations.name)} error spans, rated by {md(who)}: "
+        f"{len(spans)} marked ({marked} major or minor)."
+        if spans
+        else f"{md(annotations.name)}: rated by {md(who)}, no error marked."
+    )
+    return ShownErrors(annotations.name, rater, spans)
+
+
+def show_source(source: str, errors: ShownErrors | None) -> None:
+    """The source line: plain, or with the errors marked on it underlined."""
+    if errors is None or not errors.source_spans:
+        st.text(source)
+        return
+    show_html(error_line_html(source, errors.source_spans))
+
+
+#: State keys of the table's error filter (the page's prefix goes first).
+FILTER_SUFFIXES = ("_err_categories", "_err_severities")
+
+
+@dataclass(slots=True)
+class ErrorFilter:
+    """The segment table's error filter as chosen: the counts to add and the segments kept."""
+
+    name: str = ""
+    counts: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+    mask: NDArray[np.bool_] | None = None
+    chips: dict[str, list[str]] = field(default_factory=dict)
+
+    def apply(self, table: pd.DataFrame) -> NDArray[np.bool_]:
+        """Add the error counts to ``table`` (in place, before the lengths); return the mask."""
+        for severity, values in self.counts.items():
+            # Whole numbers, blank where nobody rated the segment.
+            counts = pd.Series(values, index=table.index).astype("Int64")
+            table.insert(list(table.columns).index("hyp_len"), severity, counts)
+        return np.ones(len(table), dtype=bool) if self.mask is None else self.mask
+
+
+def error_filter(testset: TestSet, system: str, prefix: str) -> ErrorFilter:
+    """Choose error categories and severities; the segments with such an error are kept.
+
+    Draws nothing, and keeps every segment, when no error spans are loaded for
+    ``system``.
+    """
+    annotations = annotation_choice(testset, f"{prefix}_err_from")
+    if annotations is None or system not in annotations.segments:
+        return ErrorFilter()
+    n = testset.n_segments
+    result = ErrorFilter(annotations.name, error_counts(annotations, system, n))
+    categories, severities = categories_and_severities(annotations, [system])
+    left, right = st.columns([3, 2])
+    keys = [prefix + suffix for suffix in FILTER_SUFFIXES]
+    chosen_categories = left.multiselect(
+        f"{md(annotations.name)} error category",
+        categories,
+        key=keys[0],
+        placeholder="Any category",
+        help="Keep the segments with an error of one of these categories (and severities)",
+    )
+    chosen_severities = right.multiselect(
+        f"{md(annotations.name)} error severity",
+        severities,
+        key=keys[1],
+        placeholder="Any severity",
+        help="Keep the segments with an error of one of these severities (and categories)",
+    )
+    if chosen_categories or chosen_severities:
+        result.mask = error_mask(annotations, system, n, chosen_categories, chosen_severities)
+        what = ", ".join([*chosen_categories, *chosen_severities])
+        result.chips[f"errors: {md(what)}"] = keys
+    return result

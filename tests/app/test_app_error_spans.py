@@ -1,0 +1,215 @@
+"""AppTest of human error spans on the pages: drill-downs, the segment table and the Overview.
+
+The spans are built in ``tests/app/error_span_data.py`` on the bundled sample
+(no reader involved); the oracle for counts and filters is that hand-built
+data, counted here again in plain Python. Without spans, nothing new is drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from html.parser import HTMLParser
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.io.error_spans import ErrorAnnotations
+from tests.app.error_span_data import (
+    HOSTILE,
+    LINE1,
+    QUARRELS,
+    STREET_RAIL,
+    annotations,
+    with_spans,
+)
+from tests.app.markup import html_bodies
+
+SENTENCES = "bleuviz/app/page_scripts/sentences.py"
+COMPARE = "bleuviz/app/page_scripts/compare.py"
+OVERVIEW = "bleuviz/app/page_scripts/overview.py"
+
+
+class Errors(HTMLParser):
+    """The error pieces of some markup: (data-severity, category, rater, text) per piece."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.pieces: list[dict[str, str]] = []
+        self.tags: set[str] = set()
+        self._open: list[dict[str, str] | None] = []
+        self.feed(markup)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        found = {k: v or "" for k, v in attrs}
+        piece = None
+        if "bv-err" in found.get("class", ""):
+            piece = {**found, "text": ""}
+            self.pieces.append(piece)
+        self._open.append(piece)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._open.pop()
+
+    def handle_data(self, data: str) -> None:
+        for piece in self._open:
+            if piece is not None:
+                piece["text"] += data
+
+
+def errors_drawn(at: AppTest) -> list[dict[str, str]]:
+    """Every error in the page's highlight blocks (its pieces joined), legends left out."""
+    errors = []
+    for body in html_bodies(at):
+        if "bv-legend" in body:
+            continue
+        joined: dict[str, dict[str, str]] = {}
+        for piece in Errors(body).pieces:
+            if piece["data-span"] in joined:
+                joined[piece["data-span"]]["text"] += piece["text"]
+            else:
+                joined[piece["data-span"]] = dict(piece)
+        errors += joined.values()
+    return errors
+
+
+def breakdown(at: AppTest) -> pd.DataFrame:
+    """The Overview's table of errors by category (AppTest's frames carry no key)."""
+    frame: pd.DataFrame = next(
+        d.value for d in at.dataframe if "errors per rating" in d.value.columns
+    )
+    return frame
+
+
+@pytest.fixture
+def spans_app(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[..., AppTest]]:
+    """The app on the bundled sample with the hand-built spans loaded; open ``page`` with a link."""
+    with_spans(monkeypatch, annotations)
+
+    def make(page: str, **params: str) -> AppTest:
+        at = new_app()
+        at.switch_page(page)
+        for key, value in params.items():
+            at.query_params[key] = value
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        return at
+
+    yield make
+
+
+def test_sentences_drill_down_shows_both_raters_then_one(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(SENTENCES, sys="literal", seg="1")
+    pieces = errors_drawn(at)
+    by_text = {p["text"]: p for p in pieces}
+    assert by_text[LINE1[slice(*QUARRELS)]]["data-severity"] == "major"
+    assert by_text[LINE1[slice(*QUARRELS)]]["data-category"] == "Accuracy/Mistranslation"
+    assert by_text["street rail"]["data-severity"] == "minor"
+    assert LINE1[slice(*STREET_RAIL)] == "street rail"
+    rater = at.selectbox(key="sent_rater")
+    assert rater.options == ["every rater", "r1", "r2"]
+    rater.set_value("r2").run()
+    assert {p["data-rater"] for p in errors_drawn(at)} == {"r2"}
+    assert any("bv-legend" in body and "bv-err" in body for body in html_bodies(at))
+
+
+def test_source_error_on_the_source_and_omission_as_a_marker(
+    spans_app: Callable[..., AppTest],
+) -> None:
+    at = spans_app(SENTENCES, sys="literal", seg="2")
+    assert [(p["data-severity"], p["text"]) for p in errors_drawn(at)] == [("major", "Der")]
+    at.number_input(key="sent_seg").set_value(3).run()
+    (omission,) = errors_drawn(at)
+    assert omission["data-omission"] == "true" and "omission" in omission["text"]
+    at.number_input(key="sent_seg").set_value(4).run()
+    assert errors_drawn(at) == []
+    assert any("no error marked" in c.value for c in at.caption)
+
+
+def test_hostile_category_and_rater_stay_inert(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(SENTENCES, sys="literal", seg="26")
+    (piece,) = errors_drawn(at)
+    assert piece["data-category"] == HOSTILE and piece["data-rater"] == "<b>r3</b>"
+    for body in html_bodies(at):
+        assert "<img" not in body and "<b>" not in body
+        assert {"img", "b", "script"}.isdisjoint(Errors(body).tags)
+
+
+def expected_counts(spans: ErrorAnnotations, system: str) -> dict[int, tuple[int, int]]:
+    """Segment (1-based) -> (major, minor) of every rated segment, counted here."""
+    out = {}
+    for i, annotation in enumerate(spans.segments[system]):
+        if annotation is not None:
+            severities = [s.severity for s in annotation.spans]
+            out[i + 1] = (severities.count("major"), severities.count("minor"))
+    return out
+
+
+def test_table_counts_and_filters_by_category_and_severity(
+    spans_app: Callable[..., AppTest],
+) -> None:
+    at = spans_app(SENTENCES, sys="literal")
+    table = at.dataframe[0].value
+    shown = {
+        int(seg): (int(major), int(minor))
+        for seg, major, minor in zip(table["seg"], table["major"], table["minor"], strict=True)
+        if not pd.isna(major)  # unrated: blank
+    }
+    assert shown == expected_counts(annotations(), "literal")
+    at.multiselect(key="sent_err_severities").set_value(["major"]).run()
+    assert sorted(int(s) for s in at.dataframe[0].value["seg"]) == [1, 2, 3]
+    at.multiselect(key="sent_err_categories").set_value(["Fluency/Grammar"]).run()
+    assert list(at.dataframe[0].value["seg"]) == []  # the same error must match both
+    at.multiselect(key="sent_err_severities").set_value([]).run()
+    assert [int(s) for s in at.dataframe[0].value["seg"]] == [1]
+    assert any("errors" in b.label for b in at.button)  # the filter's chip
+
+
+def test_compare_drill_down_shows_each_sides_spans(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(COMPARE, a="literal", b="terse", seg="1", view="segments")
+    pieces = errors_drawn(at)
+    assert {(p["data-severity"], p["data-rater"]) for p in pieces} == {
+        ("major", "r1"),
+        ("minor", "r2"),
+        ("minor", "r1"),
+    }
+    assert at.selectbox(key="cmp_a_rater").options == ["every rater", "r1", "r2"]
+    assert not [s for s in at.selectbox if s.key == "cmp_b_rater"]  # one rater: no choice
+
+
+def test_overview_breaks_errors_down_by_category(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(OVERVIEW)
+    frame = breakdown(at)
+    spans = annotations()
+    for system in ("literal", "terse"):
+        marked = [
+            s.category.split("/")[0]
+            for a in spans.segments[system]
+            if a is not None
+            for s in a.spans
+            if s.severity in ("major", "minor")
+        ]
+        ratings = sum(len(a.raters) for a in spans.segments[system] if a is not None)
+        for category in set(marked):
+            assert frame.loc[system, category] == marked.count(category)
+        assert frame.loc[system, "ratings"] == ratings
+    assert "repeat" not in frame.index  # not annotated
+    at.radio(key="ov_err_severity").set_value("minor").run()
+    frame = breakdown(at)
+    assert frame.loc["terse", "Fluency"] == 1 and "Accuracy" not in frame.columns  # no minor one
+
+
+def test_nothing_new_without_spans(new_app: Callable[..., AppTest]) -> None:
+    for page, params in ((SENTENCES, {"sys": "literal", "seg": "1"}), (OVERVIEW, {})):
+        at = new_app()
+        at.switch_page(page)
+        for key, value in params.items():
+            at.query_params[key] = value
+        at.run()
+        assert not at.exception
+        assert errors_drawn(at) == []
+        assert all("errors per rating" not in d.value.columns for d in at.dataframe)
+        assert all("major" not in d.value.columns for d in at.dataframe)
