@@ -3,7 +3,8 @@
 Plain counting over :class:`~bleuviz.io.error_spans.ErrorAnnotations`, no
 BLEU involved (what BLEU sees of the errors is ``bleuviz.analysis.error_*``).
 A segment no rater rated has no count (NaN), not zero errors; several raters'
-marks on one segment are all counted.
+marks on one segment are all counted; an error marking several stretches
+(``ErrorSpan.continued``) counts once.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from bleuviz.analysis.error_categories import top_category
 from bleuviz.arrays import FloatArray
 from bleuviz.io.error_spans import MAJOR, MINOR, ErrorAnnotations, ErrorSpan, SegmentAnnotation
 
@@ -40,7 +42,7 @@ def error_counts(
     for i, annotation in enumerate(per_segment):
         if annotation is None:
             continue
-        found = Counter(span.severity for span in annotation.spans)
+        found = Counter(span.severity for span in annotation.spans if not span.continued)
         for severity in COUNTED:
             counts[severity][i] = found[severity]
     return counts
@@ -90,6 +92,10 @@ def category_breakdown(
 ) -> pd.DataFrame:
     """Errors of ``severities`` per system (rows) and top-level category (columns).
 
+    Top-level categories are the analysis's six (``error_categories.top_category``:
+    ``Non-translation!`` is Accuracy, anything unknown Other), so that this table and
+    "what BLEU sees" group errors alike.
+
     Two more columns: ``ratings`` (a rater's rating of a segment, counted once
     per rater, errors or not) and ``errors per rating``. Categories are ordered
     by their total over the systems, most first; systems without annotations
@@ -107,7 +113,9 @@ def category_breakdown(
             if annotation is None:
                 continue
             ratings[system] += len(annotation.raters)
-            counted.update(_top(s) for s in annotation.spans if s.severity in severities)
+            counted.update(
+                _top(s) for s in annotation.spans if s.severity in severities and not s.continued
+            )
         rows[system] = counted
     totals: Counter[str] = Counter()
     for counted in rows.values():
@@ -125,5 +133,5 @@ def category_breakdown(
 
 
 def _top(span: ErrorSpan) -> str:
-    """A span's top-level category, ``(none)`` where the file gives none."""
-    return span.top_category or "(none)"
+    """A span's top-level category, as the analysis groups them (unknown or none: Other)."""
+    return top_category(span.category)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
+from bleuviz.analysis.error_tokens import OrderCounts
 from bleuviz.render.inert import inert_text
 from bleuviz.render.palette import SYSTEM_COLORS
 
@@ -47,3 +48,61 @@ def error_category_bars(
         margin={"t": 30, "b": 40},
     )
     return fig
+
+
+def flag_rate_bars(groups: Mapping[str, OrderCounts], order: int) -> go.Figure:
+    """Per group of errors, the share of its error tokens BLEU flags beside other tokens'.
+
+    ``groups`` maps a group (all errors, a severity, a category) to its counts
+    at ``order``; groups without error tokens are left out. The difference in
+    percentage points is written above each pair; a bar carries its group in
+    ``customdata``, so that a click can list the group's segments.
+    """
+    shown = {name: c for name, c in groups.items() if c.error_tokens}
+    names = [inert_text(name) for name in shown]
+    error = [100 * c.error_rate for c in shown.values()]
+    other = [100 * c.other_rate for c in shown.values()]
+    fig = go.Figure()
+    fig.add_trace(
+        go.Bar(
+            name="error tokens flagged",
+            x=names,
+            y=error,
+            customdata=[
+                [k, c.error_flagged, c.error_tokens]
+                for k, c in zip(names, shown.values(), strict=True)
+            ],
+            text=[_points(c.difference) for c in shown.values()],
+            textposition="outside",
+            marker={"color": "#c92a2a"},
+            hovertemplate="%{x}: %{y:.1f}% of error tokens flagged "
+            "(%{customdata[1]} of %{customdata[2]})<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Bar(
+            name="other tokens flagged",
+            x=names,
+            y=other,
+            customdata=[
+                [k, c.other_flagged, c.other_tokens]
+                for k, c in zip(names, shown.values(), strict=True)
+            ],
+            marker={"color": "#adb5bd"},
+            hovertemplate="%{x}: %{y:.1f}% of other tokens flagged "
+            "(%{customdata[1]} of %{customdata[2]})<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        barmode="group",
+        yaxis={"title": f"tokens flagged at order {order} (%)", "range": [0, 110]},
+        legend={"orientation": "h", "y": -0.2},
+        height=380,
+        margin={"t": 30, "b": 40},
+    )
+    return fig
+
+
+def _points(difference: float) -> str:
+    """A rate difference as signed percentage points (a dash where undefined)."""
+    return "—" if difference != difference else f"{100 * difference:+.1f} pts"

@@ -14,7 +14,11 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.analysis.error_tokens import what_bleu_sees
+from bleuviz.bleu import BleuConfig
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.error_spans import ErrorAnnotations
+from bleuviz.io.testset import TestSet
 from tests.app.error_span_data import (
     HOSTILE,
     LINE1,
@@ -24,6 +28,7 @@ from tests.app.error_span_data import (
     with_spans,
 )
 from tests.app.markup import html_bodies
+from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
 SENTENCES = "bleuviz/app/page_scripts/sentences.py"
 COMPARE = "bleuviz/app/page_scripts/compare.py"
@@ -72,6 +77,15 @@ def errors_drawn(at: AppTest) -> list[dict[str, str]]:
                 joined[piece["data-span"]] = dict(piece)
         errors += joined.values()
     return errors
+
+
+SIX = ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other")
+
+
+def top_level(category: str) -> str:
+    """The first level of a category if it is one of the six (issue 31), else Other."""
+    first = category.split("/")[0]
+    return first if first in SIX else "Other"
 
 
 def breakdown(at: AppTest) -> pd.DataFrame:
@@ -186,7 +200,7 @@ def test_overview_breaks_errors_down_by_category(spans_app: Callable[..., AppTes
     spans = annotations()
     for system in ("literal", "terse"):
         marked = [
-            s.category.split("/")[0]
+            top_level(s.category)
             for a in spans.segments[system]
             if a is not None
             for s in a.spans
@@ -213,3 +227,47 @@ def test_nothing_new_without_spans(new_app: Callable[..., AppTest]) -> None:
         assert errors_drawn(at) == []
         assert all("errors per rating" not in d.value.columns for d in at.dataframe)
         assert all("major" not in d.value.columns for d in at.dataframe)
+
+
+def sample_testset() -> TestSet:
+    """The bundled sample's systems and references, as the app loads them."""
+    return TestSet(
+        {name: tuple(lines) for name, lines in SAMPLE_SYSTEM_LINES.items()},
+        tuple(tuple(lines) for lines in SAMPLE_REF_LINES),
+    )
+
+
+def rates_on_page(at: AppTest) -> pd.DataFrame:
+    """The rates table of "what BLEU sees"."""
+    frame: pd.DataFrame = next(d.value for d in at.dataframe if "error flagged" in d.value.columns)
+    return frame
+
+
+def test_bleu_sees_shows_the_analysis_numbers(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(OVERVIEW)
+    core = what_bleu_sees(sample_testset(), annotations(), TokenizeConfig(), BleuConfig())
+    for system in ("all", "literal"):
+        at.selectbox(key="ov_sees_system").set_value(system).run()
+        rates = rates_on_page(at)
+        every = rates[rates["group"] == "all errors"]
+        report = core.system(system)
+        assert list(every["error tokens"]) == [c.error_tokens for c in report.orders]
+        assert list(every["error flagged"]) == [c.error_flagged for c in report.orders]
+        assert list(every["other flagged"]) == [c.other_flagged for c in report.orders]
+        major = rates[(rates["group"] == "major") & (rates["order"] == 1)].iloc[0]
+        assert major["error tokens"] == report.by_severity["major"][0].error_tokens
+    # "quarrels" (major, literal segment 1) is one error token at every order: by hand.
+    literal = core.system("literal").by_severity["major"]
+    assert [c.error_tokens for c in literal] == [1] * 4
+    spans = next(d.value for d in at.dataframe if "F1" in d.value.columns)
+    assert list(spans["order"]) == [1, 2, 3, 4]
+
+
+def test_a_groups_segments_link_to_their_drill_down(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(OVERVIEW)
+    at.selectbox(key="ov_sees_group").set_value("Fluency").run()
+    links = [p for p in at.get("page_link") if p.proto.label.startswith("seg ")]
+    # Fluency errors: literal 1 ("street rail", r2) and terse 1 (r1), test-set order.
+    assert [p.proto.label for p in links] == ["seg 1 · literal", "seg 1 · terse"]
+    assert "sys=literal" in links[0].proto.query_string
+    assert "seg=1" in links[0].proto.query_string

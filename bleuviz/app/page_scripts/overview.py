@@ -9,6 +9,7 @@ from bleuviz.app import routes
 from bleuviz.app.ui.cache.data import current_corpus
 from bleuviz.app.ui.cache.scores import every_system_scores, sentence_bleu
 from bleuviz.app.ui.sections.all_systems import outlier_finder
+from bleuviz.app.ui.sections.bleu_sees import bleu_sees
 from bleuviz.app.ui.sections.error_breakdown import error_breakdown
 from bleuviz.app.ui.sections.humans import imported_cards, metrics_vs_humans
 from bleuviz.app.ui.sections.overview_table import (
@@ -73,6 +74,7 @@ human = human_metric()
 if human is not None:
     metrics_vs_humans(evaluation, config, human)
 error_breakdown(evaluation)  # draws nothing without error spans
+bleu_sees(evaluation)  # draws nothing without error spans
 with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
     st.markdown(
         "Corpus BLEU sums every segment's matched and total n-grams and lengths *first*, "

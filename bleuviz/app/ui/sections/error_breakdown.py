@@ -59,7 +59,8 @@ def error_breakdown(evaluation: Evaluation) -> None:
     )
     st.caption(
         f"Errors of severity {md(str(counted))} that the raters of {md(annotations.name)} "
-        "marked, by the category's first level (Accuracy of Accuracy/Mistranslation). "
+        "marked, by the category's first level (Accuracy of Accuracy/Mistranslation; "
+        "Non-translation! counts as Accuracy, any category not among the six as Other). "
         "A rating is one rater's judgement of one segment, errors or not; with several raters "
         "on a segment each rater's errors count, so the chart divides by the ratings."
     )
