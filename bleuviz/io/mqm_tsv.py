@@ -1,0 +1,392 @@
+"""Google's MQM TSV (google/wmt-mqm-human-evaluation), read into error spans.
+
+The layout Google published for WMT20-24 and the WMT21 TED talks: a header
+``system doc doc_id seg_id rater source target category severity`` (optionally
+``comment``, other columns ignored), then one row per error a rater marked,
+the error's characters between ``<v>`` and ``</v>`` in ``target`` (in ``source``
+for a source-side error). A segment a rater found no error in has one row of
+category and severity ``No-error``. Severities are Major, Minor, Neutral (and
+Critical), in any case.
+
+Which line of the test set a row annotates: mt-metrics-eval's scorer
+(``mt_metrics_eval/converters/score_mqm.py``) keys a row by ``doc`` and
+``doc_id``, the 1-based position in its document, so when the test set has
+document ids and every annotated document is among them, so does this reader.
+Otherwise ``seg_id`` is the 1-based line number. The published TED en-de file
+needs the first: its ``seg_id`` counts a talk (``talk.2``) that mt-metrics-eval's
+TED test set does not hold. Either way the annotated text, marks removed, must
+equal the hypothesis line, so a wrong mapping is refused, never read.
+
+Deliberate deviations from mt-metrics-eval's reader (``csv.DictReader`` with
+``QUOTE_NONE``):
+
+* a text field that is CSV-quoted (``"..."`` with doubled inner quotes, as the
+  newstest2020 files are) is unquoted when, and only when, that makes it equal
+  the test set's line; the literal text is tried first;
+* a text that equals the line up to leading and trailing white space is read,
+  its offsets shifted to the line as the test set holds it;
+* an empty ``target`` is not compared (some source-error rows leave it empty);
+* a last ``<v>`` never closed marks the rest of the text (one row of the
+  published TED en-de file, line 6444, marks a final ``?`` so); a ``</v>``
+  closing nothing, a ``<v>`` inside another, an unknown severity, a row with another number of
+  fields than the header, and a segment past the test set's end are refused.
+
+A row marking several stretches gives one span per stretch, the later ones
+``continued``, so that the row still counts as one error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bleuviz.errors import InputError
+from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, plural
+from bleuviz.io.error_spans import (
+    HUMAN,
+    ErrorAnnotations,
+    ErrorSpan,
+    SegmentAnnotation,
+)
+from bleuviz.io.testset import TestSet
+
+#: Columns every MQM TSV has, as Google's header names them.
+REQUIRED_COLUMNS = (
+    "system",
+    "doc",
+    "doc_id",
+    "seg_id",
+    "rater",
+    "source",
+    "target",
+    "category",
+    "severity",
+)
+#: The optional last column.
+COMMENT = "comment"
+#: Severities read (lower case); ``no-error`` rows name a rater who found no error.
+SEVERITIES = frozenset({"major", "minor", "neutral", "critical"})
+NO_ERROR = "no-error"
+#: The name the annotations and their score get.
+MQM = "MQM"
+OPEN, CLOSE = "<v>", "</v>"
+
+
+class _BadMarks(Exception):
+    """Marks that do not pair up (turned into an InputError naming file and line)."""
+
+
+def unmark(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Remove the ``<v>…</v>`` marks of ``text``; return it and the marked stretches.
+
+    Offsets are into the text without marks, end exclusive.
+
+    Raises:
+        _BadMarks: a ``</v>`` without ``<v>``, or a ``<v>`` inside another (a last
+            ``<v>`` never closed runs to the end of the text).
+    """
+    if "<" not in text:
+        return text, ()
+    parts: list[str] = []
+    spans: list[tuple[int, int]] = []
+    pos = length = 0
+    while (opened := text.find(OPEN, pos)) != -1:
+        closed = text.find(CLOSE, pos)
+        if closed != -1 and closed < opened:
+            raise _BadMarks(f"{CLOSE} at character {closed + 1} closes no {OPEN}")
+        closed = text.find(CLOSE, opened + len(OPEN))
+        if closed == -1:  # the published TED en-de file's line 6444: runs to the end
+            closed = len(text)
+        inner = text.find(OPEN, opened + len(OPEN))
+        if inner != -1 and inner < closed:
+            raise _BadMarks(f"{OPEN} at character {inner + 1} is inside another {OPEN}")
+        parts += (text[pos:opened], text[opened + len(OPEN) : closed])
+        start = length + opened - pos
+        length = start + closed - opened - len(OPEN)
+        spans.append((start, length))
+        pos = min(closed + len(CLOSE), len(text))
+    stray = text.find(CLOSE, pos)
+    if stray != -1:
+        raise _BadMarks(f"{CLOSE} at character {stray + 1} closes no {OPEN}")
+    parts.append(text[pos:])
+    return "".join(parts), tuple(spans)
+
+
+@dataclass(slots=True)
+class _Segment:
+    """A segment's raters and spans while the file is read."""
+
+    raters: list[str] = field(default_factory=list)
+    spans: list[ErrorSpan] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One row of a system the test set holds, its fields checked."""
+
+    line: int
+    system: str
+    doc: str
+    doc_id: int
+    seg_id: int
+    rater: str
+    source: str
+    target: str
+    category: str
+    severity: str
+
+
+def read_mqm_tsv(
+    f: NamedBytes, testset: TestSet, max_bytes: int = DEFAULT_MAX_BYTES
+) -> ErrorAnnotations:
+    """Read Google's MQM TSV into error spans on ``testset``'s hypotheses.
+
+    Raises:
+        InputError: the header lacks a column, a row is malformed (field count,
+            ids, severity, marks), a segment is past the end, an annotated text
+            differs from its hypothesis, or no system of the file is loaded.
+    """
+    lines = decode_lines(f, max_bytes)
+    columns = _header(f.name, lines[0])
+    rows, skipped = _rows(f.name, lines, columns, testset)
+    if not rows:
+        raise InputError(
+            f"{f.name}: no system it annotates is in the test set "
+            f"(it annotates {_some(skipped) or 'none'}; the test set has "
+            f"{_some(testset.system_names)})"
+        )
+    locate = _locator(f.name, rows, testset)
+    segments: dict[str, dict[int, _Segment]] = {}
+    for row in rows:
+        index = locate(row)
+        segment = segments.setdefault(row.system, {}).setdefault(index, _Segment())
+        _add_row(f.name, row, index, testset, segment)
+    frozen = {
+        system: _freeze(segments[system], testset.n_segments)
+        for system in testset.system_names
+        if system in segments
+    }
+    return ErrorAnnotations(MQM, f.name, HUMAN, frozen, tuple(skipped))
+
+
+def _header(name: str, line: str) -> dict[str, int]:
+    """Return each column's position, refusing a header without the required ones."""
+    names = line.split("\t")
+    positions = {column.strip().lower(): i for i, column in enumerate(names)}
+    missing = [column for column in REQUIRED_COLUMNS if column not in positions]
+    if missing:
+        raise InputError(
+            f"{name}: line 1: the header lacks {', '.join(missing)} "
+            f"(an MQM TSV starts with: {' '.join(REQUIRED_COLUMNS)})"
+        )
+    return positions
+
+
+def _rows(
+    name: str, lines: Sequence[str], columns: dict[str, int], testset: TestSet
+) -> tuple[list[_Row], list[str]]:
+    """Split the rows of loaded systems into fields; name the systems not loaded."""
+    width = len(columns)
+    # A file whose last column is the comment may leave it off entirely.
+    short = width - 1 if columns.get(COMMENT) == width - 1 else width
+    at = [columns[column] for column in REQUIRED_COLUMNS]
+    rows: list[_Row] = []
+    skipped: dict[str, None] = {}
+    systems = testset.systems
+    for n, line in enumerate(lines[1:], start=2):
+        if not line:
+            continue
+        fields = line.split("\t")
+        if len(fields) != width and len(fields) != short:
+            raise InputError(
+                f"{name}: line {n}: {plural(len(fields), 'field')}, the header has {width}"
+            )
+        system, doc, doc_id, seg_id, rater, source, target, category, severity = (
+            fields[i] for i in at
+        )
+        if system not in systems:
+            if not system:
+                raise InputError(f"{name}: line {n}: the system is empty")
+            skipped[system] = None
+            continue
+        where = f"{name}: line {n}"
+        rows.append(
+            _Row(
+                n,
+                system,
+                doc,
+                _positive(where, "doc_id", doc_id),
+                _positive(where, "seg_id", seg_id),
+                rater,
+                source,
+                target,
+                category.strip(),
+                _severity(where, severity),
+            )
+        )
+    return rows, list(skipped)
+
+
+def _positive(where: str, column: str, text: str) -> int:
+    """Parse a 1-based id of ASCII digits."""
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise InputError(f"{where}: {column} {text[:20]!r} is not a whole number from 1")
+    return int(text)
+
+
+def _severity(where: str, text: str) -> str:
+    """Return the severity in lower case, refusing one MQM does not have."""
+    severity = text.strip().lower()
+    if severity not in SEVERITIES and severity != NO_ERROR:
+        known = ", ".join(sorted(SEVERITIES)) + ", no-error"
+        raise InputError(f"{where}: unknown severity {text[:30]!r} (expected {known})")
+    return severity
+
+
+def _locator(name: str, rows: Sequence[_Row], testset: TestSet) -> _Locate:
+    """Choose how rows map to lines: by document and position if possible, else seg_id."""
+    if testset.doc_ids is not None:
+        starts: dict[str, tuple[int, int]] = {}  # doc -> (first line, line count)
+        for i, doc in enumerate(testset.doc_ids):
+            first, count = starts.get(doc, (i, 0))
+            starts[doc] = (first, count + 1)
+        if all(row.doc in starts for row in rows):
+            return _Locate(name, testset.n_segments, starts)
+    return _Locate(name, testset.n_segments, None)
+
+
+@dataclass(frozen=True, slots=True)
+class _Locate:
+    """Map a row to its 0-based line: ``doc``/``doc_id`` through ``starts``, else ``seg_id``."""
+
+    name: str
+    n_segments: int
+    starts: dict[str, tuple[int, int]] | None
+
+    def __call__(self, row: _Row) -> int:
+        where = f"{self.name}: line {row.line}: system {row.system!r}"
+        if self.starts is None:
+            if row.seg_id > self.n_segments:
+                raise InputError(
+                    f"{where}: seg_id {row.seg_id} is past the test set's "
+                    f"{plural(self.n_segments, 'segment')}"
+                )
+            return row.seg_id - 1
+        first, count = self.starts[row.doc]
+        if row.doc_id > count:
+            raise InputError(
+                f"{where}: doc_id {row.doc_id} is past the end of document {row.doc!r} "
+                f"({plural(count, 'segment')} in the test set)"
+            )
+        return first + row.doc_id - 1
+
+
+def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segment) -> None:
+    """Check the row's texts against the test set and add its rater and error."""
+    where = f"{name}: line {row.line}: system {row.system!r} segment {index + 1}"
+    hypothesis = testset.systems[row.system][index]
+    try:
+        target, target_marks = _text(row.target, hypothesis)
+        source_line = testset.source[index] if testset.source is not None else None
+        if "<" in row.source:
+            source, source_marks = _text(row.source, source_line)
+        else:
+            source, source_marks = row.source, ()
+    except _BadMarks as e:
+        raise InputError(f"{where}: {e}") from None
+    if row.target and target != hypothesis:
+        raise InputError(
+            f"{where}: the annotated text differs from the hypothesis: "
+            + _difference(target, hypothesis)
+        )
+    if source_marks and source_line is not None and source != source_line:
+        raise InputError(
+            f"{where}: the annotated source differs from the source line: "
+            + _difference(source, source_line)
+        )
+    if row.rater not in segment.raters:
+        segment.raters.append(row.rater)
+    if row.severity != NO_ERROR:
+        segment.spans += _spans(row, target_marks, source_marks)
+
+
+def _text(field_text: str, line: str | None) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Return a text field without marks, as it is on ``line`` where one reading matches.
+
+    Tried in order: the field as written, then CSV-unquoted; each as is, then
+    stripped of surrounding white space with offsets shifted onto ``line``.
+    """
+    readings = _readings(field_text)
+    for candidate in readings:
+        text, marks = unmark(candidate)
+        if line is None or text == line:
+            return text, marks
+        if text.strip() == line.strip():
+            shift = (len(line) - len(line.lstrip())) - (len(text) - len(text.lstrip()))
+            return line, tuple(
+                (min(max(s + shift, 0), len(line)), min(max(e + shift, 0), len(line)))
+                for s, e in marks
+            )
+    return unmark(readings[0])  # no reading matches: the caller names both texts
+
+
+def _readings(text: str) -> tuple[str, ...]:
+    """Return the field as written, and CSV-unquoted when it is quoted (``"a ""b"" c"``)."""
+    if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
+        inner = text[1:-1]
+        if '"' not in inner.replace('""', ""):
+            return text, inner.replace('""', '"')
+    return (text,)
+
+
+def _spans(
+    row: _Row,
+    target_marks: tuple[tuple[int, int], ...],
+    source_marks: tuple[tuple[int, int], ...],
+) -> list[ErrorSpan]:
+    """One span per marked stretch (target's first), later ones ``continued``."""
+    marks = [(s, e, False) for s, e in target_marks] + [(s, e, True) for s, e in source_marks]
+    if not marks:  # an error marked nowhere (Non-translation!, an omission): a marker
+        return [ErrorSpan(0, 0, row.severity, row.category, row.rater, omission=True)]
+    return [
+        ErrorSpan(
+            start,
+            end,
+            row.severity,
+            row.category,
+            row.rater,
+            on_source=on_source,
+            omission=start == end,
+            continued=k > 0,
+        )
+        for k, (start, end, on_source) in enumerate(marks)
+    ]
+
+
+def _freeze(segments: dict[int, _Segment], n: int) -> tuple[SegmentAnnotation | None, ...]:
+    """Return one entry per line: the segment's annotation, or None where none."""
+    frozen: list[SegmentAnnotation | None] = [None] * n
+    for index, segment in segments.items():
+        frozen[index] = SegmentAnnotation(tuple(segment.raters), tuple(segment.spans))
+    return tuple(frozen)
+
+
+def _difference(annotated: str, hypothesis: str, width: int = 60) -> str:
+    """Show both texts around their first difference, quoted."""
+    at = next(
+        (i for i, (a, b) in enumerate(zip(annotated, hypothesis, strict=False)) if a != b),
+        min(len(annotated), len(hypothesis)),
+    )
+    begin = max(at - width // 3, 0)
+
+    def clip(text: str) -> str:
+        shown = text[begin : begin + width]
+        return ("…" if begin else "") + repr(shown) + ("…" if begin + width < len(text) else "")
+
+    return f"annotated {clip(annotated)} vs hypothesis {clip(hypothesis)} (character {at + 1})"
+
+
+def _some(names: Sequence[str], shown: int = 10) -> str:
+    """Name the first ``shown`` of ``names``, and how many more there are."""
+    listed = ", ".join(names[:shown])
+    return listed + (f", … ({len(names) - shown} more)" if len(names) > shown else "")
