@@ -24,6 +24,18 @@ NOTE_CATEGORIES: tuple[str, ...] = (
     "style",
     "other",
 )
+#: How the MQM export (``bleuviz.io.mqm_export``) spells each category, as Google's
+#: MQM files do (``Accuracy/Omission``; ``Terminology``, ``Style`` and ``Other`` at the
+#: top level, which mt-metrics-eval's weights treat like their subcategories).
+MQM_CATEGORIES: dict[str, str] = {
+    "accuracy/mistranslation": "Accuracy/Mistranslation",
+    "omission": "Accuracy/Omission",
+    "addition": "Accuracy/Addition",
+    "fluency/grammar": "Fluency/Grammar",
+    "terminology": "Terminology",
+    "style": "Style",
+    "other": "Other",
+}
 #: A note's severities, as MQM's raters give them (lower case, as ``ErrorSpan.severity``);
 #: ``NO_SEVERITY`` makes the note a comment.
 NOTE_SEVERITIES: tuple[str, ...] = (MAJOR, MINOR, NEUTRAL)

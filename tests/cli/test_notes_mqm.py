@@ -1,0 +1,77 @@
+"""``bleuviz notes -f mqm``: the notes as Google's MQM TSV, rows written out by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bleuviz.cli.main import main
+from bleuviz.workspace import Workspace
+from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
+
+FULL = ["--ref", *map(str, SAMPLE_REFS), "--src", str(SAMPLE_SOURCE)]
+FULL += ["--docids", str(SAMPLE_DOCIDS), "--hyp", *map(str, SAMPLE_HYPS)]
+TERSE_0 = "City council argues over new tram"
+SOURCE_0 = "Stadtrat streitet über neue Straßenbahn"
+
+
+@pytest.fixture
+def saved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    ws = str(tmp_path / "ws")
+    assert main(["add", "--workspace", ws, *FULL, "-f", "json"]) == 0
+    return ws, json.loads(capsys.readouterr().out)["id"]
+
+
+def test_errors_and_comments_as_google_writes_them(
+    saved: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws, set_id = saved
+    workspace = Workspace.open(ws)
+    workspace.save_note(set_id, "terse", 0, "argues?\ttoo strong", "accuracy/mistranslation",
+                        severity="major", span=(13, 19))  # fmt: skip
+    workspace.save_note(set_id, "terse", 2, "fine", "other")
+    workspace.save_note(set_id, "literal", 0, "", "omission", severity="minor")
+    assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm"]) == 0
+    captured = capsys.readouterr()
+    lines = Path(SAMPLE_HYPS[0]).read_text().splitlines()
+    terse = Path(SAMPLE_HYPS[1]).read_text().splitlines()
+    source = Path(SAMPLE_SOURCE).read_text().splitlines()
+    assert captured.out.split("\n") == [
+        "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\tcomment",
+        f"literal\tcity-council\t1\t1\tbleuviz\t{SOURCE_0}\t{lines[0]}\tAccuracy/Omission\tMinor\t",
+        f"terse\tcity-council\t1\t1\tbleuviz\t{SOURCE_0}\tCity council <v>argues</v> over new "
+        "tram\tAccuracy/Mistranslation\tMajor\targues? too strong",
+        f"terse\tcity-council\t3\t3\tbleuviz\t{source[2]}\t{terse[2]}\tNo-error\tNo-error\tfine",
+        "",
+    ]
+    assert terse[0] == TERSE_0 and captured.err == ""
+
+
+def test_notes_on_a_replaced_output_are_left_out_and_counted(
+    saved: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws, set_id = saved
+    workspace = Workspace.open(ws)
+    workspace.save_note(set_id, "terse", 0, "", "style", severity="minor", span=(0, 4))
+    workspace.save_note(set_id, "literal", 1, "", "style", severity="minor", span=(0, 4))
+    n = workspace.get(set_id).n_segments
+    workspace.add_system(set_id, "terse", ["new"] * n, replace=True)
+    assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm"]) == 0
+    captured = capsys.readouterr()
+    assert [row.split("\t")[0] for row in captured.out.splitlines()] == ["system", "literal"]
+    assert captured.err == (
+        "bleuviz: note: 1 note written on an output since replaced left out "
+        "(their words no longer match the line)\n"
+    )
+
+
+def test_revisions_are_not_an_mqm_file(
+    saved: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws, set_id = saved
+    assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm", "--revisions"]) == 2
+    assert capsys.readouterr().err == (
+        "bleuviz: error: --revisions: the MQM TSV holds the current notes only (-f tsv)\n"
+    )
