@@ -13,7 +13,10 @@ from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
+from bleuviz.io.error_span_files import SEG_RATING_SUFFIX, attach_error_spans
+from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.load import load_files, load_paths
+from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
@@ -130,6 +133,22 @@ def add_seg_score_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=f"segment scores from outside: NAME{SEG_SCORE_SUFFIX} (mt-metrics-eval) or COMET's "
         "--to_json output",
+    )
+    parser.add_argument(
+        "--mqm",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="error spans from outside: Google's MQM TSV, mt-metrics-eval "
+        f"NAME{SEG_RATING_SUFFIX}, WMT24 ESA JSON lines, or COMET's JSON with xCOMET "
+        "error_spans; adds their score (MQM, ESA, the metric's) as an imported segment score",
+    )
+    parser.add_argument(
+        "--mqm-weights",
+        default=DEFAULT_WEIGHTS_SPEC,
+        metavar="WEIGHTS",
+        help="MQM error weights, SEVERITY[/CATEGORY[/SUB]]:WEIGHT, most specific match wins "
+        "(default, mt-metrics-eval's: %(default)s)",
     )
     parser.add_argument(
         "--lower-is-better", nargs="+", default=[], metavar="NAME", help="imported error scores"
@@ -347,7 +366,10 @@ def read_stdin(max_bytes: int) -> NamedBytes:
 
 
 def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
-    """Add the --seg-scores files to ``testset`` and set the directions the user gave.
+    """Add the --seg-scores and --mqm files to ``testset``; set the directions the user gave.
+
+    An --mqm file adds its error spans and their segment score (MQM under
+    ``--mqm-weights``, ESA's, the metric's), named like them.
 
     A file scoring systems not loaded (WMT's score the human references too) adds
     those it can and says on stderr which it skipped; a file repeating scores
@@ -356,15 +378,23 @@ def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
     Raises:
         InputError: a file is refused, scores no system loaded, repeats a name with
             other values, or a direction names no imported metric.
-        ConfigError: an imported metric is named like one bleuviz computes.
+        ConfigError: an imported metric is named like one bleuviz computes, or
+            --mqm-weights is malformed or lacks a severity the files use.
     """
     files = [read_path(path, args.max_bytes) for path in args.seg_scores]
     testset = attach_seg_scores(testset, files, args.max_bytes)
+    if args.mqm:
+        weights = parse_weights(args.mqm_weights)
+        spans = [read_path(path, args.max_bytes) for path in args.mqm]
+        testset = attach_error_spans(testset, spans, args.max_bytes, weights)
     testset = set_directions(testset, args.lower_is_better, args.higher_is_better)
     imported_specs(testset)  # refuses a name bleuviz computes itself
     for scores in testset.seg_scores:
         if scores.skipped:
             print(f"bleuviz: note: {skipped_note(scores)}", file=sys.stderr)
+    for spans_file in testset.error_spans:
+        if spans_file.skipped:
+            print(f"bleuviz: note: {skipped_spans_note(spans_file)}", file=sys.stderr)
     return testset
 
 
@@ -376,4 +406,15 @@ def skipped_note(scores: SegmentScores) -> str:
     return (
         f"{scores.origin}: {scores.name!r} scores {n} system{'s' if n != 1 else ''} "
         f"not loaded, skipped: {shown}{more}"
+    )
+
+
+def skipped_spans_note(annotations: ErrorAnnotations) -> str:
+    """One line naming the systems an error-span file has that the test set does not."""
+    shown = ", ".join(annotations.skipped[:10])
+    more = f", … ({len(annotations.skipped) - 10} more)" if len(annotations.skipped) > 10 else ""
+    n = len(annotations.skipped)
+    return (
+        f"{annotations.origin}: {annotations.name!r} annotates {n} "
+        f"system{'s' if n != 1 else ''} not loaded, skipped: {shown}{more}"
     )

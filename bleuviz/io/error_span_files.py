@@ -1,0 +1,169 @@
+"""Error-span files of any layout, recognised, read and attached with their scores.
+
+Four layouts are read (one module each):
+
+* Google's MQM TSV (``bleuviz.io.mqm_tsv``): a ``.tsv`` whose header names
+  ``system doc doc_id seg_id rater source target category severity``;
+* mt-metrics-eval's ``NAME.seg.rating`` (``bleuviz.io.mqm_ratings``);
+* WMT24's ESA export as JSON lines (``bleuviz.io.esa_jsonl``): a ``.jsonl``;
+* COMET's ``--to_json`` output with xCOMET's ``error_spans`` (``bleuviz.io.xcomet_spans``):
+  a ``.json``.
+
+Attached to a test set, a file adds its :class:`ErrorAnnotations` and one
+segment score, so that everything an imported ``.seg.score`` works with (the
+Overview, Compare's significance and buckets, ``correlate --human``) works with
+it: people's MQM annotations give their MQM score (``bleuviz.io.mqm_score``,
+named like the annotations, ``MQM`` for a TSV); a file giving its own segment
+score (ESA's ``esa_score``, xCOMET's score) gives that one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
+
+from bleuviz.errors import InputError
+from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, file_extension
+from bleuviz.io.error_spans import HUMAN, ErrorAnnotations
+from bleuviz.io.mqm_score import DEFAULT_WEIGHTS, MqmWeights, mqm_scores
+from bleuviz.io.scores import SegmentScores, build_scores
+from bleuviz.io.seg_scores import ScoresNameTaken, file_base_name
+from bleuviz.io.testset import TestSet
+
+#: mt-metrics-eval's suffix of a segment-level rating file.
+SEG_RATING_SUFFIX = ".seg.rating"
+#: The layouts, as a refusal lists them.
+LAYOUTS = (
+    "Google's MQM TSV (.tsv)",
+    f"mt-metrics-eval NAME{SEG_RATING_SUFFIX}",
+    "WMT24 ESA JSON lines (.jsonl)",
+    "COMET's --to_json output with xCOMET error_spans (.json)",
+)
+
+
+def read_error_spans(
+    f: NamedBytes, testset: TestSet, max_bytes: int = DEFAULT_MAX_BYTES
+) -> ErrorAnnotations:
+    """Recognise the layout of ``f`` by its name (else its first bytes) and read it.
+
+    Raises:
+        InputError: the layout is none of the four, or the reader refuses the file.
+    """
+    base = file_base_name(f.name)
+    if base.endswith(SEG_RATING_SUFFIX) and len(base) > len(SEG_RATING_SUFFIX):
+        from bleuviz.io.mqm_ratings import read_mqm_ratings
+
+        return read_mqm_ratings(f, testset, max_bytes)
+    layout = {".tsv": "tsv", ".jsonl": "jsonl", ".json": "json"}.get(file_extension(base))
+    layout = layout or _sniff(f.data)
+    if layout == "tsv":
+        from bleuviz.io.mqm_tsv import read_mqm_tsv
+
+        return read_mqm_tsv(f, testset, max_bytes)
+    if layout == "jsonl":
+        from bleuviz.io.esa_jsonl import read_esa_jsonl
+
+        return read_esa_jsonl(f, testset, max_bytes)
+    if layout == "json":
+        from bleuviz.io.xcomet_spans import read_xcomet_spans
+
+        return read_xcomet_spans(f, testset, max_bytes)
+    raise InputError(f"{f.name}: not an error-span file; bleuviz reads {'; '.join(LAYOUTS)}")
+
+
+def _sniff(data: bytes) -> str | None:
+    """Guess a layout from the first line: an MQM header, a JSON object per line, or JSON."""
+    head = data[:65536].removeprefix(b"\xef\xbb\xbf")
+    first = head.split(b"\n", 1)[0].strip().lower()
+    if first.startswith(b"system\t") and b"\ttarget\t" in first:
+        return "tsv"
+    if first.startswith(b"{") and first.endswith(b"}") and b"\n" in head.strip():
+        return "jsonl"
+    if first.startswith((b"{", b"[")):
+        return "json"
+    return None
+
+
+def annotation_scores(
+    annotations: ErrorAnnotations, testset: TestSet, weights: MqmWeights = DEFAULT_WEIGHTS
+) -> SegmentScores | None:
+    """Return the segment score a file of error spans gives, named like its annotations.
+
+    The file's own segment scores where it gives them (ESA, xCOMET); else, for
+    people's annotations, the MQM score under ``weights``; else None.
+
+    Raises:
+        ConfigError: an MQM severity has no weight.
+    """
+    given = _given_scores(annotations)
+    if given is None and annotations.kind == HUMAN:
+        given = mqm_scores(annotations, weights)
+    if given is None:
+        return None
+    return build_scores(
+        annotations.origin, annotations.name, given, testset.system_names, testset.n_segments
+    )
+
+
+def _given_scores(annotations: ErrorAnnotations) -> Mapping[str, list[float]] | None:
+    """Each system's file-given segment scores (NaN where none), or None if it gives none."""
+    columns = {
+        system: [math.nan if a is None or a.score is None else a.score for a in segments]
+        for system, segments in annotations.segments.items()
+    }
+    given = any(not math.isnan(v) for column in columns.values() for v in column)
+    return columns if given else None
+
+
+def attach_error_spans(
+    testset: TestSet,
+    files: Sequence[NamedBytes],
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    weights: MqmWeights = DEFAULT_WEIGHTS,
+    replace_names: Collection[str] = (),
+) -> TestSet:
+    """Return ``testset`` with each file's error spans and their segment score added.
+
+    A file whose annotations equal those already loaded under its name (the same
+    file twice, or uploaded again) adds nothing; one with other annotations under
+    a taken name replaces them (and their score) when the name is in
+    ``replace_names``, and is refused otherwise.
+
+    Raises:
+        InputError: a file is refused (see ``read_error_spans``).
+        ScoresNameTaken: a name is taken by other annotations or scores.
+        ConfigError: an MQM severity has no weight.
+    """
+    for f in files:
+        annotations = read_error_spans(f, testset, max_bytes)
+        taken = next((a for a in testset.error_spans if a.name == annotations.name), None)
+        if taken is not None and same_annotations(taken, annotations):
+            continue
+        if taken is not None and annotations.name not in replace_names:
+            raise ScoresNameTaken(annotations.name, f.name, taken.origin)
+        scores = annotation_scores(annotations, testset, weights)
+        old = None if scores is None else _named(testset.seg_scores, scores.name)
+        if (
+            old is not None
+            and scores is not None
+            and taken is None
+            and not old.same_values(scores)
+            and scores.name not in replace_names
+        ):
+            raise ScoresNameTaken(scores.name, f.name, old.origin)
+        spans = tuple(a for a in testset.error_spans if a is not taken)
+        kept = tuple(s for s in testset.seg_scores if s is not old)
+        added = () if scores is None else (scores,)
+        testset = replace(testset, error_spans=(*spans, annotations), seg_scores=(*kept, *added))
+    return testset
+
+
+def _named(scores: Sequence[SegmentScores], name: str) -> SegmentScores | None:
+    """Return the scores named ``name``, or None."""
+    return next((s for s in scores if s.name == name), None)
+
+
+def same_annotations(a: ErrorAnnotations, b: ErrorAnnotations) -> bool:
+    """Return whether ``a`` and ``b`` hold the same spans and raters for the same systems."""
+    return a.name == b.name and a.kind == b.kind and dict(a.segments) == dict(b.segments)

@@ -1,0 +1,95 @@
+"""--mqm and --mqm-weights on the commands, on Google's TED en-de excerpt (tests/data/mqm).
+
+Oracles: the published per-segment averages (``ted_ende.avg_seg_scores.tsv``)
+for the MQM scores, scipy's ``kendalltau`` for the segment-level correlation.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from scipy import stats
+
+from bleuviz.cli.main import main
+from tests.io.test_mqm_tsv import MQM_DATA, MQM_SYSTEMS
+
+HYPS = [str(MQM_DATA / f"{system}.txt") for system in MQM_SYSTEMS]
+REF = str(MQM_DATA / "src.en.txt")  # any reference: the checks are relative to it
+BASE = ["--ref", REF, "--hyp", *HYPS, "--docids", str(MQM_DATA / "docids.txt")]
+MQM_FILE = str(MQM_DATA / "ted_ende.mqm.tsv")
+SEG_IDS = [*range(1, 21), *range(218, 223)]
+
+
+def published() -> dict[str, list[float]]:
+    """Google's per-segment MQM averages of the excerpt, in line order."""
+    values: dict[tuple[str, int], float] = {}
+    for line in (MQM_DATA / "ted_ende.avg_seg_scores.tsv").read_text().splitlines()[1:]:
+        system, rest = line.split("\t")
+        value, seg_id = rest.split(" ")
+        values[system, int(seg_id)] = float(value)
+    return {s: [values[s, k] for k in SEG_IDS] for s in MQM_SYSTEMS}
+
+
+def test_score_reports_the_mqm_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", *BASE, "--mqm", MQM_FILE, "-f", "json"]) == 0
+    captured = capsys.readouterr()
+    assert "'MQM' annotates 1 system not loaded, skipped: ref" in captured.err
+    for report in json.loads(captured.out)["systems"]:
+        mqm = report["seg_scores"]["MQM"]
+        assert mqm["mean"] == pytest.approx(np.mean(published()[report["name"]]), abs=1e-6)
+        assert mqm["lower_is_better"] is False
+
+
+def test_correlate_human_mqm(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["correlate", *BASE, "--mqm", MQM_FILE, "--human", "MQM", "-f", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["human"] == "MQM"
+    bleu = next(m for m in out["metrics"] if m["name"] == "BLEU")
+    ref = (MQM_DATA / "src.en.txt").read_text(encoding="utf-8").splitlines()
+    sentence = []
+    for path in HYPS:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        sentence += [sacrebleu.sentence_bleu(h, [r]).score for h, r in zip(lines, ref, strict=True)]
+    human = [v for s in MQM_SYSTEMS for v in published()[s]]
+    tau = stats.kendalltau(sentence, human, variant="b").statistic
+    assert bleu["segment_kendall"] == pytest.approx(tau, abs=1e-9)
+
+
+def test_weights_change_the_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["score", *BASE, "--mqm", MQM_FILE, "-f", "json"]
+    assert main([*argv, "--mqm-weights", "major:1 minor:1 neutral:0"]) == 0
+    reports = json.loads(capsys.readouterr().out)["systems"]
+    errors = {s: 0 for s in MQM_SYSTEMS}  # one weight per error: minus the mean error count
+    for line in Path(MQM_FILE).read_text(encoding="utf-8").splitlines()[1:]:
+        fields = line.split("\t")
+        if fields[0] in errors and fields[8] in ("Major", "Minor"):
+            errors[fields[0]] += 1
+    for report in reports:
+        mean = report["seg_scores"]["MQM"]["mean"]
+        assert mean == pytest.approx(-errors[report["name"]] / len(SEG_IDS))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--mqm-weights", "major"], "--mqm-weights: 'major' is not SEVERITY"),
+        (["--mqm", "nowhere.tsv"], "no such file: nowhere.tsv"),
+    ],
+)
+def test_mistakes_are_one_line(
+    capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    argv = ["score", *BASE, "--mqm", MQM_FILE, *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("bleuviz: error: ") and message in err
+
+
+def test_without_document_ids_the_excerpt_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "--ref", REF, "--hyp", *HYPS, "--mqm", MQM_FILE]) == 2
+    err = capsys.readouterr().err
+    assert "seg_id 218 is past the test set's 25 segments" in err
