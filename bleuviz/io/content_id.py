@@ -1,7 +1,7 @@
 """A test set's content id: one digest of everything it holds, for cache keys.
 
 Two test sets with the same systems (names, order and lines), references,
-source, document ids, segment ids and imported segment scores have the same
+source, document ids, segment ids, imported segment scores and error spans have the same
 id, wherever they were read from; any difference in them gives another id.
 Unlike the workspace's id (``bleuviz.workspace.identity``), which names the
 task and leaves the systems out, this one covers every stream, so a cache
@@ -58,6 +58,7 @@ def content_id(testset: TestSet) -> str:
         for system, values in scores.values.items():
             _text(digest, system)
             digest.update(np.ascontiguousarray(values, dtype="<f8").tobytes())
+    _error_spans(digest, testset)
     return digest.hexdigest()
 
 
@@ -77,6 +78,22 @@ class LoadedTestSet:
     def of(cls, testset: TestSet) -> LoadedTestSet:
         """Return ``testset`` with its content id."""
         return cls(testset, content_id(testset))
+
+
+def _error_spans(digest: hashlib.blake2b, testset: TestSet) -> None:
+    """Feed each file's error spans: names, then every segment's annotation as its ``repr``.
+
+    The value types are frozen dataclasses of ints, strings, floats and tuples, whose
+    ``repr`` quotes every string, so two different spans never give the same text.
+    """
+    _text(digest, "error_spans")
+    for spans in testset.error_spans:
+        _text(digest, spans.name)
+        _text(digest, spans.origin)
+        _text(digest, spans.kind)
+        for system, segments in spans.segments.items():
+            _text(digest, system)
+            _text(digest, repr(segments))
 
 
 def _text(digest: hashlib.blake2b, text: str) -> None:

@@ -16,10 +16,15 @@ import numpy as np
 import pytest
 
 from bleuviz.io.content_id import LoadedTestSet, content_id
+from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan, SegmentAnnotation
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 
 SCORES = SegmentScores("COMET", "comet.json", {"A": np.array([0.5, np.nan])})
+MAJOR = ErrorSpan(0, 1, "major", "Accuracy/Mistranslation", "rater1")
+SPANS = ErrorAnnotations(
+    "MQM", "mqm.tsv", "human", {"A": (SegmentAnnotation(("rater1",), (MAJOR,)), None)}
+)
 BASE = TestSet(
     {"A": ("x y", "z"), "B": ("x", "q")},
     (("x y", "z"),),
@@ -27,6 +32,7 @@ BASE = TestSet(
     doc_ids=("d", "d"),
     seg_ids=("1", "2"),
     seg_scores=(SCORES,),
+    error_spans=(SPANS,),
 )
 
 
@@ -38,6 +44,14 @@ def test_equal_content_gives_the_same_id() -> None:
         doc_ids=("d", "d"),
         seg_ids=("1", "2"),
         seg_scores=(SegmentScores("COMET", "comet.json", {"A": np.array([0.5, np.nan])}),),
+        error_spans=(
+            ErrorAnnotations(
+                "MQM",
+                "mqm.tsv",
+                "human",
+                {"A": (SegmentAnnotation(("rater1",), (replace(MAJOR),)), None)},
+            ),
+        ),
     )
     assert copy is not BASE and content_id(copy) == content_id(BASE)
     assert LoadedTestSet.of(copy) == LoadedTestSet(copy, content_id(BASE))
@@ -71,6 +85,44 @@ CHANGED = {
     "the scores' file": replace(BASE, seg_scores=(replace(SCORES, origin="other.json"),)),
     "the scores' direction": replace(BASE, seg_scores=(replace(SCORES, lower_is_better=True),)),
     "no imported scores": replace(BASE, seg_scores=()),
+    "an error span's end": replace(
+        BASE,
+        error_spans=(
+            replace(
+                SPANS,
+                segments={"A": (SegmentAnnotation(("rater1",), (replace(MAJOR, end=2),)), None)},
+            ),
+        ),
+    ),
+    "an error's severity": replace(
+        BASE,
+        error_spans=(
+            replace(
+                SPANS,
+                segments={
+                    "A": (SegmentAnnotation(("rater1",), (replace(MAJOR, severity="minor"),)), None)
+                },
+            ),
+        ),
+    ),
+    "a rater who found no error": replace(
+        BASE,
+        error_spans=(
+            replace(
+                SPANS,
+                segments={"A": (SegmentAnnotation(("rater1", "rater2"), (MAJOR,)), None)},
+            ),
+        ),
+    ),
+    "the annotated segment": replace(
+        BASE,
+        error_spans=(
+            replace(SPANS, segments={"A": (None, SegmentAnnotation(("rater1",), (MAJOR,)))}),
+        ),
+    ),
+    "the spans' name": replace(BASE, error_spans=(replace(SPANS, name="ESA"),)),
+    "the spans' kind": replace(BASE, error_spans=(replace(SPANS, kind="metric"),)),
+    "no error spans": replace(BASE, error_spans=()),
 }
 
 
