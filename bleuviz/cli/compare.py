@@ -6,13 +6,15 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from bleuviz.cli.dask_options import add_dask_options, check_dask_args
 from bleuviz.cli.options import (
     add_bleu_options,
     add_input_options,
     bleu_config,
     cli_evaluation,
+    cli_settings,
     load_testset,
 )
 from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
@@ -25,6 +27,9 @@ from bleuviz.significance import DEFAULT_SEED, PairedResult
 from bleuviz.significance.all_pairs import holm, rank_clusters
 from bleuviz.significance.resampling import paired_signature
 from bleuviz.significance.resolution import can_reach, needed_resamples, unreachable_note
+
+if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
 
 #: p-values below this are marked significant.
 ALPHA = 0.05
@@ -67,6 +72,7 @@ def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--holm", action="store_true", help="with --all-pairs: Holm-adjust the p-values"
     )
+    add_dask_options(parser, sentence_out=False)
     parser.set_defaults(func=run_compare)
     return parser
 
@@ -77,15 +83,22 @@ def run_compare(args: argparse.Namespace) -> int:
         raise ConfigError("--hyp: compare needs a baseline and at least one more system")
     if args.holm and not args.all_pairs:
         raise ConfigError("--holm: only with --all-pairs")
+    check_dask_args(args)
     config = bleu_config(args)
-    testset, _ = load_testset(args)
-    if len(testset.systems) < 2:
-        raise ConfigError(f"--set: test set {args.set} has one system; compare needs two")
-    names = list(testset.systems)
-    args = resolve_resamples(args, len(names) * (len(names) - 1) // 2 if args.holm else 1)
-    metric = tested_metric(cli_evaluation(testset, args, config), args)
+    poisson = False
+    if args.dask is None:
+        testset, _ = load_testset(args)
+        if len(testset.systems) < 2:
+            raise ConfigError(f"--set: test set {args.set} has one system; compare needs two")
+        names = list(testset.systems)
+        args = resolve_resamples(args, len(names) * (len(names) - 1) // 2 if args.holm else 1)
+        metric = tested_metric(cli_evaluation(testset, args, config), args)
+    else:
+        names, args, metric, poisson = _tested_on_dask(args, config)
     results = metric.tester(names[0], names[1:])
     signature = paired_signature(metric.signature, args.paired_bs, args.paired_ar, args.seed)
+    if poisson:  # past the exact limit: not sacrebleu's resamples, and the signature says so
+        signature = signature.replace(f"|bs:{args.paired_bs}|", f"|bs:poisson:{args.paired_bs}|")
     report = _json(metric, results, signature)
     if args.all_pairs:
         scores, pairs = metric.every_pair()
@@ -100,6 +113,42 @@ def run_compare(args: argparse.Namespace) -> int:
     else:
         print("\n".join([*_table(metric, results), *_pairs_table(report), signature]))
     return 0
+
+
+def _tested_on_dask(
+    args: argparse.Namespace, config: BleuConfig
+) -> tuple[list[str], argparse.Namespace, TestedMetric, bool]:
+    """Score ``--metric`` on Dask: the systems, the resolved counts, the tested metric, and
+    whether the corpus is past the exact limit (a Poisson bootstrap, no AR).
+
+    Raises:
+        ConfigError: past the exact limit, --paired-ar or --all-pairs given.
+    """
+    from bleuviz.cli.dask_options import is_large, plan_on_dask, run_on_dask, tested_on_dask
+    from bleuviz.metrics.registry import get_spec
+
+    settings = cli_settings(args, config)
+    label = get_spec(args.metric).label
+    plan = plan_on_dask(args, settings)
+    names = list(plan.layout.systems)
+    if len(names) < 2:
+        raise ConfigError(f"--hyp: {plan.paths[0]} holds one system; compare needs two")
+    large = is_large(plan)
+    if large and (args.all_pairs or args.paired_ar):
+        option = "--all-pairs" if args.all_pairs else "--paired-ar"
+        raise ConfigError(
+            f"{option}: past {plan.n_segments:,} segments Dask runs only the Poisson bootstrap"
+        )
+    if large:
+        args = argparse.Namespace(**{**vars(args), "paired_ar": 0})
+        print(
+            f"bleuviz: note: {plan.n_segments:,} segments: a Poisson bootstrap (bs:poisson) on "
+            "Dask, not sacrebleu-identical; no approximate randomization",
+            file=sys.stderr,
+        )
+    args = resolve_resamples(args, len(names) * (len(names) - 1) // 2 if args.holm else 1)
+    run = run_on_dask(args, plan, settings, (label,), (label,), (args.seed, args.paired_bs))
+    return names, args, tested_on_dask(run, label, settings, args), large
 
 
 def resolve_resamples(args: argparse.Namespace, n_tests: int) -> argparse.Namespace:

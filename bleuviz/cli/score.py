@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from bleuviz.cli.dask_options import add_dask_options, check_dask_args
 from bleuviz.cli.options import (
     SCORE_METRICS,
     add_bleu_options,
@@ -16,7 +17,7 @@ from bleuviz.cli.options import (
     add_metric_options,
     bleu_config,
     chrf_config,
-    cli_evaluation,
+    cli_settings,
     load_testset,
     ter_config,
     whole_number,
@@ -26,8 +27,8 @@ from bleuviz.io.testset import TestSet
 from bleuviz.limits import MAX_RESAMPLES, MAX_SEED
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.imported import imported_scores
-from bleuviz.metrics.registry import METRICS
-from bleuviz.metrics.spec import MetricScores
+from bleuviz.metrics.registry import METRICS, get_spec
+from bleuviz.metrics.spec import MetricScores, Settings
 from bleuviz.metrics.ter_config import TerConfig
 
 # The JSON and LaTeX writers are imported where those formats are written, and
@@ -36,9 +37,10 @@ from bleuviz.metrics.ter_config import TerConfig
 if TYPE_CHECKING:
     from bleuviz.arrays import FloatArray
     from bleuviz.bleu.config import BleuConfig
-    from bleuviz.bleu.corpus import CorpusStats
     from bleuviz.bleu.result import BleuScore
     from bleuviz.bleu.stats import SegmentStats
+    from bleuviz.bleu.tokenize import TokenizeConfig
+    from bleuviz.cli.dask_options import DaskRun
     from bleuviz.render.json_stream import LazyArray
 
 #: Segments turned into Python objects at a time when sentence scores are written.
@@ -71,54 +73,167 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
         type=whole_number(0, MAX_SEED),
         help="bootstrap seed (default: sacrebleu's, 12345)",
     )
+    add_dask_options(parser)
     parser.set_defaults(func=run_score)
     return parser
 
 
-def _evaluation(args: argparse.Namespace, testset: TestSet, config: BleuConfig) -> Evaluation:
-    """The test set under the options: BLEU's, ``--chrf-*`` and ``--ter-*``."""
-    evaluation = cli_evaluation(testset, args, config)
-    return evaluation.with_settings(
-        replace(
-            evaluation.settings,
-            chrf=chrf_config(args) if "chrf" in args.metrics else None,
-            ter=ter_config(args) if "ter" in args.metrics else TerConfig(),
-        )
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """What the report is made of, counted here or on Dask.
+
+    Attributes:
+        names: the systems, in load order; paths: each one's file.
+        bleu: each system's BLEU statistics (on Dask: two rows that sum to the
+            corpus's, or every row when a bootstrap needs them), or None.
+        tokenize: BLEU's tokenization; n_refs: the reference streams.
+        extras: sacrebleu's name of each metric beside BLEU, every system's scores.
+        testset: the test set read here (its imported scores), None on Dask.
+        poisson: on Dask past the exact limit, the Poisson bootstrap's CI fields.
+    """
+
+    names: list[str]
+    paths: list[str]
+    bleu: dict[str, SegmentStats] | None
+    tokenize: TokenizeConfig
+    n_refs: int
+    extras: list[tuple[str, Mapping[str, MetricScores]]]
+    testset: TestSet | None = None
+    poisson: dict[str, dict[str, Any]] | None = None
+
+
+def _settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
+    """The options' settings: BLEU's, ``--chrf-*`` and ``--ter-*``."""
+    return replace(
+        cli_settings(args, config),
+        chrf=chrf_config(args) if "chrf" in args.metrics else None,
+        ter=ter_config(args) if "ter" in args.metrics else TerConfig(),
     )
 
 
-def _extra_scores(
-    evaluation: Evaluation, names: list[str]
-) -> list[tuple[str, Mapping[str, MetricScores]]]:
-    """Each metric ``names`` names: sacrebleu's name for it, every system's scores."""
+def _extra_labels(names: list[str]) -> list[str]:
+    """The registry's labels of the metrics ``names`` names beside BLEU, in sacrebleu's order."""
     labels = {label.casefold(): label for label in METRICS}
-    chosen = [labels[name] for name in SCORE_METRICS if name in names]
-    return [
+    return [labels[name] for name in SCORE_METRICS if name in names and name != "bleu"]
+
+
+def _scored_here(args: argparse.Namespace, config: BleuConfig) -> _Scored:
+    """Read the files and score them in this process."""
+    testset, paths = load_testset(args)
+    evaluation = Evaluation(testset, _settings(args, config))
+    extras: list[tuple[str, Mapping[str, MetricScores]]] = [
         (evaluation.metric(label).score_name(evaluation.settings), evaluation.scores(label))
-        for label in chosen
+        for label in _extra_labels(args.metrics)
     ]
+    corpus = evaluation.bleu_statistics() if "bleu" in args.metrics else None
+    return _Scored(
+        list(testset.systems),
+        paths,
+        None if corpus is None else corpus.systems,
+        evaluation.settings.tokenize,
+        len(testset.references),
+        extras,
+        testset,
+    )
+
+
+def _scored_on_dask(args: argparse.Namespace, config: BleuConfig) -> _Scored:
+    """Score the files on Dask: the same numbers, summed from partitions."""
+    from bleuviz.cli.dask_options import is_large, plan_on_dask, run_on_dask
+    from bleuviz.distributed.run import corpus_scores
+    from bleuviz.metrics.bleu_metric import BLEU, stats_of
+    from bleuviz.significance.resampling import DEFAULT_SEED
+
+    settings = _settings(args, config)
+    labels = _extra_labels(args.metrics)
+    with_bleu = "bleu" in args.metrics
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    confidence = (BLEU.label,) if args.confidence else ()
+    run = run_on_dask(
+        args,
+        plan_on_dask(args, settings),
+        settings,
+        (*((BLEU.label,) if with_bleu else ()), *labels),
+        keep_rows=confidence,
+        poisson=(seed, args.confidence_n),
+    )
+    names = list(run.plan.layout.systems)
+    bleu = None
+    if with_bleu:
+        held = run.totals.rows if args.confidence and not is_large(run.plan) else run.totals.corpus
+        bleu = {name: stats_of(held[(BLEU.label, name)]) for name in names}
+    extras: list[tuple[str, Mapping[str, MetricScores]]] = [
+        (
+            get_spec(label).score_name(settings),
+            corpus_scores(run.plan, run.totals, label, settings),
+        )
+        for label in labels
+    ]
+    poisson = _poisson_fields(run, bleu, config, settings, args) if confidence else None
+    return _Scored(
+        names,
+        list(run.plan.paths),
+        bleu,
+        settings.tokenize,
+        run.plan.layout.n_refs,
+        extras,
+        poisson=poisson,
+    )
+
+
+def _poisson_fields(
+    run: DaskRun,
+    bleu: dict[str, SegmentStats] | None,
+    config: BleuConfig,
+    settings: Settings,
+    args: argparse.Namespace,
+) -> dict[str, dict[str, Any]] | None:
+    """Past the exact limit: each system's Poisson-bootstrap mean, CI and ``bs:poisson``
+    signature (None below it: the exact bootstrap runs as without --dask)."""
+    from bleuviz.bleu.score import corpus_score
+    from bleuviz.cli.dask_options import is_large
+    from bleuviz.distributed.run import poisson_samples
+    from bleuviz.metrics.bleu_metric import BLEU
+    from bleuviz.significance.resampling import DEFAULT_SEED, estimate_ci, paired_signature
+
+    if not is_large(run.plan) or bleu is None:
+        return None
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    n = args.confidence_n
+    print(
+        f"bleuviz: note: --confidence past {run.plan.n_segments:,} segments on Dask is a "
+        "Poisson bootstrap (bs:poisson), not sacrebleu-identical",
+        file=sys.stderr,
+    )
+    fields = {}
+    for name, stats in bleu.items():
+        score = corpus_score(stats, config, settings.tokenize, run.plan.layout.n_refs)
+        ci = estimate_ci(score.score, poisson_samples(run.totals, BLEU.label, name, settings))
+        signature = paired_signature(score.signature, n, 0, seed)
+        signature = signature.replace(f"|bs:{n}|", f"|bs:poisson:{n}|", 1)
+        fields[name] = {"mean": ci.mean, "ci": ci.ci, "signature": signature}
+    return fields
 
 
 def run_score(args: argparse.Namespace) -> int:
     """Print each system's corpus scores (and sentence scores with --sentence-level)."""
+    check_dask_args(args)
     config = bleu_config(args)
     # BLEU's report is its own (precisions, brevity penalty, lengths, CI); the others
     # print a name, a score and a signature.
     with_bleu = "bleu" in args.metrics
-    beside = [name for name in args.metrics if name != "bleu"]
     if args.confidence and not with_bleu:
         raise ConfigError("--confidence: bootstrap intervals are for BLEU; add bleu to --metrics")
-    testset, paths = load_testset(args)
-    evaluation = _evaluation(args, testset, config)
-    extras = _extra_scores(evaluation, beside)
-    corpus = evaluation.bleu_statistics() if with_bleu else None
+    scored = _scored_here(args, config) if args.dask is None else _scored_on_dask(args, config)
+    extras = scored.extras
     reports: list[tuple[dict[str, Any], BleuScore | None]] = []
-    for name, path in zip(testset.systems, paths, strict=True):
+    for name, path in zip(scored.names, scored.paths, strict=True):
         report: dict[str, Any] = {"name": name, "path": path}
         score = None
-        if corpus is not None:
-            score = _bleu_report(report, corpus.systems[name], config, corpus, args)
-        if testset.seg_scores:
+        if scored.bleu is not None:
+            score = _bleu_report(report, scored.bleu[name], config, scored, args)
+        testset = scored.testset
+        if testset is not None and testset.seg_scores:
             report["seg_scores"] = seg_score_means(testset, name)
         if extras:
             report["metrics"] = [
@@ -141,15 +256,17 @@ def _bleu_report(
     report: dict[str, Any],
     stats: SegmentStats,
     config: BleuConfig,
-    corpus: CorpusStats,
+    scored: _Scored,
     args: argparse.Namespace,
 ) -> BleuScore:
     """Add one system's BLEU fields to ``report`` (CI and sentences if asked); return its score."""
     from bleuviz.bleu.score import corpus_score  # BLEU's modules, for BLEU only
 
-    score = corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
+    score = corpus_score(stats, config, scored.tokenize, scored.n_refs)
     report |= score_dict(score)
-    if args.confidence:
+    if args.confidence and scored.poisson is not None:
+        report |= scored.poisson[report["name"]]
+    elif args.confidence:
         report |= _confidence(stats, config, score, args)
     if args.sentence_level:
         report["sentences"] = _sentences(stats, config)

@@ -22,6 +22,6 @@ def test_the_first_command_installs_the_package_and_starts_the_app() -> None:
 def test_ci_runs_the_second_command_verbatim() -> None:
     _, second = two_commands()
     assert "\n" not in second
-    assert "-c constraints.txt -e '.[dev]'" in second
+    assert "-c constraints.txt -e '.[dev,dask]'" in second
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert ci[-1] == second

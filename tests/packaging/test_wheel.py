@@ -148,9 +148,10 @@ def test_the_metadata_declares_the_version_command_and_dependencies(installed: I
 
 
 def test_every_dependency_has_one_pin_for_ci() -> None:
-    """constraints.txt pins what pyproject.toml declares (runtime and dev), nothing else."""
+    """constraints.txt pins what pyproject.toml declares (runtime and every extra), nothing else."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+    extras = project["optional-dependencies"].values()
+    declared = [*project["dependencies"], *(d for extra in extras for d in extra)]
     pins = pinned(CONSTRAINTS)
     assert sorted(pins) == sorted(normal(d.split(">=")[0]) for d in declared)
     assert not list(ROOT.glob("requirements*.txt")), "dependencies are listed once"

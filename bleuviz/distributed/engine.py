@@ -1,0 +1,155 @@
+"""Where the partitions run: Dask's synchronous scheduler, a local cluster, or a scheduler.
+
+``--dask local[:WORKERS]`` starts a ``LocalCluster`` of worker processes (one
+thread each: the statistics are Python and numpy work that holds the GIL);
+``--dask tcp://HOST:PORT`` joins a running scheduler (one started by
+``dask scheduler``, dask-jobqueue on SLURM, or the Dask Kubernetes operator);
+``sync`` runs every task in this process with Dask's synchronous scheduler
+(tests and debugging). A task a dead worker held is run again by Dask on
+another worker; the tasks are pure, so the result is the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from bleuviz.distributed.limits import CONNECT_TIMEOUT
+from bleuviz.errors import ConfigError, InputError
+
+T = TypeVar("T")
+
+_LOCAL = re.compile(r"local(?::(?P<workers>[0-9]+))?")
+_REMOTE = re.compile(r"(?:tcp|tls|ucx|ws|wss)://\S+")
+
+#: Called with partitions done and their total.
+Ticker = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class Engine:
+    """A Dask client (or the synchronous scheduler) that runs tasks and says how far it is.
+
+    Attributes:
+        address: what ``--dask`` said.
+        description: one line naming the engine, for the report.
+        dashboard: the Dask dashboard's address, if it has one.
+    """
+
+    address: str
+    description: str
+    dashboard: str | None = None
+    _client: Any = field(default=None, repr=False)
+    _cluster: Any = field(default=None, repr=False)
+
+    def map(
+        self, func: Callable[..., T], items: Sequence[Any], *args: Any, tick: Ticker | None = None
+    ) -> list[T]:
+        """Run ``func(item, *args)`` for every item; return the results in item order."""
+        if self._client is None:
+            from dask.base import compute
+            from dask.delayed import delayed
+
+            tasks = [delayed(func, pure=True)(item, *args) for item in items]
+            results: list[T] = []
+            for i, task in enumerate(tasks):  # one at a time: the ticker sees each finish
+                results.append(compute(task, scheduler="synchronous")[0])  # type: ignore[no-untyped-call]
+                if tick is not None:
+                    tick(i + 1, len(tasks))
+            return results
+        from distributed import as_completed
+
+        futures = self._client.map(func, items, *[[a] * len(items) for a in args], pure=False)
+        finished = as_completed(futures)  # type: ignore[no-untyped-call]
+        for done, future in enumerate(finished, start=1):
+            if future.status == "error":
+                future.result()  # raises the task's own error (an InputError from a reader)
+            if tick is not None:
+                tick(done, len(futures))
+        gathered: list[T] = self._client.gather(futures)
+        return gathered
+
+    def close(self) -> None:
+        """Stop the local cluster this engine started (a remote scheduler is left running)."""
+        if self._client is not None:
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def connect(address: str) -> Engine:
+    """Start or join the engine ``--dask`` names.
+
+    Raises:
+        ConfigError: not ``sync``, ``local``, ``local:N`` or a scheduler URL.
+        InputError: the scheduler does not answer within ``CONNECT_TIMEOUT`` seconds.
+    """
+    if address == "sync":
+        return Engine(address, "dask (synchronous scheduler, this process)")
+    local = _LOCAL.fullmatch(address)
+    if local is not None:
+        return _local(address, int(local["workers"] or (os.cpu_count() or 1)))
+    if _REMOTE.fullmatch(address):
+        return _remote(address)
+    raise ConfigError(
+        f"--dask: {address!r} is not local, local:WORKERS or a scheduler address (tcp://HOST:PORT)"
+    )
+
+
+def _local(address: str, workers: int) -> Engine:
+    """A LocalCluster of ``workers`` processes, one thread each, its dashboard on a free port."""
+    if workers < 1:
+        raise ConfigError(f"--dask: {address}: at least one worker")
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    )
+    client = Client(cluster)  # type: ignore[no-untyped-call]
+    plural = "s" if workers != 1 else ""
+    return Engine(
+        address,
+        f"dask {address} ({workers} worker process{'es' if plural else ''})",
+        _dashboard(client),
+        client,
+        cluster,
+    )
+
+
+def _remote(address: str) -> Engine:
+    """Join a running scheduler; one line within ``CONNECT_TIMEOUT`` seconds if it is silent."""
+    from distributed import Client
+
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as e:
+        raise InputError(
+            f"--dask: no Dask scheduler answered at {address} within {CONNECT_TIMEOUT} s "
+            f"({type(e).__name__})"
+        ) from None
+    n = len(client.scheduler_info().get("workers", {}))
+    return Engine(address, f"dask {address} ({n} workers)", _dashboard(client), client)
+
+
+def _dashboard(client: Any) -> str | None:
+    """The dashboard's address, when the scheduler serves one (bokeh installed)."""
+    services = client.scheduler_info().get("services", {})
+    if "dashboard" not in services:
+        return None
+    link: str = client.dashboard_link
+    return link
