@@ -29,7 +29,7 @@ QUARRELS = _find(LINE1, "quarrels")
 STREET_RAIL = _find(LINE1, "street rail")
 
 
-def annotations() -> ErrorAnnotations:
+def sample_annotations() -> ErrorAnnotations:
     """MQM-like spans for 'literal' (segments 1-4, 26) and 'terse' (segment 1), the rest unrated.
 
     Segment 1 of 'literal': rater r1 marks "quarrels" Major Accuracy/Mistranslation,

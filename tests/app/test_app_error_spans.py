@@ -24,7 +24,7 @@ from tests.app.error_span_data import (
     LINE1,
     QUARRELS,
     STREET_RAIL,
-    annotations,
+    sample_annotations,
     with_spans,
 )
 from tests.app.markup import html_bodies
@@ -65,7 +65,7 @@ class Errors(HTMLParser):
 
 def errors_drawn(at: AppTest) -> list[dict[str, str]]:
     """Every error in the page's highlight blocks (its pieces joined), legends left out."""
-    errors = []
+    errors: list[dict[str, str]] = []
     for body in html_bodies(at):
         if "bv-legend" in body:
             continue
@@ -101,7 +101,7 @@ def spans_app(
     new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Callable[..., AppTest]]:
     """The app on the bundled sample with the hand-built spans loaded; open ``page`` with a link."""
-    with_spans(monkeypatch, annotations)
+    with_spans(monkeypatch, sample_annotations)
 
     def make(page: str, **params: str) -> AppTest:
         at = new_app()
@@ -172,7 +172,7 @@ def test_table_counts_and_filters_by_category_and_severity(
         for seg, major, minor in zip(table["seg"], table["major"], table["minor"], strict=True)
         if not pd.isna(major)  # unrated: blank
     }
-    assert shown == expected_counts(annotations(), "literal")
+    assert shown == expected_counts(sample_annotations(), "literal")
     at.multiselect(key="sent_err_severities").set_value(["major"]).run()
     assert sorted(int(s) for s in at.dataframe[0].value["seg"]) == [1, 2, 3]
     at.multiselect(key="sent_err_categories").set_value(["Fluency/Grammar"]).run()
@@ -197,7 +197,7 @@ def test_compare_drill_down_shows_each_sides_spans(spans_app: Callable[..., AppT
 def test_overview_breaks_errors_down_by_category(spans_app: Callable[..., AppTest]) -> None:
     at = spans_app(OVERVIEW)
     frame = breakdown(at)
-    spans = annotations()
+    spans = sample_annotations()
     for system in ("literal", "terse"):
         marked = [
             top_level(s.category)
@@ -245,7 +245,7 @@ def rates_on_page(at: AppTest) -> pd.DataFrame:
 
 def test_bleu_sees_shows_the_analysis_numbers(spans_app: Callable[..., AppTest]) -> None:
     at = spans_app(OVERVIEW)
-    core = what_bleu_sees(sample_testset(), annotations(), TokenizeConfig(), BleuConfig())
+    core = what_bleu_sees(sample_testset(), sample_annotations(), TokenizeConfig(), BleuConfig())
     for system in ("all", "literal"):
         at.selectbox(key="ov_sees_system").set_value(system).run()
         rates = rates_on_page(at)
