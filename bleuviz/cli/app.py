@@ -30,7 +30,7 @@ from bleuviz.cli.server_settings import PINNED_DEFAULTS, SERVER_SETTINGS, option
 from bleuviz.errors import ConfigError, InputError
 
 #: The app's options taking files (``add_app_arguments``).
-FILE_OPTIONS = ("ref", "hyp", "src", "docids", "seg_scores")
+FILE_OPTIONS = ("ref", "hyp", "src", "docids", "seg_scores", "mqm")
 #: All the app's options, as messages list them.
 APP_OPTIONS = tuple(
     "--" + name.replace("_", "-") for name in (*FILE_OPTIONS, "lower_is_better", "workspace")
@@ -70,6 +70,13 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--docids", metavar="FILE", help="one document id per line (optional)")
     parser.add_argument(
         "--seg-scores", nargs="+", default=[], metavar="FILE", help="segment scores from outside"
+    )
+    parser.add_argument(
+        "--mqm",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="error spans from outside (MQM TSV, .seg.rating, ESA JSON lines, xCOMET JSON)",
     )
     parser.add_argument(
         "--lower-is-better", nargs="+", default=[], metavar="NAME", help="imported scores"

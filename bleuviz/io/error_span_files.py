@@ -28,7 +28,12 @@ from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, file_extension
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations
 from bleuviz.io.mqm_score import DEFAULT_WEIGHTS, MqmWeights, mqm_scores
 from bleuviz.io.scores import SegmentScores, build_scores
-from bleuviz.io.seg_scores import ScoresNameTaken, file_base_name
+from bleuviz.io.seg_scores import (
+    SEG_SCORE_SUFFIX,
+    ScoresNameTaken,
+    attach_seg_scores,
+    file_base_name,
+)
 from bleuviz.io.testset import TestSet
 
 #: mt-metrics-eval's suffix of a segment-level rating file.
@@ -72,6 +77,47 @@ def read_error_spans(
     raise InputError(f"{f.name}: not an error-span file; bleuviz reads {'; '.join(LAYOUTS)}")
 
 
+def is_error_span_file(f: NamedBytes) -> bool:
+    """Return whether ``f`` is an error-span file rather than a segment-score file.
+
+    For the places that take both kinds (the app's score uploader): a
+    ``.seg.score`` file and COMET's JSON without spans are scores; a JSON
+    whose records hold ``"errors"`` or ``"error_spans"`` is xCOMET's.
+    """
+    base = file_base_name(f.name)
+    if base.endswith(SEG_SCORE_SUFFIX):
+        return False
+    if base.endswith(SEG_RATING_SUFFIX):
+        return True
+    layout = {".tsv": "tsv", ".jsonl": "jsonl", ".json": "json"}.get(file_extension(base))
+    layout = layout or _sniff(f.data)
+    if layout == "json":
+        return b'"errors"' in f.data or b'"error_spans"' in f.data
+    return layout is not None
+
+
+def attach_score_files(
+    testset: TestSet,
+    files: Sequence[NamedBytes],
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    replace_names: Collection[str] = (),
+    weights: MqmWeights = DEFAULT_WEIGHTS,
+) -> TestSet:
+    """Attach segment-score and error-span files alike, each by its layout, in order.
+
+    Raises:
+        InputError: a file is refused.
+        ScoresNameTaken: a name is taken by other values.
+        ConfigError: an MQM severity has no weight.
+    """
+    for f in files:
+        if is_error_span_file(f):
+            testset = attach_error_spans(testset, [f], max_bytes, weights, replace_names)
+        else:
+            testset = attach_seg_scores(testset, [f], max_bytes, replace_names)
+    return testset
+
+
 def _sniff(data: bytes) -> str | None:
     """Guess a layout from the first line: an MQM header, a JSON object per line, or JSON."""
     head = data[:65536].removeprefix(b"\xef\xbb\xbf")
@@ -101,9 +147,10 @@ def annotation_scores(
         given = mqm_scores(annotations, weights)
     if given is None:
         return None
-    return build_scores(
+    scores = build_scores(
         annotations.origin, annotations.name, given, testset.system_names, testset.n_segments
     )
+    return replace(scores, skipped=annotations.skipped)  # named where scores' skips are
 
 
 def _given_scores(annotations: ErrorAnnotations) -> Mapping[str, list[float]] | None:

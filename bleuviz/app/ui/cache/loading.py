@@ -21,8 +21,9 @@ from bleuviz.app.ui.state.settings import LOWER_KEY
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes, file_extension, read_path
+from bleuviz.io.error_span_files import attach_score_files
 from bleuviz.io.load import load_files, load_paths
-from bleuviz.io.seg_scores import attach_seg_scores, set_directions
+from bleuviz.io.seg_scores import set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.registry import imported_specs
 from bleuviz.sample_data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
@@ -165,7 +166,7 @@ def attached_scores(
     replacing: tuple[str, ...] = (),
 ) -> LoadedTestSet:
     """Read segment-score files into the test set (cached on the test set and the files)."""
-    scored = set_directions(attach_seg_scores(_testset, _files, replace_names=replacing), lower)
+    scored = set_directions(attach_score_files(_testset, _files, replace_names=replacing), lower)
     imported_specs(scored)  # refuses a name bleuviz computes itself
     return LoadedTestSet.of(scored)
 

@@ -1,5 +1,8 @@
 """Score files beside the loaded scores: uploads that would replace some, systems skipped.
 
+Segment-score files and error-span files (MQM, ESA, xCOMET: their spans and
+score) are taken alike, each read by its layout.
+
 An upload naming its scores like scores already loaded, with other values, is
 held back until the user chooses (``bleuviz.app.ui.frame.imported``); a file
 scoring systems the test set does not hold (WMT's human references) is read for
@@ -15,7 +18,8 @@ import streamlit as st
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes, read_path
-from bleuviz.io.seg_scores import ScoresNameTaken, attach_seg_scores, read_seg_scores
+from bleuviz.io.error_span_files import attach_score_files, is_error_span_file, read_error_spans
+from bleuviz.io.seg_scores import ScoresNameTaken, read_seg_scores
 from bleuviz.io.testset import TestSet
 
 
@@ -50,7 +54,7 @@ def _conflicts(
     testset, found = _base.testset, []
     for index, f in enumerate(_files):
         try:
-            testset = attach_seg_scores(testset, [f])
+            testset = attach_score_files(testset, [f])
         except ScoresNameTaken as exc:
             found.append(ScoreConflict(index, exc.name, exc.loaded_from))
         except BleuvizError:  # shown on the page when the uploads are attached
@@ -71,7 +75,9 @@ def skipped_in_files(
     found = []
     for path in paths:
         try:
-            scores = read_seg_scores(read_path(path), _testset)
+            f = read_path(path)
+            read = read_error_spans if is_error_span_file(f) else read_seg_scores
+            scores = read(f, _testset)
         except BleuvizError:  # refused when it was loaded; nothing to add
             continue
         if scores.skipped:

@@ -30,7 +30,8 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import read_path
-from bleuviz.io.seg_scores import attach_seg_scores, set_directions
+from bleuviz.io.error_span_files import attach_score_files
+from bleuviz.io.seg_scores import set_directions
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.workspace import DefiningStreams
 
@@ -98,7 +99,7 @@ def registered_files(
     loaded = read_testset(("paths", *key), _paths)
     if seg_scores:
         files = tuple(read_path(path) for path in seg_scores)
-        loaded = LoadedTestSet.of(set_directions(attach_seg_scores(loaded.testset, files), lower))
+        loaded = LoadedTestSet.of(set_directions(attach_score_files(loaded.testset, files), lower))
     defining = DefiningStreams.of(loaded.testset)  # joined and encoded once, for id and save
     if _count_with is not None and defining.id not in {s.id for s in saved_sets()}:
         start_corpus_stats(loaded, *_count_with)

@@ -170,13 +170,17 @@ def _answer(conflict: dict[str, Any]) -> None:
 
 
 def without_systems(testset: TestSet, names: tuple[str, ...]) -> TestSet:
-    """``testset`` without the systems ``names`` (and their imported scores)."""
+    """``testset`` without the systems ``names`` (and their imported scores and spans)."""
     kept = {name: lines for name, lines in testset.systems.items() if name not in names}
     scores = tuple(
         replace(s, values={k: v for k, v in s.values.items() if k in kept})
         for s in testset.seg_scores
     )
-    return replace(testset, systems=kept, seg_scores=scores)
+    spans = tuple(
+        replace(a, segments={k: v for k, v in a.segments.items() if k in kept})
+        for a in testset.error_spans
+    )
+    return replace(testset, systems=kept, seg_scores=scores, error_spans=spans)
 
 
 @st.dialog("A saved system has other lines")

@@ -1,7 +1,7 @@
 """The app's own arguments: what follows ``--`` on the streamlit command line, parsed once.
 
 ``streamlit run app.py -- --ref R1 [R2 ...] --hyp H1 [H2 ...] [--src S] [--docids D]
-[--seg-scores F ...] [--lower-is-better NAME ...] [--workspace DIR]``. The sidebar
+[--seg-scores F ...] [--mqm F ...] [--lower-is-better NAME ...] [--workspace DIR]``. The sidebar
 and the workspace read their parts; the command line does not change while a
 server runs, so it is parsed once per server, not on every script run.
 
@@ -29,7 +29,12 @@ SCRIPTS = ("app.py", "serve.py")
 
 @dataclass(frozen=True, slots=True)
 class AppArgs:
-    """The arguments after ``--`` (empty where not given)."""
+    """The arguments after ``--`` (empty where not given).
+
+    ``seg_scores`` holds the ``--seg-scores`` files, then the ``--mqm`` files: the
+    app reads each by its layout (``bleuviz.io.error_span_files.attach_score_files``),
+    so error spans and their scores load wherever segment scores do.
+    """
 
     ref: tuple[str, ...]
     hyp: tuple[str, ...]
@@ -63,7 +68,7 @@ def parse_argv(argv: tuple[str, ...]) -> AppArgs:
         tuple(args.hyp),
         args.src,
         args.docids,
-        tuple(args.seg_scores),
+        (*args.seg_scores, *args.mqm),
         tuple(args.lower_is_better),
         str(args.workspace) if args.workspace else None,
         problem,

@@ -1,0 +1,76 @@
+"""AppTest of error-span files (--mqm, and the sidebar's score uploader) on Google's TED excerpt.
+
+The app is started as ``streamlit run app.py -- --ref ... --hyp ... --docids ...
+--mqm ted_ende.mqm.tsv`` on tests/data/mqm (see its README). Oracle: Google's
+published per-segment averages (``ted_ende.avg_seg_scores.tsv``), whose means the
+Overview's MQM column must show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.app.ui.state.app_args import parse_argv
+from bleuviz.render.labels import escape_markdown
+from tests.app.test_app_imported_scores import score_uploader
+from tests.cli.test_mqm_cli import BASE, MQM_FILE, published
+from tests.io.test_mqm_tsv import MQM_SYSTEMS
+
+COLUMN = "MQM (mean ± 95% CI)"
+
+
+def shown_means(at: AppTest) -> dict[str, str]:
+    """The Overview's MQM column: each system's mean, as shown (before the ±)."""
+    table = at.table[0].value
+    return {s: table.loc[escape_markdown(s), COLUMN].split(" ± ")[0] for s in MQM_SYSTEMS}
+
+
+def expected_means() -> dict[str, str]:
+    """Google's per-segment averages' means, as the Overview formats a mean."""
+    return {s: f"{np.mean(values):.4f}" for s, values in published().items()}
+
+
+def test_mqm_files_join_the_score_files() -> None:
+    args = parse_argv(("app.py", "--seg-scores", "a.seg.score", "--mqm", "m.tsv", "e.jsonl"))
+    assert args.seg_scores == ("a.seg.score", "m.tsv", "e.jsonl")
+    assert args.problem is None
+
+
+def test_command_line_mqm_shows_googles_means(new_app: Callable[..., AppTest]) -> None:
+    at = new_app(*BASE, "--mqm", MQM_FILE)
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert shown_means(at) == expected_means()
+    notes = [i.value for i in at.sidebar.info]
+    assert any("skipped 1 system not loaded: " + escape_markdown("ref") in v for v in notes), notes
+
+
+@pytest.mark.parametrize("name", ["ted_ende.mqm.tsv", "annotations.txt"])
+def test_an_uploaded_mqm_file_adds_its_score(new_app: Callable[..., AppTest], name: str) -> None:
+    at = new_app(*BASE)
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    assert COLUMN not in at.table[0].value.columns
+    with open(MQM_FILE, "rb") as fh:
+        score_uploader(at).set_value((name, fh.read(), "text/plain"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert shown_means(at) == expected_means()
+
+
+def test_a_bad_mqm_upload_is_one_line_on_the_page(new_app: Callable[..., AppTest]) -> None:
+    at = new_app(*BASE)
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    with open(MQM_FILE, "rb") as fh:
+        broken = fh.read().replace(b"<v>", b"</v>", 1)
+    score_uploader(at).set_value(("mqm.tsv", broken, "text/plain"))
+    at.run()
+    assert not at.exception
+    (error,) = at.error
+    assert "closes no" in error.value and "\n" not in error.value.strip()
