@@ -156,10 +156,15 @@ def _non_dominated(points: list[Point]) -> list[Point]:
 
 
 def _key(point: Point, n_pred: int, n_gold: int) -> tuple[float, float, float, float]:
-    """The reference package's objective: F, then P + R, then P, then R."""
+    """The reference package's objective: F, then P + R, then P, then R.
+
+    Rounded to 12 decimals: the package compares with a tolerance of 1e-12, so
+    sums of the same credits in another order still tie.
+    """
     precision = point[0] / n_pred if n_pred else 1.0
     recall = point[1] / n_gold if n_gold else 1.0
-    return (_harmonic(precision, recall), precision + recall, precision, recall)
+    values = (_harmonic(precision, recall), precision + recall, precision, recall)
+    return (round(values[0], 12), round(values[1], 12), round(values[2], 12), round(values[3], 12))
 
 
 def merge_spans(spans: Iterable[Span]) -> tuple[Span, ...]:
