@@ -60,15 +60,25 @@ def sample_annotations() -> ErrorAnnotations:
     )
 
 
-def with_spans(monkeypatch: pytest.MonkeyPatch, spans: Callable[[], ErrorAnnotations]) -> None:
-    """Make every page's evaluation hold ``spans()`` (the readers' job once a file is given)."""
+def metric_annotations() -> ErrorAnnotations:
+    """xCOMET-like spans on 'literal' segment 1: "council" Major, with a confidence."""
+    literal: list[SegmentAnnotation | None] = [None] * N
+    council = _find(LINE1, "council")
+    literal[0] = SegmentAnnotation(
+        ("xCOMET",), (ErrorSpan(*council, "major", "", "xCOMET", confidence=0.9),)
+    )
+    return ErrorAnnotations("xCOMET", "test metric spans", "metric", {"literal": tuple(literal)})
+
+
+def with_spans(monkeypatch: pytest.MonkeyPatch, *spans: Callable[[], ErrorAnnotations]) -> None:
+    """Make every page's evaluation hold each ``spans()`` (as loading span files will)."""
     original = data.current_data
 
     def current_data() -> tuple[object, data.DataKey]:
         evaluation, key = original()
         testset = evaluation.testset
         if not testset.error_spans:
-            testset = testset.with_error_spans((spans(),))
+            testset = testset.with_error_spans(tuple(make() for make in spans))
         return evaluation.with_testset(testset), key
 
     monkeypatch.setattr(data, "current_data", current_data)

@@ -24,6 +24,7 @@ from tests.app.error_span_data import (
     LINE1,
     QUARRELS,
     STREET_RAIL,
+    metric_annotations,
     sample_annotations,
     with_spans,
 )
@@ -271,3 +272,24 @@ def test_a_groups_segments_link_to_their_drill_down(spans_app: Callable[..., App
     assert [p.proto.label for p in links] == ["seg 1 · literal", "seg 1 · terse"]
     assert "sys=literal" in links[0].proto.query_string
     assert "seg=1" in links[0].proto.query_string
+
+
+def test_two_span_files_each_page_chooses_one(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_spans(monkeypatch, sample_annotations, metric_annotations)
+    at = new_app()
+    at.switch_page(SENTENCES)
+    at.query_params["sys"], at.query_params["seg"] = "literal", "1"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {p["data-rater"] for p in errors_drawn(at)} == {"r1", "r2"}  # the first file: MQM
+    at.selectbox(key="sent_seg_err_from").set_value("xCOMET").run()
+    (council,) = errors_drawn(at)
+    assert council["text"] == "council" and "confidence 0.90" in council["title"]
+    at.selectbox(key="sent_err_from").set_value("xCOMET").run()
+    assert [int(s) for s in at.dataframe[0].value["major"].dropna()] == [1]
+    for page in (OVERVIEW, COMPARE):
+        at.switch_page(page)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]

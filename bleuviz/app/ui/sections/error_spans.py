@@ -57,13 +57,15 @@ class ShownErrors:
         return tuple(span for span in self.spans if span.on_source)
 
 
-def segment_errors(testset: TestSet, system: str, index: int, key: str) -> ShownErrors | None:
-    """Choose the file and the rater of one segment's spans; None when there is nothing to show.
+def segment_errors(
+    annotations: ErrorAnnotations | None, system: str, index: int, key: str
+) -> ShownErrors | None:
+    """Choose the rater of one segment's spans; None when there is nothing to show.
 
+    ``annotations``: the file chosen (``annotation_choice``), None without any.
     The rater selector appears only where the segment has several raters; a
     caption says who rated it and how many errors they marked.
     """
-    annotations = annotation_choice(testset, f"{key}_err_from")
     if annotations is None or system not in annotations.segments:
         return None
     annotation = annotations.annotation(system, index)

@@ -11,7 +11,12 @@ from numpy.typing import NDArray
 
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
-from bleuviz.app.ui.sections.error_spans import ShownErrors, segment_errors, show_source
+from bleuviz.app.ui.sections.error_spans import (
+    ShownErrors,
+    annotation_choice,
+    segment_errors,
+    show_source,
+)
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.state.learn_links import learn_query
 from bleuviz.app.ui.state.links import apply_links, write_links
@@ -114,7 +119,8 @@ def show_segment(
     c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}")
     _other_metrics(evaluation, system, index)
     learn_link(hyp, refs)
-    errors = segment_errors(testset, system, index, key_prefix)  # None without error spans
+    spans = annotation_choice(testset, f"{key_prefix}_seg_err_from")  # None without any
+    errors = segment_errors(spans, system, index, key_prefix)
     order = source_and_order(evaluation, config, index, f"{key_prefix}_order", errors)
     show_html(legend() + ("" if errors is None else error_legend()))
     st.markdown("**Hypothesis**")

@@ -24,7 +24,12 @@ from bleuviz.app import routes
 from bleuviz.app.ui.cache.compare import sentence_axis
 from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
-from bleuviz.app.ui.sections.error_spans import ShownErrors, segment_errors, show_source
+from bleuviz.app.ui.sections.error_spans import (
+    ShownErrors,
+    annotation_choice,
+    segment_errors,
+    show_source,
+)
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.sections.segment_view import (
     explanation,
@@ -204,12 +209,13 @@ def drill_down(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
     order = source_and_order(evaluation, config, index, key="cmp_order")
+    spans = annotation_choice(testset, "cmp_seg_err_from")  # None without error spans
     shown_legend = st.empty()  # the error legend joins it where a side shows error spans
     drawn = False
     for i, col in enumerate(st.columns(2)):
         with col:
             st.markdown(f"**{'AB'[i]} · {md(names[i])}**")
-            errors = segment_errors(testset, names[i], index, f"cmp_{'ab'[i]}")
+            errors = segment_errors(spans, names[i], index, f"cmp_{'ab'[i]}")
             drawn |= errors is not None
             if errors is not None and errors.source_spans and testset.source is not None:
                 st.caption(f"Source, with the errors marked in it for {md(names[i])}")
