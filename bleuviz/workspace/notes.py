@@ -8,11 +8,13 @@ a comment, not an error (the MQM export writes it as a ``No-error`` row, see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from bleuviz.errors import InputError
 from bleuviz.io.error_spans import MAJOR, MINOR, NEUTRAL
+from bleuviz.io.mqm_export import MqmRow
 
 #: Error categories after MQM's top level (Lommel et al., 2014), in the order offered.
 NOTE_CATEGORIES: tuple[str, ...] = (
@@ -148,3 +150,21 @@ def keep_both(theirs: Note, mine: str, author: str) -> str:
     if not mine:
         return theirs.text
     return f"{theirs.text}\n\n— {check_author(author)}: {mine}"
+
+
+def mqm_rows(notes: Sequence[Note]) -> tuple[list[MqmRow], tuple[Note, ...]]:
+    """Return the MQM TSV's rows of ``notes`` (rater ``bleuviz``) and the notes left out.
+
+    A note with a severity is an error: its category spelled as Google's files
+    spell it (``MQM_CATEGORIES``), its marked words, its text the comment. A
+    note without a severity is a comment, not an error: a ``No-error`` row
+    (the rater looked at the segment and marked no error) whose comment is
+    the note's text; its category is not written. A note written on an output
+    since replaced is left out: its words and the current line no longer match.
+    """
+    kept = [n for n in notes if not n.on_earlier_output]
+    rows = [
+        MqmRow(n.system, n.segment, n.severity, MQM_CATEGORIES[n.category], n.span, n.text)
+        for n in kept
+    ]
+    return rows, tuple(n for n in notes if n.on_earlier_output)

@@ -16,14 +16,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from bleuviz.errors import InputError
-from bleuviz.io.mqm_export import MqmRow, mqm_tsv
+from bleuviz.io.mqm_export import mqm_tsv
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import note_rows, rows, span_rows
 from bleuviz.workspace.base import SavedSet, utc_now
 from bleuviz.workspace.identity import DefiningStreams
 from bleuviz.workspace.location import resolve_folder
 from bleuviz.workspace.note_store import NoteStore
-from bleuviz.workspace.notes import MQM_CATEGORIES, Note
+from bleuviz.workspace.notes import Note, mqm_rows
 from bleuviz.workspace.opening import open_database
 
 #: How long a deleted test set stays in the trash, restorable, before it is deleted for good.
@@ -297,28 +297,17 @@ class Workspace(NoteStore):
     def notes_mqm(self, set_id: str) -> tuple[str, tuple[Note, ...]]:
         """Return the notes as Google's MQM TSV (rater ``bleuviz``) and the notes left out.
 
-        A note with a severity is an error: one row, its marked words between
-        ``<v>`` and ``</v>`` (none marked: a row without marks), its category
-        spelled as in Google's files (``MQM_CATEGORIES``), its text the
-        comment. A note without a severity is a comment, not an error: a
-        ``No-error`` row (the rater looked at the segment and marked no error)
-        whose comment is the note's text; its category is not written. Notes
-        written on an output since replaced are left out (their words and the
-        line no longer match) and returned, so the caller can say so. The file
-        reads back through ``bleuviz.io.mqm_tsv`` on the set's current outputs.
+        Rows as ``bleuviz.workspace.notes.mqm_rows`` makes them (a note with a
+        severity is an error; one without is a comment, a ``No-error`` row;
+        notes on a replaced output are left out), on the set's current lines:
+        the file reads back through ``bleuviz.io.mqm_tsv``.
 
         Raises:
             UnknownTestSet: no such test set.
             InputError: a line the format cannot hold (``bleuviz.io.mqm_export``).
         """
-        testset = self.load(set_id)
-        notes = self.notes(set_id)
-        kept = [n for n in notes if not n.on_earlier_output]
-        rows_ = [
-            MqmRow(n.system, n.segment, n.severity, MQM_CATEGORIES[n.category], n.span, n.text)
-            for n in kept
-        ]
-        return mqm_tsv(rows_, testset), tuple(n for n in notes if n.on_earlier_output)
+        rows_, left_out = mqm_rows(self.notes(set_id))
+        return mqm_tsv(rows_, self.load(set_id)), left_out
 
     def count_notes(self, set_id: str) -> int:
         """Return how many notes test set ``set_id`` has (what a delete takes to the trash).
