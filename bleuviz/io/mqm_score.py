@@ -105,14 +105,23 @@ def segment_mqm(annotation: SegmentAnnotation, weights: MqmWeights, where: str =
 
 
 def _segment_mqm(
-    annotation: SegmentAnnotation, table: Mapping[str, float], spec: str, where: str
+    annotation: SegmentAnnotation,
+    table: Mapping[str, float],
+    spec: str,
+    where: str,
+    memo: dict[tuple[str, str], float | None] | None = None,
 ) -> float:
-    """Score one segment with the weights ``table`` (``spec`` for the message)."""
+    """Score one segment with the weights ``table`` (``spec`` for the message).
+
+    ``memo`` keeps each (severity, category)'s weight across the segments of a file.
+    """
+    memo = {} if memo is None else memo
     totals = dict.fromkeys(annotation.raters, 0.0)
     for span in annotation.spans:
         if span.continued:
             continue
-        weight = _lookup(table, span.severity, span.category)
+        key = (span.severity, span.category)
+        weight = memo[key] if key in memo else memo.setdefault(key, _lookup(table, *key))
         if weight is None:
             raise ConfigError(
                 f"{where}MQM weights: severity {span.severity!r} has no weight "
@@ -131,9 +140,10 @@ def mqm_scores(
         ConfigError: an error's severity has no weight.
     """
     where, table, spec = f"{annotations.origin}: ", dict(weights.entries), weights.spec
+    memo: dict[tuple[str, str], float | None] = {}
     return {
         system: [
-            math.nan if annotation is None else _segment_mqm(annotation, table, spec, where)
+            math.nan if annotation is None else _segment_mqm(annotation, table, spec, where, memo)
             for annotation in segments
         ]
         for system, segments in annotations.segments.items()

@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple
 
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines, plural
@@ -120,9 +122,8 @@ class _Segment:
     spans: list[ErrorSpan] = field(default_factory=list)
 
 
-@dataclass(frozen=True, slots=True)
-class _Row:
-    """One row of a system the test set holds, its fields checked."""
+class _Row(NamedTuple):
+    """One row of a system the test set holds, its fields checked (a tuple: 100k are made)."""
 
     line: int
     system: str
@@ -189,7 +190,7 @@ def _rows(
     width = len(columns)
     # A file whose last column is the comment may leave it off entirely.
     short = width - 1 if columns.get(COMMENT) == width - 1 else width
-    at = [columns[column] for column in REQUIRED_COLUMNS]
+    pick = itemgetter(*(columns[column] for column in REQUIRED_COLUMNS))
     rows: list[_Row] = []
     skipped: dict[str, None] = {}
     systems = testset.systems
@@ -201,43 +202,41 @@ def _rows(
             raise InputError(
                 f"{name}: line {n}: {plural(len(fields), 'field')}, the header has {width}"
             )
-        system, doc, doc_id, seg_id, rater, source, target, category, severity = (
-            fields[i] for i in at
-        )
+        system, doc, doc_id, seg_id, rater, source, target, category, severity = pick(fields)
         if system not in systems:
             if not system:
                 raise InputError(f"{name}: line {n}: the system is empty")
             skipped[system] = None
             continue
-        where = f"{name}: line {n}"
         rows.append(
             _Row(
                 n,
                 system,
                 doc,
-                _positive(where, "doc_id", doc_id),
-                _positive(where, "seg_id", seg_id),
+                _positive(name, n, "doc_id", doc_id),
+                _positive(name, n, "seg_id", seg_id),
                 rater,
                 source,
                 target,
                 category.strip(),
-                _severity(where, severity),
+                _severity(name, n, severity),
             )
         )
     return rows, list(skipped)
 
 
-def _positive(where: str, column: str, text: str) -> int:
-    """Parse a 1-based id of ASCII digits."""
-    if not (text.isascii() and text.isdigit()) or int(text) < 1:
-        raise InputError(f"{where}: {column} {text[:20]!r} is not a whole number from 1")
-    return int(text)
+def _positive(name: str, n: int, column: str, text: str) -> int:
+    """Parse a 1-based id of ASCII digits (line ``n`` of file ``name``)."""
+    if text.isascii() and text.isdigit() and (value := int(text)) >= 1:
+        return value
+    raise InputError(f"{name}: line {n}: {column} {text[:20]!r} is not a whole number from 1")
 
 
-def _severity(where: str, text: str) -> str:
+def _severity(name: str, n: int, text: str) -> str:
     """Return the severity in lower case, refusing one MQM does not have."""
     severity = text.strip().lower()
     if severity not in SEVERITIES and severity != NO_ERROR:
+        where = f"{name}: line {n}"
         known = ", ".join(sorted(SEVERITIES)) + ", no-error"
         raise InputError(f"{where}: unknown severity {text[:30]!r} (expected {known})")
     return severity
@@ -264,26 +263,28 @@ class _Locate:
     starts: dict[str, tuple[int, int]] | None
 
     def __call__(self, row: _Row) -> int:
-        where = f"{self.name}: line {row.line}: system {row.system!r}"
         if self.starts is None:
             if row.seg_id > self.n_segments:
                 raise InputError(
-                    f"{where}: seg_id {row.seg_id} is past the test set's "
+                    f"{self._where(row)}: seg_id {row.seg_id} is past the test set's "
                     f"{plural(self.n_segments, 'segment')}"
                 )
             return row.seg_id - 1
         first, count = self.starts[row.doc]
         if row.doc_id > count:
             raise InputError(
-                f"{where}: doc_id {row.doc_id} is past the end of document {row.doc!r} "
+                f"{self._where(row)}: doc_id {row.doc_id} is past the end of document {row.doc!r} "
                 f"({plural(count, 'segment')} in the test set)"
             )
         return first + row.doc_id - 1
 
+    def _where(self, row: _Row) -> str:
+        """Return the row's place for a message."""
+        return f"{self.name}: line {row.line}: system {row.system!r}"
+
 
 def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segment) -> None:
     """Check the row's texts against the test set and add its rater and error."""
-    where = f"{name}: line {row.line}: system {row.system!r} segment {index + 1}"
     hypothesis = testset.systems[row.system][index]
     try:
         target, target_marks = _text(row.target, hypothesis)
@@ -293,15 +294,15 @@ def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segme
         else:
             source, source_marks = row.source, ()
     except _BadMarks as e:
-        raise InputError(f"{where}: {e}") from None
+        raise InputError(f"{_where(name, row, index)}: {e}") from None
     if row.target and target != hypothesis:
         raise InputError(
-            f"{where}: the annotated text differs from the hypothesis: "
+            f"{_where(name, row, index)}: the annotated text differs from the hypothesis: "
             + _difference(target, hypothesis)
         )
     if source_marks and source_line is not None and source != source_line:
         raise InputError(
-            f"{where}: the annotated source differs from the source line: "
+            f"{_where(name, row, index)}: the annotated source differs from the source line: "
             + _difference(source, source_line)
         )
     if row.rater not in segment.raters:
@@ -310,12 +311,19 @@ def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segme
         segment.spans += _spans(row, target_marks, source_marks)
 
 
+def _where(name: str, row: _Row, index: int) -> str:
+    """Return a row's place for a message (formatted only when one is raised)."""
+    return f"{name}: line {row.line}: system {row.system!r} segment {index + 1}"
+
+
 def _text(field_text: str, line: str | None) -> tuple[str, tuple[tuple[int, int], ...]]:
     """Return a text field without marks, as it is on ``line`` where one reading matches.
 
     Tried in order: the field as written, then CSV-unquoted; each as is, then
     stripped of surrounding white space with offsets shifted onto ``line``.
     """
+    if "<" not in field_text and field_text == line:  # the common case, first
+        return field_text, ()
     readings = _readings(field_text)
     for candidate in readings:
         text, marks = unmark(candidate)
