@@ -45,6 +45,7 @@ class Engine:
     dashboard: str | None = None
     _client: Any = field(default=None, repr=False)
     _cluster: Any = field(default=None, repr=False)
+    owned: bool = True
 
     def map(
         self, func: Callable[..., T], items: Sequence[Any], *args: Any, tick: Ticker | None = None
@@ -75,7 +76,7 @@ class Engine:
 
     def close(self) -> None:
         """Stop the local cluster this engine started (a remote scheduler is left running)."""
-        if self._client is not None:
+        if self._client is not None and self.owned:
             self._client.close()
         if self._cluster is not None:
             self._cluster.close()
@@ -104,6 +105,14 @@ def connect(address: str) -> Engine:
     raise ConfigError(
         f"--dask: {address!r} is not local, local:WORKERS or a scheduler address (tcp://HOST:PORT)"
     )
+
+
+def attach(client: Any) -> Engine:
+    """An engine on a Dask ``Client`` the caller made (and closes): a notebook's, a test's."""
+    n = len(client.scheduler_info().get("workers", {}))
+    engine = Engine(str(client.scheduler.address), f"dask client ({n} workers)", None, client)
+    engine.owned = False
+    return engine
 
 
 def _local(address: str, workers: int) -> Engine:
