@@ -147,17 +147,22 @@ def _span(where: str, span: Any, rater: str, length: int) -> ErrorSpan:
     start, end = span.get("start_i"), span.get("end_i")
     if start == MISSING and end == MISSING:
         return ErrorSpan(0, 0, severity.strip().lower(), category, rater, omission=True)
-    for key, value in (("start_i", start), ("end_i", end)):
-        if isinstance(value, bool) or not isinstance(value, float) or not value.is_integer():
-            raise InputError(f"{where}: {key} {value!r} is not a character offset or 'missing'")
-    if not (isinstance(start, float) and isinstance(end, float) and 0 <= start <= end <= length):
+    first, last = _offset(where, "start_i", start), _offset(where, "end_i", end)
+    if not first <= last <= length:
         raise InputError(
-            f"{where}: offsets {start!r}-{end!r} are outside the hypothesis "
+            f"{where}: offsets {first}-{last} are outside the hypothesis "
             f"({plural(length, 'character')})"
         )
-    return ErrorSpan(
-        int(start), int(end), severity.strip().lower(), category, rater, omission=start == end
-    )
+    return ErrorSpan(first, last, severity.strip().lower(), category, rater, omission=first == last)
+
+
+def _offset(where: str, key: str, value: Any) -> int:
+    """Return a whole, non-negative character offset (JSON numbers are read as floats)."""
+    if isinstance(value, bool) or not isinstance(value, float) or not value.is_integer():
+        raise InputError(f"{where}: {key} {value!r} is not a character offset or {MISSING!r}")
+    if value < 0:
+        raise InputError(f"{where}: {key} {int(value)} is negative")
+    return int(value)
 
 
 def _freeze(segments: dict[int, _Segment], n: int) -> tuple[SegmentAnnotation | None, ...]:

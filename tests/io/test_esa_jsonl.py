@@ -1,0 +1,109 @@
+"""Tests for bleuviz.io.esa_jsonl: WMT24's ESA JSON lines, read and refused.
+
+Records use the keys of the WMT24 ESA release (see the module's docstring);
+expectations are written out by hand from each small input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from bleuviz.errors import InputError
+from bleuviz.io.decode import NamedBytes
+from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan, SegmentAnnotation
+from bleuviz.io.esa_jsonl import read_esa_jsonl
+from bleuviz.io.testset import TestSet
+
+TESTSET = TestSet({"A": ("Der Hund bellt.", "Gut.")}, (("The dog barks.", "Good."),))
+
+
+def record(**changes: object) -> dict[str, object]:
+    """Return line 0's record of system A, with ``changes``."""
+    base: dict[str, object] = {
+        "langs": "en-de",
+        "line_id": 0,
+        "src": "The dog barks.",
+        "tgt": "Der Hund bellt.",
+        "doc_id": "d1",
+        "domain": "news",
+        "esa_spans": [{"start_i": 4, "end_i": 8, "severity": "major", "error_type": None}],
+        "esa_score": 40,
+        "system": "A",
+    }
+    return {**base, **changes}
+
+
+def read(*records: dict[str, object]) -> ErrorAnnotations:
+    """Read ``records`` as a JSON-lines file."""
+    text = "\n".join(json.dumps(r) for r in records) + "\n"
+    return read_esa_jsonl(NamedBytes("esa.jsonl", text.encode()), TESTSET)
+
+
+def test_spans_scores_omissions_and_several_annotators() -> None:
+    missing = {"start_i": "missing", "end_i": "missing", "severity": "minor", "error_type": None}
+    spans = read(
+        record(annotator="a1"),
+        record(annotator="a2", esa_spans=[missing], esa_score=70),
+        record(system="ref", tgt="x"),
+        record(line_id=1, tgt="Gut.", esa_spans=[], esa_score=None),
+    )
+    assert spans.name == "ESA" and spans.skipped == ("ref",)
+    assert spans.segments["A"] == (
+        SegmentAnnotation(
+            ("a1", "a2"),
+            (
+                ErrorSpan(4, 8, "major", "", "a1"),
+                ErrorSpan(0, 0, "minor", "", "a2", omission=True),
+            ),
+            score=55.0,
+        ),
+        SegmentAnnotation(("ESA",), (), None),
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"line_id": 2}, "line_id 2 is past the test set's 2 segments (line_id counts from 0)"),
+        ({"line_id": "1"}, "line_id '1' is not a 0-based line number"),
+        ({"tgt": "Der Hund bellte."}, "segment 1: tgt differs from the hypothesis"),
+        ({"esa_score": "good"}, "esa_score 'good' is not a number"),
+        ({"esa_spans": {}}, "esa_spans is not a list"),
+        (
+            {"esa_spans": [{"start_i": 4, "end_i": 16, "severity": "major"}]},
+            "span 1: offsets 4-16 are outside the hypothesis (15 characters)",
+        ),
+        (
+            {"esa_spans": [{"start_i": 4, "end_i": "missing", "severity": "major"}]},
+            "span 1: end_i 'missing' is not a character offset or 'missing'",
+        ),
+        (
+            {"esa_spans": [{"start_i": 4, "end_i": 8, "severity": "bad"}]},
+            "span 1: unknown severity 'bad'",
+        ),
+        ({"system": "C"}, "no system it annotates is in the test set (it annotates C;"),
+        ({"system": 3}, "expected an object with system, line_id, tgt, esa_spans"),
+    ],
+)
+def test_bad_records_are_refused(changes: dict[str, object], problem: str) -> None:
+    with pytest.raises(InputError) as info:
+        read(record(**changes))
+    message = str(info.value)
+    assert message.startswith("esa.jsonl: ") and "\n" not in message
+    assert problem in message
+
+
+def test_a_line_that_is_not_json_names_its_line() -> None:
+    text = json.dumps(record()) + "\n{not json\n"
+    with pytest.raises(InputError, match=r"^esa\.jsonl: line 2: invalid JSON"):
+        read_esa_jsonl(NamedBytes("esa.jsonl", text.encode()), TESTSET)
+
+
+def test_segments_nobody_rated_have_no_score() -> None:
+    spans = read(record())
+    assert spans.segments["A"][1] is None
+    first = spans.segments["A"][0]
+    assert first is not None and first.score == 40.0 and not math.isnan(first.score)
