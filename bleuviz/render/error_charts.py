@@ -43,7 +43,7 @@ def error_category_bars(
         barmode="stack",
         xaxis_title=unit,
         yaxis={"autorange": "reversed", "automargin": True},
-        legend_title="category",
+        legend={"title": "category", "traceorder": "normal"},  # as stacked, left to right
         height=max(260, 60 + 26 * len(names)),
         margin={"t": 30, "b": 40},
     )

@@ -8,6 +8,7 @@ data, counted here again in plain Python. Without spans, nothing new is drawn.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+import re
 from html.parser import HTMLParser
 
 import pandas as pd
@@ -89,6 +90,11 @@ def top_level(category: str) -> str:
     return first if first in SIX else "Other"
 
 
+def captions(at: AppTest) -> list[str]:
+    """The captions as shown (their Markdown escapes undone)."""
+    return [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
+
+
 def breakdown(at: AppTest) -> pd.DataFrame:
     """The Overview's table of errors by category (AppTest's frames carry no key)."""
     frame: pd.DataFrame = next(
@@ -126,8 +132,10 @@ def test_sentences_drill_down_shows_both_raters_then_one(spans_app: Callable[...
     assert LINE1[slice(*STREET_RAIL)] == "street rail"
     rater = at.selectbox(key="sent_rater")
     assert rater.options == ["every rater", "r1", "r2"]
+    assert "MQM error spans by r1, r2: 1 major, 1 minor." in captions(at)
     rater.set_value("r2").run()
     assert {p["data-rater"] for p in errors_drawn(at)} == {"r2"}
+    assert "MQM error spans by r2: 1 minor." in captions(at)
     assert any("bv-legend" in body and "bv-err" in body for body in html_bodies(at))
 
 

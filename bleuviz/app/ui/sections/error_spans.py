@@ -6,6 +6,7 @@ user without span files pays nothing for them.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,7 +21,7 @@ from bleuviz.analysis.span_counts import (
     rater_spans,
 )
 from bleuviz.app.ui.widgets.markup import show_html
-from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan
+from bleuviz.io.error_spans import MAJOR, MINOR, NEUTRAL, ErrorAnnotations, ErrorSpan
 from bleuviz.io.testset import TestSet
 from bleuviz.render.error_marks import error_line_html
 from bleuviz.render.labels import escape_markdown as md
@@ -81,14 +82,16 @@ def segment_errors(
         rater = None if chosen == EVERY_RATER else chosen
     spans = rater_spans(annotation, rater)
     who = ", ".join(annotation.raters) if rater is None else rater
-    marked = sum(1 for span in spans if span.severity != "neutral")
-    st.caption(
-        f"{md(annotations.name)} error spans, rated by {md(who)}: "
-        f"{len(spans)} marked ({marked} major or minor)."
-        if spans
-        else f"{md(annotations.name)}: rated by {md(who)}, no error marked."
-    )
+    st.caption(f"{md(annotations.name)} error spans by {md(who)}: {md(severity_counts(spans))}.")
     return ShownErrors(annotations.name, rater, spans)
+
+
+def severity_counts(spans: tuple[ErrorSpan, ...]) -> str:
+    """ "2 major, 1 minor": the errors marked, by severity (an error's later stretches once)."""
+    counted = Counter(span.severity for span in spans if not span.continued)
+    order = [s for s in (MAJOR, MINOR, NEUTRAL) if s in counted]
+    order += sorted(set(counted) - set(order))
+    return ", ".join(f"{counted[s]} {s}" for s in order) or "no error marked"
 
 
 def show_source(source: str, errors: ShownErrors | None) -> None:
