@@ -2,10 +2,13 @@
 
 A new test set is read by the same loaders as ``score`` (the same refusals,
 exit status 2); ``--set ID`` instead adds plain-text system outputs (one
-segment per line) to a saved set, which keeps its id. A system saved under
-the same name with other lines is refused unless ``--replace`` (the old lines
-then stay in the workspace as an earlier version). Prints the id and the app's
-link path, ``/?set=ID``.
+segment per line), ``--seg-scores`` and ``--mqm`` files to a saved set, which
+keeps its id. A system saved under the same name with other lines is refused
+unless ``--replace`` (the old lines then stay in the workspace as an earlier
+version). ``--mqm`` files' error spans are kept with the set (and their score
+as an imported metric); other spans under a saved name (``MQM``) are refused
+unless ``--replace``, which replaces the saved spans and their score for every
+system. Prints the id and the app's link path, ``/?set=ID``.
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ def add_add_parser(commands: Any) -> argparse.ArgumentParser:
         "--replace",
         action="store_true",
         help="replace a saved system whose lines differ (the old lines are kept as an "
-        "earlier version); without it such an add is refused",
+        "earlier version), and error spans saved under a --mqm file's name; without it such "
+        "an add is refused",
     )
     parser.add_argument("--format", "-f", choices=("text", "json"), default="text")
     parser.set_defaults(func=run_add)
@@ -55,7 +59,7 @@ def add_add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_add(args: argparse.Namespace) -> int:
     """Save the files; print the test set's id and link path."""
-    from bleuviz.workspace.conflicts import OutputChanged
+    from bleuviz.workspace.conflicts import OutputChanged, SpansChanged
     from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
 
     workspace = Workspace.open(args.workspace)
@@ -69,6 +73,9 @@ def run_add(args: argparse.Namespace) -> int:
     except OutputChanged as exc:
         how = "--replace replaces them, keeping the saved lines as an earlier version"
         raise OutputChanged(exc.systems, exc.set_id, exc.set_name, how) from None
+    except SpansChanged as exc:
+        how = "--replace replaces them and their score for every system"
+        raise SpansChanged(exc.name, exc.set_id, exc.origin, how) from None
     print_saved(saved, args.format)
     return 0
 
@@ -115,24 +122,27 @@ def _default_name(args: argparse.Namespace) -> str:
 
 
 def _add_to_saved(workspace: Workspace, args: argparse.Namespace) -> SavedSet:
-    """Add the --hyp outputs (and --seg-scores) to saved set ``--set``; its id stays.
+    """Add the --hyp outputs, --seg-scores and --mqm files to saved set ``--set``; its id stays.
 
     A system named like one the set has, with other lines, is refused unless
     ``--replace``; ``--name`` renames the set.
 
     Raises:
-        InputError: --ref/--src/--docids given with --set, a file is refused, or
-            its line count differs from the set's.
+        InputError: --ref/--src/--docids given with --set, nothing to add, a file
+            is refused, or its line count differs from the set's.
         UnknownTestSet: no such test set.
     """
     extra = [opt for opt in ("ref", "src", "docids") if getattr(args, opt)]
     if extra:
         raise InputError(f"--set: --{extra[0]} cannot be changed; a saved set keeps its streams")
-    if not args.hyp:
-        raise InputError("--hyp: give the system outputs to add to the saved test set")
+    if not (args.hyp or args.seg_scores or args.mqm):
+        raise InputError(
+            "--set: give what to add to the saved test set: --hyp outputs, --seg-scores "
+            "or --mqm files"
+        )
     base = workspace.load(args.set)
     systems = dict(base.systems)
-    for name, lines in _read_outputs(args, base):
+    for name, lines in _read_outputs(args, base) if args.hyp else ():
         systems[name] = lines
     testset = TestSet(systems, base.references, base.source, base.doc_ids, base.seg_ids)
     saved = workspace.save_testset(

@@ -9,8 +9,10 @@ severity are ``No-error``. This writer makes such a file of any rater's errors
 
 * ``doc`` is the segment's document id and ``doc_id`` its 1-based position in
   that document (counted from the document's first line, as mt-metrics-eval's
-  scorer and ``mqm_tsv``'s reader locate it); without document ids, ``doc`` is
-  ``-`` and ``doc_id`` equals ``seg_id``, the 1-based line number.
+  scorer and ``mqm_tsv``'s reader locate it). Without document ids, or when a
+  document's lines are not one run (no position in the document then names
+  the line), ``doc`` is ``-`` and ``doc_id`` equals ``seg_id``, the 1-based
+  line number, which the reader then goes by.
 * An error without marked words is a row without ``<v>`` marks (the reader
   takes it for an error marked nowhere, as the published files' omissions).
 * Severities are written capitalised (``Major``, ``Minor``, ``Neutral``), as
@@ -102,7 +104,7 @@ def mqm_tsv(rows: Sequence[MqmRow], testset: TestSet) -> str:
         where = _where(row, testset)
         hypothesis = testset.systems[row.system][row.segment]
         source = testset.source[row.segment] if testset.source is not None else ""
-        doc = testset.doc_ids[row.segment] if testset.doc_ids is not None else NO_DOC
+        doc = testset.doc_ids[row.segment] if testset.doc_ids and positions else NO_DOC
         doc_id = positions[row.segment] if positions is not None else row.segment + 1
         for column, text in (("system", row.system), ("doc", doc), ("rater", row.rater)):
             _check_field(where, column, text)
@@ -165,8 +167,13 @@ def _marked(where: str, line: str, span: tuple[int, int] | None) -> str:
 
 
 def _doc_positions(doc_ids: Sequence[str] | None) -> list[int] | None:
-    """Each line's 1-based position in its document, from the document's first line."""
+    """Each line's 1-based position in its document, or None if a document is not one run."""
     if doc_ids is None:
         return None
     first: dict[str, int] = {}
-    return [i - first.setdefault(doc, i) + 1 for i, doc in enumerate(doc_ids)]
+    positions = []
+    for i, doc in enumerate(doc_ids):
+        if doc in first and doc_ids[i - 1] != doc:
+            return None  # the document resumes after another one
+        positions.append(i - first.setdefault(doc, i) + 1)
+    return positions

@@ -103,7 +103,8 @@ class Workspace(NoteStore):
         are saved per name: a repeat is a no-op, more systems agreeing with the
         saved ones are added, and other spans under a saved name are refused
         (``SpansChanged``) unless the name is in ``replace_spans`` or ``replace``
-        is given: the saved spans are then dropped for every system. A replaced
+        is given: the saved spans, and the imported metric of the same name (their
+        score, ``MQM``), are then dropped for every system first. A replaced
         output drops the spans marked on its old lines. One transaction. ``defining``:
         ``DefiningStreams.of(testset)`` if the caller has it already (it has the id).
 
@@ -129,13 +130,13 @@ class Workspace(NoteStore):
                 conn.execute("UPDATE testsets SET name = ? WHERE id = ?", (name, set_id))
                 replace = True
             rows.put_systems(conn, set_id, testset.systems, now if replace else None)
+            new_spans = {a.name for a in testset.error_spans if replace or a.name in replace_spans}
             for scores in testset.seg_scores:
-                if scores.name in replace_scores:
+                if scores.name in replace_scores or scores.name in new_spans:
                     rows.clear_seg_score_values(conn, set_id, scores.name)
                 rows.put_seg_scores(conn, set_id, scores)
             for annotations in testset.error_spans:
-                again = replace or annotations.name in replace_spans
-                span_rows.put_error_spans(conn, set_id, annotations, again)
+                span_rows.put_error_spans(conn, set_id, annotations, annotations.name in new_spans)
             return self._saved(conn, set_id)
 
     def add_system(

@@ -75,3 +75,70 @@ def test_revisions_are_not_an_mqm_file(
     assert capsys.readouterr().err == (
         "bleuviz: error: --revisions: the MQM TSV holds the current notes only (-f tsv)\n"
     )
+
+
+def _export(ws: str, set_id: str, path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    capsys.readouterr()
+    assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm"]) == 0
+    path.write_text(capsys.readouterr().out)
+    return path
+
+
+def test_the_export_reads_back_with_add_mqm_as_the_same_spans_and_scores(
+    saved: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws, set_id = saved
+    workspace = Workspace.open(ws)
+    notes = [
+        workspace.save_note(set_id, "terse", 0, "x", "accuracy/mistranslation",
+                            severity="major", span=(13, 19)),
+        workspace.save_note(set_id, "terse", 4, "", "style", severity="minor", span=(0, 3)),
+        workspace.save_note(set_id, "repeat", 1, "looks fine", "other"),
+        workspace.save_note(set_id, "literal", 2, "", "omission", severity="neutral"),
+    ]  # fmt: skip
+    path = _export(ws, set_id, tmp_path / "notes.mqm.tsv", capsys)
+    assert main(["add", "--workspace", ws, "--set", set_id, "--mqm", str(path)]) == 0
+    capsys.readouterr()
+    testset = workspace.load(set_id)
+    (spans,) = testset.error_spans
+    (mqm,) = [s for s in testset.seg_scores if s.name == "MQM"]
+    assert (spans.name, spans.origin) == ("MQM", str(path))
+    expected_score = {("terse", 0): -5.0, ("terse", 4): -1.0, ("repeat", 1): 0.0,
+                      ("literal", 2): 0.0}  # fmt: skip
+    for note in notes:
+        got = spans.annotation(note.system, note.segment)
+        assert got is not None and got.raters == ("bleuviz",)
+        if not note.severity:
+            assert got.spans == ()
+        else:
+            (span,) = got.spans
+            assert (span.severity, span.rater) == (note.severity, "bleuviz")
+            assert ((span.start, span.end) if not span.omission else None) == note.span
+        assert mqm.values[note.system][note.segment] == expected_score[note.system, note.segment]
+    noted = {(n.system, n.segment) for n in notes}
+    for system, values in mqm.values.items():
+        others = [v for k, v in enumerate(values) if (system, k) not in noted]
+        assert all(v != v for v in others)  # NaN: nobody rated them
+    # The same file again is a no-op; other spans under MQM are refused unless --replace.
+    assert main(["add", "--workspace", ws, "--set", set_id, "--mqm", str(path)]) == 0
+    workspace.save_note(set_id, "terse", 4, "", "style", severity="major", span=(0, 3))
+    other = _export(ws, set_id, tmp_path / "other.mqm.tsv", capsys)
+    assert main(["add", "--workspace", ws, "--set", set_id, "--mqm", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bleuviz: error: ") and err.count("\n") == 1
+    assert "--replace replaces them and their score for every system" in err
+    assert workspace.load(set_id).error_spans[0].origin == str(path)
+    argv = ["add", "--workspace", ws, "--set", set_id, "--mqm", str(other), "--replace"]
+    assert main(argv) == 0
+    replaced = workspace.load(set_id)
+    assert replaced.error_spans[0].origin == str(other)
+    (mqm,) = [s for s in replaced.seg_scores if s.name == "MQM"]
+    assert mqm.values["terse"][4] == -5.0
+
+
+def test_set_without_anything_to_add_is_refused(
+    saved: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws, set_id = saved
+    assert main(["add", "--workspace", ws, "--set", set_id]) == 2
+    assert "--set: give what to add to the saved test set" in capsys.readouterr().err

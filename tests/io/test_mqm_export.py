@@ -49,6 +49,18 @@ def test_without_documents_or_source() -> None:
     )
 
 
+def test_documents_that_are_not_runs_of_lines_are_located_by_line() -> None:
+    """A document resuming after another has no position that names its line: ``-``."""
+    split = TestSet(systems={"s": ("a", "b", "c")}, references=(("x",) * 3,),
+                    doc_ids=("d1", "d2", "d1"))  # fmt: skip
+    rows = [MqmRow("s", k, "") for k in range(3)]
+    assert [r.split("\t")[1:4] for r in mqm_tsv(rows, split).splitlines()[1:]] == [
+        ["-", "1", "1"],
+        ["-", "2", "2"],
+        ["-", "3", "3"],
+    ]
+
+
 @pytest.mark.parametrize(
     ("testset", "row", "message"),
     [

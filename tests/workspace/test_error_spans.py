@@ -6,11 +6,13 @@ import math
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuviz.io.error_spans import HUMAN, METRIC, ErrorAnnotations, ErrorSpan, SegmentAnnotation
+from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import SpansChanged, Workspace
 
@@ -132,3 +134,15 @@ def test_trash_restore_and_read_only_keep_the_spans(tmp_path: Path) -> None:
     for where in (workspace, reading):
         (got,) = where.load(set_id).error_spans
         assert fields(got) == fields(testset.error_spans[0])
+
+
+def test_replaced_spans_take_their_score_with_them(workspace: Workspace) -> None:
+    def with_score(systems: tuple[str, ...], value: float) -> TestSet:
+        scores = SegmentScores("MQM", "f.tsv", {s: np.full(N, value) for s in systems})
+        spans = mqm({s: ONE for s in systems})
+        return TestSet(BASE.systems, BASE.references, seg_scores=(scores,), error_spans=(spans,))
+
+    set_id = workspace.save_testset(with_score(("a", "b"), -1.0), "s").id
+    workspace.save_testset(with_score(("a",), -5.0), "s", replace_spans=("MQM",))
+    (scores,) = workspace.load(set_id).seg_scores
+    assert list(scores.values) == ["a"] and scores.values["a"][0] == -5.0

@@ -101,7 +101,9 @@ def save_testset(
     ``replace``: replace systems saved under the same names with other lines
     (the old lines stay as earlier versions); else such a save raises
     ``bleuviz.workspace.OutputChanged`` and saves nothing. ``replace_scores``: imported
-    metrics whose saved values the test set's replace, for every system.
+    metrics whose saved values the test set's replace, for every system; error spans
+    of those names replace the saved ones too (the sidebar's "Replace NAME" covers
+    an error-span file's spans and their score alike).
     A ``LoadedTestSet`` brings its content id, which is otherwise computed when
     the set is new to the workspace (it is then served from memory).
     """
@@ -112,7 +114,12 @@ def save_testset(
         raise BleuvizError(workspace_problem() or "no workspace")
     before = {s.id for s in workspace.testsets() + workspace.trash()}  # a trashed one comes back
     saved = workspace.save_testset(
-        plain, name, defining, replace=replace, replace_scores=replace_scores
+        plain,
+        name,
+        defining,
+        replace=replace,
+        replace_scores=replace_scores,
+        replace_spans=replace_scores,
     )
     new = saved.id not in before
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
