@@ -13,7 +13,7 @@ from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
-from bleuviz.io.error_span_files import SEG_RATING_SUFFIX, attach_error_spans
+from bleuviz.io.error_span_files import SEG_RATING_SUFFIX, attach_error_spans, rescore
 from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
@@ -145,10 +145,11 @@ def add_seg_score_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--mqm-weights",
-        default=DEFAULT_WEIGHTS_SPEC,
+        default=None,
         metavar="WEIGHTS",
         help="MQM error weights, SEVERITY[/CATEGORY[/SUB]]:WEIGHT, most specific match wins "
-        "(default, mt-metrics-eval's: %(default)s)",
+        f"(default, mt-metrics-eval's: {DEFAULT_WEIGHTS_SPEC}); also re-weighs the spans of "
+        "a --set saved with them",
     )
     parser.add_argument(
         "--lower-is-better", nargs="+", default=[], metavar="NAME", help="imported error scores"
@@ -383,8 +384,10 @@ def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
     """
     files = [read_path(path, args.max_bytes) for path in args.seg_scores]
     testset = attach_seg_scores(testset, files, args.max_bytes)
+    weights = parse_weights(args.mqm_weights or DEFAULT_WEIGHTS_SPEC)
+    if args.mqm_weights is not None:  # a saved set's spans are weighed anew too
+        testset = rescore(testset, weights)
     if args.mqm:
-        weights = parse_weights(args.mqm_weights)
         spans = [read_path(path, args.max_bytes) for path in args.mqm]
         testset = attach_error_spans(testset, spans, args.max_bytes, weights)
     testset = set_directions(testset, args.lower_is_better, args.higher_is_better)

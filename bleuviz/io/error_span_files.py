@@ -211,6 +211,27 @@ def _named(scores: Sequence[SegmentScores], name: str) -> SegmentScores | None:
     return next((s for s in scores if s.name == name), None)
 
 
+def rescore(testset: TestSet, weights: MqmWeights) -> TestSet:
+    """Return ``testset`` with the MQM scores of its people's spans weighed anew.
+
+    For a test set saved with its spans (``--set ID --mqm-weights ...``): each
+    human annotation that gives no score of its own gets its score recomputed
+    under ``weights``, in place of the one it was saved with.
+
+    Raises:
+        ConfigError: an MQM severity has no weight.
+    """
+    scores = list(testset.seg_scores)
+    for spans_file in testset.error_spans:
+        if spans_file.kind != HUMAN or _given_scores(spans_file) is not None:
+            continue
+        new = annotation_scores(spans_file, testset, weights)
+        old = _named(scores, spans_file.name)
+        if new is not None and old is not None:
+            scores[scores.index(old)] = replace(new, lower_is_better=old.lower_is_better)
+    return replace(testset, seg_scores=tuple(scores))
+
+
 def same_annotations(a: ErrorAnnotations, b: ErrorAnnotations) -> bool:
     """Return whether ``a`` and ``b`` hold the same spans and raters for the same systems."""
     return a.name == b.name and a.kind == b.kind and dict(a.segments) == dict(b.segments)

@@ -34,6 +34,16 @@ def published() -> dict[str, list[float]]:
     return {s: [values[s, k] for k in SEG_IDS] for s in MQM_SYSTEMS}
 
 
+def error_counts() -> dict[str, int]:
+    """Each system's Major and Minor rows in the excerpt, counted from the raw file."""
+    errors = dict.fromkeys(MQM_SYSTEMS, 0)
+    for line in Path(MQM_FILE).read_text(encoding="utf-8").splitlines()[1:]:
+        fields = line.split("\t")
+        if fields[0] in errors and fields[8] in ("Major", "Minor"):
+            errors[fields[0]] += 1
+    return errors
+
+
 def test_score_reports_the_mqm_mean(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", *BASE, "--mqm", MQM_FILE, "-f", "json"]) == 0
     captured = capsys.readouterr()
@@ -63,11 +73,7 @@ def test_weights_change_the_scores(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["score", *BASE, "--mqm", MQM_FILE, "-f", "json"]
     assert main([*argv, "--mqm-weights", "major:1 minor:1 neutral:0"]) == 0
     reports = json.loads(capsys.readouterr().out)["systems"]
-    errors = {s: 0 for s in MQM_SYSTEMS}  # one weight per error: minus the mean error count
-    for line in Path(MQM_FILE).read_text(encoding="utf-8").splitlines()[1:]:
-        fields = line.split("\t")
-        if fields[0] in errors and fields[8] in ("Major", "Minor"):
-            errors[fields[0]] += 1
+    errors = error_counts()  # one weight per error: minus the mean error count
     for report in reports:
         mean = report["seg_scores"]["MQM"]["mean"]
         assert mean == pytest.approx(-errors[report["name"]] / len(SEG_IDS))
@@ -93,3 +99,23 @@ def test_without_document_ids_the_excerpt_is_refused(capsys: pytest.CaptureFixtu
     assert main(["score", "--ref", REF, "--hyp", *HYPS, "--mqm", MQM_FILE]) == 2
     err = capsys.readouterr().err
     assert "seg_id 218 is past the test set's 25 segments" in err
+
+
+def test_weights_reweigh_a_saved_sets_spans(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    workspace = ["--workspace", str(tmp_path / "ws")]
+    assert main(["add", *BASE, "--mqm", MQM_FILE, "--name", "ted", *workspace]) == 0
+    set_id = capsys.readouterr().out.split()[1]
+    argv = ["score", "--set", set_id, *workspace, "-f", "json"]
+    assert main(argv) == 0
+    saved = json.loads(capsys.readouterr().out)["systems"]
+    for report in saved:
+        expected = np.mean(published()[report["name"]])
+        assert report["seg_scores"]["MQM"]["mean"] == pytest.approx(expected, abs=1e-6)
+    assert main([*argv, "--mqm-weights", "major:1 minor:1 neutral:0"]) == 0
+    reweighed = json.loads(capsys.readouterr().out)["systems"]
+    errors = error_counts()
+    for report in reweighed:
+        mean = report["seg_scores"]["MQM"]["mean"]
+        assert mean == pytest.approx(-errors[report["name"]] / len(SEG_IDS))
