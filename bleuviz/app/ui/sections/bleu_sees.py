@@ -24,8 +24,7 @@ from bleuviz.analysis.error_tokens import (
     what_bleu_sees,
 )
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.loading import current_testset
-from bleuviz.app.ui.sections.error_spans import EVERY_RATER, annotation_choice
+from bleuviz.app.ui.sections.error_spans import EVERY_RATER, annotation_choice, spans_id
 from bleuviz.app.ui.state.page_links import segment_query
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.bleu import BleuConfig
@@ -64,14 +63,19 @@ DEFINITIONS = """
 @st.cache_data(max_entries=16, show_spinner="Comparing BLEU's flagged tokens with the errors…")
 def cached_analysis(
     content_id: str,
-    annotations: ErrorAnnotations,
+    name: str,
     tokenize: TokenizeConfig,
     config: BleuConfig,
     rater: str | None,
     _testset: TestSet,
+    _annotations: ErrorAnnotations,
 ) -> ErrorTokenAnalysis:
-    """The analysis of the loaded test set (``content_id``) and ``annotations`` (cached)."""
-    return what_bleu_sees(_testset, annotations, tokenize, config, rater)
+    """The analysis of span file ``name`` of the test set ``content_id`` (``spans_id``), cached.
+
+    Only ``max_order`` of ``config`` is read; the whole config keys it (a flavour
+    change recomputes, rarely).
+    """
+    return what_bleu_sees(_testset, _annotations, tokenize, config, rater)
 
 
 def bleu_sees(evaluation: Evaluation) -> None:
@@ -97,12 +101,13 @@ def bleu_sees(evaluation: Evaluation) -> None:
     )
     try:
         analysis = cached_analysis(
-            current_testset().content_id,
-            annotations,
+            spans_id(),
+            annotations.name,
             evaluation.settings.tokenize,
             evaluation.settings.bleu,
             rater,
             testset,
+            annotations,
         )
     except BleuvizError as exc:
         st.error(str(exc), icon=":material/error:")

@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.span_counts import categories_and_severities, category_breakdown
-from bleuviz.app.ui.sections.error_spans import annotation_choice
+from bleuviz.app.ui.sections.error_spans import annotation_choice, spans_id
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.io.error_spans import ERROR_SEVERITIES
+from bleuviz.io.error_spans import ERROR_SEVERITIES, ErrorAnnotations
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.error_charts import error_category_bars
 from bleuviz.render.labels import escape_markdown as md
 
 #: What the breakdown can count: Major and Minor together (the errors of issue 31), or one.
 MAJOR_AND_MINOR = "major and minor"
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_breakdown(
+    content_id: str,
+    name: str,
+    systems: tuple[str, ...],
+    severities: frozenset[str],
+    _annotations: ErrorAnnotations,
+) -> pd.DataFrame:
+    """``category_breakdown`` of span file ``name`` of the test set ``content_id`` (cached)."""
+    return category_breakdown(_annotations, systems, severities)
 
 
 def error_breakdown(evaluation: Evaluation) -> None:
@@ -35,7 +48,7 @@ def error_breakdown(evaluation: Evaluation) -> None:
         persist_state="page",
     )
     chosen = ERROR_SEVERITIES if counted == MAJOR_AND_MINOR else frozenset({str(counted)})
-    frame = category_breakdown(annotations, systems, chosen)
+    frame = cached_breakdown(spans_id(), annotations.name, tuple(systems), chosen, annotations)
     categories = [c for c in frame.columns if c not in ("ratings", "errors per rating")]
     if not categories:
         st.caption(f"No {md(str(counted))} error was marked.")

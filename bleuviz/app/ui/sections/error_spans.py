@@ -20,6 +20,7 @@ from bleuviz.analysis.span_counts import (
     error_mask,
     rater_spans,
 )
+from bleuviz.app.ui.cache.loading import scored_testset
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.io.error_spans import MAJOR, MINOR, NEUTRAL, ErrorAnnotations, ErrorSpan
 from bleuviz.io.testset import TestSet
@@ -28,6 +29,24 @@ from bleuviz.render.labels import escape_markdown as md
 
 #: The rater choice meaning "every rater's spans at once".
 EVERY_RATER = "every rater"
+
+
+def spans_id() -> str:
+    """The content id of the test set with its span files: the key of what spans give.
+
+    It digests every span (``bleuviz.io.content_id``), so caches are keyed on it
+    and an annotations object itself is never hashed (0.27 s for the TED set's
+    6,877 annotated segments, on every rerun).
+    """
+    return scored_testset().content_id
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def cached_error_counts(
+    content_id: str, name: str, system: str, n_segments: int, _annotations: ErrorAnnotations
+) -> dict[str, NDArray[np.float64]]:
+    """``error_counts`` of file ``name`` in the test set ``content_id`` (cached)."""
+    return error_counts(_annotations, system, n_segments)
 
 
 def annotation_choice(testset: TestSet, key: str) -> ErrorAnnotations | None:
@@ -134,7 +153,8 @@ def error_filter(testset: TestSet, system: str, prefix: str) -> ErrorFilter:
     if annotations is None or system not in annotations.segments:
         return ErrorFilter()
     n = testset.n_segments
-    result = ErrorFilter(annotations.name, error_counts(annotations, system, n))
+    counts = cached_error_counts(spans_id(), annotations.name, system, n, annotations)
+    result = ErrorFilter(annotations.name, counts)
     categories, severities = categories_and_severities(annotations, [system])
     left, right = st.columns([3, 2])
     keys = [prefix + suffix for suffix in FILTER_SUFFIXES]
