@@ -26,6 +26,10 @@ def _find(line: str, words: str) -> tuple[int, int]:
 
 
 QUARRELS = _find(LINE1, "quarrels")
+#: A line 13a rewrites ("&amp;" becomes "&"), so its tokens cannot be placed in it.
+ENTITY_SEGMENT = 1 + SAMPLE_SYSTEM_LINES["literal"].index(
+    next(line for line in SAMPLE_SYSTEM_LINES["literal"] if "&amp;" in line)
+)
 STREET_RAIL = _find(LINE1, "street rail")
 
 
@@ -35,7 +39,8 @@ def sample_annotations() -> ErrorAnnotations:
     Segment 1 of 'literal': rater r1 marks "quarrels" Major Accuracy/Mistranslation,
     rater r2 marks "street rail" Minor Fluency/Grammar; segment 2: a Major
     source-side error on the source's first word; segment 3: an omission;
-    segment 4: no error; segment 26: a hostile category and comment-like rater.
+    segment 4: no error; segment 26: a hostile category and comment-like rater;
+    ``ENTITY_SEGMENT``: a Minor error on "&amp;", in a line 13a rewrites.
     """
     literal: list[SegmentAnnotation | None] = [None] * N
     literal[0] = SegmentAnnotation(
@@ -53,6 +58,10 @@ def sample_annotations() -> ErrorAnnotations:
     )
     literal[3] = SegmentAnnotation(("r1",))
     literal[25] = SegmentAnnotation(("r3",), (ErrorSpan(0, 4, "minor", HOSTILE, "<b>r3</b>"),))
+    entity = SAMPLE_SYSTEM_LINES["literal"][ENTITY_SEGMENT - 1]
+    literal[ENTITY_SEGMENT - 1] = SegmentAnnotation(
+        ("r1",), (ErrorSpan(*_find(entity, "&amp;"), "minor", "Fluency/Spelling", "r1"),)
+    )
     terse: list[SegmentAnnotation | None] = [None] * N
     terse[0] = SegmentAnnotation(("r1",), (ErrorSpan(0, 4, "minor", "Fluency/Spelling", "r1"),))
     return ErrorAnnotations(

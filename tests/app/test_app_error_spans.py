@@ -7,8 +7,8 @@ data, counted here again in plain Python. Without spans, nothing new is drawn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 import re
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 
 import pandas as pd
@@ -21,6 +21,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.testset import TestSet
 from tests.app.error_span_data import (
+    ENTITY_SEGMENT,
     HOSTILE,
     LINE1,
     QUARRELS,
@@ -201,6 +202,9 @@ def test_compare_drill_down_shows_each_sides_spans(spans_app: Callable[..., AppT
     }
     assert at.selectbox(key="cmp_a_rater").options == ["every rater", "r1", "r2"]
     assert not [s for s in at.selectbox if s.key == "cmp_b_rater"]  # one rater: no choice
+    at = spans_app(COMPARE, a="literal", b="repeat", seg="1", view="segments")
+    assert "MQM annotates no segment of repeat." in captions(at)
+    assert {p["data-rater"] for p in errors_drawn(at)} == {"r1", "r2"}  # A's only
 
 
 def test_overview_breaks_errors_down_by_category(spans_app: Callable[..., AppTest]) -> None:
@@ -301,3 +305,16 @@ def test_two_span_files_each_page_chooses_one(
         at.switch_page(page)
         at.run()
         assert not at.exception, [e.value for e in at.exception]
+
+
+def test_unaligned_segment_says_so_and_still_shows_its_span(
+    spans_app: Callable[..., AppTest],
+) -> None:
+    at = spans_app(SENTENCES, sys="literal", seg=str(ENTITY_SEGMENT))
+    assert any("error spans follow on the original text" in c for c in captions(at))
+    (piece,) = errors_drawn(at)
+    assert piece["text"] == "&amp;" and piece["data-severity"] == "minor"
+    at = spans_app(OVERVIEW)
+    (warning,) = [w.value for w in at.warning if "left out" in w.value]
+    assert f"literal {ENTITY_SEGMENT}" in warning.replace("\\", "")
+    assert warning.startswith("1 annotated segment is left out")

@@ -264,8 +264,10 @@ def _unaligned(report: ErrorTokenReport) -> None:
         return
     shown = ", ".join(f"{md(s)} {i + 1}" for s, i in report.unaligned[:20])
     more = f" and {len(report.unaligned) - 20} more" if len(report.unaligned) > 20 else ""
+    n = len(report.unaligned)
+    what = "1 annotated segment is" if n == 1 else f"{n} annotated segments are"
     st.warning(
-        f"{len(report.unaligned)} annotated segments are left out: the tokenizer rewrote "
-        f"characters, so their tokens cannot be placed in the line ({shown}{more}).",
+        f"{what} left out: the tokenizer rewrote characters, so the tokens cannot be "
+        f"placed in the line ({shown}{more}).",
         icon=":material/warning:",
     )

@@ -86,7 +86,10 @@ def segment_errors(
     The rater selector appears only where the segment has several raters; a
     caption says who rated it and how many errors they marked.
     """
-    if annotations is None or system not in annotations.segments:
+    if annotations is None:
+        return None
+    if system not in annotations.segments:
+        st.caption(f"{md(annotations.name)} annotates no segment of {md(system)}.")
         return None
     annotation = annotations.annotation(system, index)
     if annotation is None:
