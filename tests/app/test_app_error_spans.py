@@ -201,6 +201,16 @@ def test_compare_drill_down_shows_each_sides_spans(spans_app: Callable[..., AppT
         ("minor", "r1"),
     }
     assert at.selectbox(key="cmp_a_rater").options == ["every rater", "r1", "r2"]
+    table = at.dataframe[0].value.set_index("seg")
+    for role, system in (("A", "literal"), ("B", "terse")):
+        for seg, (major, minor) in expected_counts(sample_annotations(), system).items():
+            if seg in table.index:
+                assert (table.loc[seg, f"major {role}"], table.loc[seg, f"minor {role}"]) == (
+                    major,
+                    minor,
+                )
+        unrated = set(table.index) - set(expected_counts(sample_annotations(), system))
+        assert table.loc[sorted(unrated), f"major {role}"].isna().all()
     assert not [s for s in at.selectbox if s.key == "cmp_b_rater"]  # one rater: no choice
     at = spans_app(COMPARE, a="literal", b="repeat", seg="1", view="segments")
     assert "MQM annotates no segment of repeat." in captions(at)

@@ -124,6 +124,32 @@ def show_source(source: str, errors: ShownErrors | None) -> None:
     show_html(error_line_html(source, errors.source_spans))
 
 
+def with_pair_counts(
+    page: pd.DataFrame, testset: TestSet, names: tuple[str, str], key: str
+) -> pd.DataFrame:
+    """Compare's table rows with A's and B's Major and Minor counts before the previews.
+
+    ``page``: the rows drawn (``seg`` from 1, ``hyp_a`` the first preview), changed
+    in place. Nothing is added without span files.
+    """
+    annotations = annotation_choice(testset, key)
+    if annotations is None:
+        return page
+    lines = (page["seg"] - 1).to_numpy()
+    at = list(page.columns).index("hyp_a")
+    for role, name in zip("AB", names, strict=True):
+        if name not in annotations.segments:
+            continue
+        counts = cached_error_counts(
+            spans_id(), annotations.name, name, testset.n_segments, annotations
+        )
+        for severity, values in counts.items():
+            column = pd.Series(values[lines], index=page.index).astype("Int64")
+            page.insert(at, f"{severity} {role}", column)
+            at += 1
+    return page
+
+
 #: State keys of the table's error filter (the page's prefix goes first).
 FILTER_SUFFIXES = ("_err_categories", "_err_severities")
 

@@ -29,6 +29,7 @@ from bleuviz.app.ui.sections.error_spans import (
     annotation_choice,
     segment_errors,
     show_source,
+    with_pair_counts,
 )
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.sections.segment_view import (
@@ -125,6 +126,7 @@ def segment_table(
     page = with_previews(
         table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows"), testset, names
     )
+    page = with_pair_counts(page, testset, names, "cmp_err_from")  # only with span files
     st.session_state["cmp_visible"] = page["seg"].tolist()
     sync_selection("cmp_table", st.session_state["cmp_visible"], st.session_state.get("cmp_seg"))
     st.dataframe(
