@@ -395,8 +395,9 @@ def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
     for scores in testset.seg_scores:
         if scores.skipped:
             print(f"bleuviz: note: {skipped_note(scores)}", file=sys.stderr)
-    for spans_file in testset.error_spans:
-        if spans_file.skipped:
+    noted = {(s.name, s.origin) for s in testset.seg_scores if s.skipped}
+    for spans_file in testset.error_spans:  # those whose score did not say it already
+        if spans_file.skipped and (spans_file.name, spans_file.origin) not in noted:
             print(f"bleuviz: note: {skipped_spans_note(spans_file)}", file=sys.stderr)
     return testset
 

@@ -11,8 +11,9 @@ Critical), in any case.
 Which line of the test set a row annotates: mt-metrics-eval's scorer
 (``mt_metrics_eval/converters/score_mqm.py``) keys a row by ``doc`` and
 ``doc_id``, the 1-based position in its document, so when the test set has
-document ids and every annotated document is among them, so does this reader.
-Otherwise ``seg_id`` is the 1-based line number. The published TED en-de file
+document ids and every annotated document is among them, so does this reader
+first. Otherwise (or when a text then differs from its line) ``seg_id`` is the
+1-based line number. The published TED en-de file
 needs the first: its ``seg_id`` counts a talk (``talk.2``) that mt-metrics-eval's
 TED test set does not hold. Either way the annotated text, marks removed, must
 equal the hypothesis line, so a wrong mapping is refused, never read.
@@ -156,12 +157,7 @@ def read_mqm_tsv(
             f"(it annotates {_some(skipped) or 'none'}; the test set has "
             f"{_some(testset.system_names)})"
         )
-    locate = _locator(f.name, rows, testset)
-    segments: dict[str, dict[int, _Segment]] = {}
-    for row in rows:
-        index = locate(row)
-        segment = segments.setdefault(row.system, {}).setdefault(index, _Segment())
-        _add_row(f.name, row, index, testset, segment)
+    segments = _segments(f.name, rows, testset)
     frozen = {
         system: _freeze(segments[system], testset.n_segments)
         for system in testset.system_names
@@ -242,16 +238,40 @@ def _severity(name: str, n: int, text: str) -> str:
     return severity
 
 
-def _locator(name: str, rows: Sequence[_Row], testset: TestSet) -> _Locate:
-    """Choose how rows map to lines: by document and position if possible, else seg_id."""
-    if testset.doc_ids is not None:
-        starts: dict[str, tuple[int, int]] = {}  # doc -> (first line, line count)
-        for i, doc in enumerate(testset.doc_ids):
-            first, count = starts.get(doc, (i, 0))
-            starts[doc] = (first, count + 1)
-        if all(row.doc in starts for row in rows):
-            return _Locate(name, testset.n_segments, starts)
-    return _Locate(name, testset.n_segments, None)
+def _segments(name: str, rows: Sequence[_Row], testset: TestSet) -> dict[str, dict[int, _Segment]]:
+    """Map every row to its line and check it, by the first mapping under which all fit.
+
+    By document and position first where the test set's documents name every row's,
+    else (or when a text then differs) by ``seg_id``; the first mapping's refusal is
+    the one raised when neither fits.
+    """
+    first_refusal: InputError | None = None
+    for locate in _locators(name, rows, testset):
+        segments: dict[str, dict[int, _Segment]] = {}
+        try:
+            for row in rows:
+                index = locate(row)
+                segment = segments.setdefault(row.system, {}).setdefault(index, _Segment())
+                _add_row(name, row, index, testset, segment)
+        except InputError as refusal:
+            first_refusal = first_refusal or refusal
+            continue
+        return segments
+    raise first_refusal or InputError(f"{name}: no rows")  # (rows is never empty here)
+
+
+def _locators(name: str, rows: Sequence[_Row], testset: TestSet) -> list[_Locate]:
+    """The mappings to try: by document and position if the documents fit, then seg_id."""
+    by_seg_id = _Locate(name, testset.n_segments, None)
+    if testset.doc_ids is None:
+        return [by_seg_id]
+    starts: dict[str, tuple[int, int]] = {}  # doc -> (first line, line count)
+    for i, doc in enumerate(testset.doc_ids):
+        first, count = starts.get(doc, (i, 0))
+        starts[doc] = (first, count + 1)
+    if all(row.doc in starts for row in rows):
+        return [_Locate(name, testset.n_segments, starts), by_seg_id]
+    return [by_seg_id]
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,11 @@ def read_xcomet_spans(
             _record(f"{f.name}: {path!r} record {k + 1}", record, lines[k])
             for k, record in enumerate(records)
         )
+    if segments and not _holds_spans(data):
+        raise InputError(
+            f"{f.name}: no record holds xCOMET's error spans ('errors' or 'error_spans'); "
+            "COMET's scores alone are read by --seg-scores"
+        )
     if not segments:
         raise InputError(
             f"{f.name}: no system it scores is in the test set (it scores "
@@ -74,6 +79,16 @@ def read_xcomet_spans(
         )
     ordered = {s: segments[s] for s in testset.system_names if s in segments}
     return ErrorAnnotations(XCOMET, f.name, METRIC, ordered, tuple(skipped))
+
+
+def _holds_spans(data: dict[str, Any]) -> bool:
+    """Return whether any record holds spans (COMET writes none for a line without errors)."""
+    return any(
+        isinstance(record, dict) and any(key in record for key in SPAN_KEYS)
+        for records in data.values()
+        if isinstance(records, list)
+        for record in records
+    )
 
 
 def _record(where: str, record: Any, line: str) -> SegmentAnnotation:

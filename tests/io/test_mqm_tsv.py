@@ -267,3 +267,11 @@ def test_unmark_returns_the_plain_text_and_each_marked_stretch(
             expected.append((at, at + len(t)))
         at += len(t)
     assert list(spans) == expected
+
+
+def test_rows_that_do_not_fit_their_document_are_read_by_seg_id() -> None:
+    """doc_id counting something else than the position in the document: seg_id fits."""
+    testset = TestSet({"A": ("a", "b")}, (("a", "b"),), doc_ids=("d1", "d1"))
+    spans = read_mqm_tsv(tsv(row("A", 2, "<v>b</v>", "Fluency", "Minor", doc_id="7")), testset)
+    annotation = spans.annotation("A", 1)
+    assert annotation is not None and annotation.spans[0].end == 1

@@ -74,3 +74,9 @@ def test_bad_files_are_refused(data: object, problem: str) -> None:
     message = str(info.value)
     assert message.startswith("x.json: ") and "\n" not in message
     assert problem in message
+
+
+def test_comets_scores_without_spans_are_refused() -> None:
+    plain = [{k: v for k, v in r.items() if k != "errors"} for r in records()]
+    with pytest.raises(InputError, match="no record holds xCOMET's error spans"):
+        read({"A": plain})
