@@ -7,7 +7,7 @@ in tests/data/mqm is Google's (see its README).
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from bleuviz.errors import InputError
@@ -275,3 +275,27 @@ def test_rows_that_do_not_fit_their_document_are_read_by_seg_id() -> None:
     spans = read_mqm_tsv(tsv(row("A", 2, "<v>b</v>", "Fluency", "Minor", doc_id="7")), testset)
     annotation = spans.annotation("A", 1)
     assert annotation is not None and annotation.spans[0].end == 1
+
+
+#: Hypothesis lines: words, punctuation, quotes and spaces (no tab, no ``<``).
+lines_text = st.text(alphabet='ab "„ä.,-', min_size=1, max_size=20)
+
+
+@given(lines_text, st.data())
+def test_a_marked_stretch_reads_back_onto_the_line(line: str, data: st.DataObject) -> None:
+    """Any stretch marked in the line, written as is, CSV-quoted or padded, reads back."""
+    start = data.draw(st.integers(0, len(line)), label="start")
+    end = data.draw(st.integers(start, len(line)), label="end")
+    marked = f"{line[:start]}<v>{line[start:end]}</v>{line[end:]}"
+    form = data.draw(st.sampled_from(["plain", "quoted", "padded"]), label="form")
+    if form == "quoted":
+        marked = '"' + marked.replace('"', '""') + '"'
+    elif form == "padded":  # a file that pads the line; the line itself is not padded
+        assume(line == line.strip())
+        marked = f" {marked} "
+    testset = TestSet({"A": (line,)}, ((line,),))
+    spans = read_mqm_tsv(tsv(row("A", 1, marked, "Fluency", "Minor", source="s")), testset)
+    annotation = spans.annotation("A", 0)
+    assert annotation is not None
+    (span,) = annotation.spans
+    assert (span.start, span.end, span.omission) == (start, end, start == end)
