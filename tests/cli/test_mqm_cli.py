@@ -14,7 +14,10 @@ import pytest
 import sacrebleu
 from scipy import stats
 
-from bleuviz.cli.main import main
+from bleuviz.app.ui.state.app_args import parse_argv
+from bleuviz.cli.app import streamlit_command
+from bleuviz.cli.main import build_parser, main
+from bleuviz.errors import InputError
 from tests.io.test_mqm_tsv import MQM_DATA, MQM_SYSTEMS
 
 HYPS = [str(MQM_DATA / f"{system}.txt") for system in MQM_SYSTEMS]
@@ -120,3 +123,15 @@ def test_weights_reweigh_a_saved_sets_spans(
     for report in reweighed:
         mean = report["seg_scores"]["MQM"]["mean"]
         assert mean == pytest.approx(-errors[report["name"]] / len(SEG_IDS))
+
+
+def test_app_passes_mqm_files_to_the_app_and_refuses_a_missing_one() -> None:
+    def command(*argv: str) -> list[str]:
+        return streamlit_command(build_parser(["app", *argv]).parse_args(["app", *argv]))
+
+    cmd = command(*BASE, "--mqm", MQM_FILE)
+    own = cmd[cmd.index("--") + 1 :]
+    assert own[own.index("--mqm") + 1] == MQM_FILE
+    assert parse_argv(("serve.py", *own)).seg_scores == (MQM_FILE,)
+    with pytest.raises(InputError, match=r"^--mqm: no such file: nowhere\.tsv$"):
+        command(*BASE, "--mqm", "nowhere.tsv")
