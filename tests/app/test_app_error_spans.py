@@ -328,3 +328,18 @@ def test_unaligned_segment_says_so_and_still_shows_its_span(
     (warning,) = [w.value for w in at.warning if "left out" in w.value]
     assert f"literal {ENTITY_SEGMENT}" in warning.replace("\\", "")
     assert warning.startswith("1 annotated segment is left out")
+
+
+def test_bleu_sees_of_one_rater(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(OVERVIEW)
+    assert at.selectbox(key="ov_sees_rater").options == ["every rater", "r1", "r2", "r3"]
+    at.selectbox(key="ov_sees_rater").set_value("r2").run()
+    core = what_bleu_sees(
+        sample_testset(), sample_annotations(), TokenizeConfig(), BleuConfig(), "r2"
+    )
+    rates = rates_on_page(at)
+    every = rates[rates["group"] == "all errors"]
+    assert list(every["error tokens"]) == [c.error_tokens for c in core.all.orders]
+    assert list(every["other tokens"]) == [c.other_tokens for c in core.all.orders]
+    # r2 marked only "street rail" (literal 1, Minor): two error tokens at every order.
+    assert [c.error_tokens for c in core.all.orders] == [2] * 4

@@ -85,7 +85,13 @@ def bleu_sees(evaluation: Evaluation) -> None:
     if annotations is None:
         return
     st.subheader(f"What BLEU sees of human errors: {md(annotations.name)}")
-    with st.expander("Definitions", expanded=False, key="ov_sees_definitions"):
+    st.caption(
+        "An *error token* overlaps a Major or Minor span marked on the hypothesis; a token "
+        "is *flagged* at order n when no matched n-gram of that order covers it (the "
+        "Sentences highlight). BLEU sees a group of errors when it flags their tokens more "
+        "often than the other tokens."
+    )
+    with st.expander("Definitions in full", expanded=False, key="ov_sees_definitions"):
         st.markdown(DEFINITIONS)
     systems = [ALL, *(s for s in testset.systems if s in annotations.segments)]
     left, middle, right = st.columns([3, 2, 2])
