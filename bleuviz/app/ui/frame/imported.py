@@ -65,13 +65,15 @@ def clear_uploads() -> None:
 def upload_files() -> tuple[tuple[NamedBytes, str], ...]:
     """The score uploader; return each file with its upload id."""
     uploads = st.sidebar.file_uploader(
-        f"Segment scores: NAME{SEG_SCORE_SUFFIX} (mt-metrics-eval) or COMET --to_json",
+        f"Segment scores (NAME{SEG_SCORE_SUFFIX}, COMET --to_json) or error spans",
         accept_multiple_files=True,
         key=f"up_seg_scores::{st.session_state.get('seg_upload_round', 0)}",
         help="COMET, MetricX, BLEURT or human judgements, one number per system and segment. "
         "An mt-metrics-eval file holds lines SYSTEM<TAB>SCORE; a system's k-th line is "
         "segment k; None marks a missing score. Systems the test set does not hold "
-        "(WMT's human references) are skipped.",
+        "(WMT's human references) are skipped. Error spans: Google's MQM TSV, "
+        "mt-metrics-eval NAME.seg.rating, WMT24 ESA JSON lines or COMET JSON with xCOMET "
+        "spans; each gives its segment score too (MQM, ESA, xCOMET).",
     )
     return tuple((NamedBytes(f.name, f.getvalue()), f.file_id) for f in uploads or [])
 
