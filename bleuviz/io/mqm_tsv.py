@@ -75,8 +75,8 @@ MQM = "MQM"
 OPEN, CLOSE = "<v>", "</v>"
 
 
-class _BadMarks(Exception):
-    """Marks that do not pair up (turned into an InputError naming file and line)."""
+class BadMarks(ValueError):
+    """Marks that do not pair up (the reader turns it into an InputError naming file and line)."""
 
 
 def unmark(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
@@ -85,7 +85,7 @@ def unmark(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
     Offsets are into the text without marks, end exclusive.
 
     Raises:
-        _BadMarks: a ``</v>`` without ``<v>``, or a ``<v>`` inside another (a last
+        BadMarks: a ``</v>`` without ``<v>``, or a ``<v>`` inside another (a last
             ``<v>`` never closed runs to the end of the text).
     """
     if "<" not in text:
@@ -96,13 +96,13 @@ def unmark(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
     while (opened := text.find(OPEN, pos)) != -1:
         closed = text.find(CLOSE, pos)
         if closed != -1 and closed < opened:
-            raise _BadMarks(f"{CLOSE} at character {closed + 1} closes no {OPEN}")
+            raise BadMarks(f"{CLOSE} at character {closed + 1} closes no {OPEN}")
         closed = text.find(CLOSE, opened + len(OPEN))
         if closed == -1:  # the published TED en-de file's line 6444: runs to the end
             closed = len(text)
         inner = text.find(OPEN, opened + len(OPEN))
         if inner != -1 and inner < closed:
-            raise _BadMarks(f"{OPEN} at character {inner + 1} is inside another {OPEN}")
+            raise BadMarks(f"{OPEN} at character {inner + 1} is inside another {OPEN}")
         parts += (text[pos:opened], text[opened + len(OPEN) : closed])
         start = length + opened - pos
         length = start + closed - opened - len(OPEN)
@@ -110,7 +110,7 @@ def unmark(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
         pos = min(closed + len(CLOSE), len(text))
     stray = text.find(CLOSE, pos)
     if stray != -1:
-        raise _BadMarks(f"{CLOSE} at character {stray + 1} closes no {OPEN}")
+        raise BadMarks(f"{CLOSE} at character {stray + 1} closes no {OPEN}")
     parts.append(text[pos:])
     return "".join(parts), tuple(spans)
 
@@ -313,7 +313,7 @@ def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segme
             source, source_marks = _text(row.source, source_line)
         else:
             source, source_marks = row.source, ()
-    except _BadMarks as e:
+    except BadMarks as e:
         raise InputError(f"{_where(name, row, index)}: {e}") from None
     if row.target and target != hypothesis:
         raise InputError(
