@@ -15,6 +15,9 @@ Overview, Compare's significance and buckets, ``correlate --human``) works with
 it: people's MQM annotations give their MQM score (``bleuviz.io.mqm_score``,
 named like the annotations, ``MQM`` for a TSV); a file giving its own segment
 score (ESA's ``esa_score``, xCOMET's score) gives that one.
+
+``attach_score_files`` takes segment-score and error-span files alike (the
+app's score uploader), and ``rescore`` weighs a saved set's MQM spans anew.
 """
 
 from __future__ import annotations
