@@ -86,6 +86,9 @@ def read_esa_jsonl(
             f"{', '.join(list(skipped)[:10]) or 'none'}; the test set has "
             f"{', '.join(testset.system_names[:10])})"
         )
+    if not any(seg.scores for segments in per.values() for seg in segments.values()):
+        # ESA is spans and a score; without scores its spans would be weighed as MQM's
+        raise InputError(f"{f.name}: no line of a loaded system gives an esa_score")
     frozen = {s: _freeze(per[s], testset.n_segments) for s in testset.system_names if s in per}
     return ErrorAnnotations(ESA, f.name, HUMAN, frozen, tuple(skipped))
 

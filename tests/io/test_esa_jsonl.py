@@ -107,3 +107,8 @@ def test_segments_nobody_rated_have_no_score() -> None:
     assert spans.segments["A"][1] is None
     first = spans.segments["A"][0]
     assert first is not None and first.score == 40.0 and not math.isnan(first.score)
+
+
+def test_a_file_without_any_esa_score_is_refused() -> None:
+    with pytest.raises(InputError, match="no line of a loaded system gives an esa_score"):
+        read(record(esa_score=None), record(line_id=1, tgt="Gut.", esa_score=None, esa_spans=[]))
