@@ -170,9 +170,12 @@ def _scored_on_dask(args: argparse.Namespace, config: BleuConfig) -> _Scored:
         for label in labels
     ]
     poisson = _poisson_fields(run, bleu, config, settings, args) if confidence else None
+    # Each system's path as the one-machine command reports it: its file, or (several
+    # systems in one table) its name.
+    paths = list(args.hyp) if len(args.hyp) == len(names) else names
     return _Scored(
         names,
-        list(run.plan.paths),
+        paths,
         bleu,
         settings.tokenize,
         run.plan.layout.n_refs,

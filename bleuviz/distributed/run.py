@@ -75,7 +75,8 @@ def plan_inputs(
     """
     files = [*hyps, *refs, *others]
     ext = file_extension(files[0].rstrip("/")) if files else ""
-    if len(files) == 1 and (ext == ".parquet" or (ext == "" and "*" in files[0])):
+    folder = len(files) == 1 and ext == "" and not refs  # a folder (or glob) of Parquet files
+    if len(files) == 1 and (ext == ".parquet" or folder):
         return plan_parquet(files[0], rows, bounds)
     if len(files) == 1 and ext in (".jsonl", ".json", ".tsv"):
         return plan_table(files[0], rows, bounds)

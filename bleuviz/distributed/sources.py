@@ -355,8 +355,17 @@ def _parquet_testset(part: Partition, layout: Layout) -> TestSet:
     tables = []
     for piece in part.pieces:
         with fsspec.open(piece.url, "rb") as f:
-            table = pq.ParquetFile(f).read(columns=list(layout.columns))
-        tables.append(table.slice(piece.start, piece.stop - piece.start))
+            parquet = pq.ParquetFile(f)
+            sizes = [parquet.metadata.row_group(g).num_rows for g in range(parquet.num_row_groups)]
+            starts = np.cumsum([0, *sizes])
+            groups = [
+                g
+                for g in range(len(sizes))
+                if starts[g] < piece.stop and starts[g + 1] > piece.start
+            ]  # only the row groups this piece overlaps are read
+            table = parquet.read_row_groups(groups, columns=list(layout.columns))
+        offset = piece.start - int(starts[groups[0]]) if groups else 0
+        tables.append(table.slice(offset, piece.stop - piece.start))
     table = pa.concat_tables(tables)
     streams = []
     for column in layout.columns:

@@ -135,3 +135,31 @@ def test_a_scheduler_that_does_not_answer_is_one_line(
         f"bleuviz: error: --dask: no Dask scheduler answered at tcp://127.0.0.1:{port} within 2 s"
     )
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("systems", [1, 3])
+def test_tables_score_as_the_one_machine_command_scores_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, systems: int
+) -> None:
+    """A JSON-lines table on Dask, and the same table as Parquet (several systems: the
+    report names systems, not files), print what the one-machine command prints."""
+    import json
+
+    import pyarrow as pa
+
+    columns = {"ref": Path(REFS[0]), **{f"hyp.{Path(h).stem}": Path(h) for h in HYPS[:systems]}}
+    texts = {name: path.read_text(encoding="utf-8").splitlines() for name, path in columns.items()}
+    rows = [dict(zip(texts, cells, strict=True)) for cells in zip(*texts.values(), strict=True)]
+    jsonl = tmp_path / "t.jsonl"
+    jsonl.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+    argv = ["score", "-i", str(jsonl), "-m", "bleu", "chrf", "-f", "json"]
+    status, here, _ = _run(capsys, argv)
+    assert status == 0
+    status, out, _ = _run(capsys, [*argv, "--dask", "sync", "--partition-rows", "50"])
+    assert (status, out) == (0, here)
+    if systems > 1:
+        parquet = tmp_path / "t.parquet"
+        pq.write_table(pa.Table.from_pylist(rows), parquet, row_group_size=30)
+        dask = ["--dask", "sync", "--partition-rows", "50"]
+        status, out, _ = _run(capsys, ["score", "-i", str(parquet), *argv[3:], *dask])
+        assert (status, out) == (0, here)

@@ -112,3 +112,29 @@ def test_fractional_rows_after_integral_partitions_are_summed_in_order(tmp_path:
     assert totals.corpus[("TER", "sys")].shape == (3, 2)  # every row
     oracle = sacrebleu.corpus_ter(hyp.read_text().splitlines(), texts).score
     assert corpus_scores(plan, totals, "TER", Settings())["sys"].corpus == oracle
+
+
+def test_fsspec_urls_in_and_out(tmp_path: Path) -> None:
+    """Inputs and --sentence-out through fsspec (its in-memory filesystem stands for an
+    object store): the same scores, the sentence files written there."""
+    import fsspec
+
+    fs = fsspec.filesystem("memory")
+    urls = []
+    for path in [*HYPS, *REFS]:
+        url = f"memory://bleuviz-test/{Path(path).name}"
+        fs.pipe(url, Path(path).read_bytes())
+        urls.append(url)
+    hyps, refs = urls[: len(HYPS)], urls[len(HYPS) :]
+    settings = Settings()
+    plan = plan_inputs(hyps, refs, rows=40)
+    job = Job(("BLEU", "chrF"), settings, sentence_out="memory://bleuviz-test/out")
+    totals = compute(connect("sync"), plan, job)
+    here = Evaluation(load_paths(HYPS, REFS), settings)
+    for label in ("BLEU", "chrF"):
+        on_dask = corpus_scores(plan, totals, label, settings)
+        assert {k: v.corpus for k, v in on_dask.items()} == {
+            k: v.corpus for k, v in here.scores(label).items()
+        }
+    assert len(fs.ls("/bleuviz-test/out")) == len(plan.partitions)
+    fs.rm("/bleuviz-test", recursive=True)
