@@ -123,6 +123,14 @@ def drop_system_spans(conn: sqlite3.Connection, set_id: str, systems: Collection
     )
 
 
+def error_span_names(conn: sqlite3.Connection, set_id: str) -> tuple[str, ...]:
+    """Return the names of the set's annotations, in import order."""
+    cursor = conn.execute(
+        "SELECT name FROM error_spans WHERE set_id = ? ORDER BY position", (set_id,)
+    )
+    return tuple(r[0] for r in cursor)
+
+
 def error_spans(conn: sqlite3.Connection, set_id: str) -> tuple[ErrorAnnotations, ...]:
     """Return the set's annotations in import order, each system's segments in order."""
     found = conn.execute(

@@ -310,6 +310,16 @@ class Workspace(NoteStore):
         rows_, left_out = mqm_rows(self.notes(set_id))
         return mqm_tsv(rows_, self.load(set_id)), left_out
 
+    def error_span_names(self, set_id: str) -> tuple[str, ...]:
+        """Return the names of the error spans kept with test set ``set_id`` (``MQM``, ...).
+
+        Raises:
+            UnknownTestSet: no such test set.
+        """
+        with self._read() as conn:
+            self._saved(conn, set_id)
+            return span_rows.error_span_names(conn, set_id)
+
     def count_notes(self, set_id: str) -> int:
         """Return how many notes test set ``set_id`` has (what a delete takes to the trash).
 

@@ -50,6 +50,14 @@ def test_spans_saved_with_the_set_are_drawn_when_it_is_opened(
     assert not app.exception, [e.value for e in app.exception]
     markup = page_markup(app)
     assert 'data-severity=\\"major\\"' in markup  # escaped in the protobuf's text
+    confirm = app.sidebar.checkbox(key=f"ws_delete_confirm::{saved.id}")
+    assert confirm.label.replace("\\", "").endswith("0 notes, error spans (MQM)")
+    confirm.check()
+    app.run()
+    app.sidebar.button(key="ws_delete").click()
+    app.run()
+    workspace.restore(saved.id)
+    assert workspace.error_span_names(saved.id) == ("MQM",)
 
 
 def test_command_line_mqm_spans_are_saved_with_the_files(

@@ -171,16 +171,19 @@ def earlier_outputs_text(saved: SavedSet) -> str:
 
 
 def what_goes(saved: SavedSet) -> str:
-    """What deleting a saved set takes with it: its systems, notes, metrics, earlier outputs."""
+    """What deleting a saved set takes with it: systems, notes, error spans, earlier outputs."""
     workspace = open_workspace()
     if workspace is None:
         return ""
     notes = workspace.count_notes(saved.id)
     earlier = len(workspace.earlier_outputs(saved.id))
+    spans = workspace.error_span_names(saved.id)
     parts = [
         _count(len(saved.systems), "system") + f" ({', '.join(saved.systems)})",
         _count(notes, "note"),
     ]
+    if spans:
+        parts.append(f"error spans ({', '.join(spans)})")
     if earlier:
         parts.append(_count(earlier, "earlier output"))
     return ", ".join(parts)

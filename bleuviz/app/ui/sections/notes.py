@@ -174,8 +174,9 @@ def marking(key: str, line: str) -> None:
         key=key + "::words",
         persist_state="page",
         placeholder="Choose the erroneous words (optional)",
-        help="The error's words in the hypothesis; marking from the first chosen to the last. "
-        "Marked words need a severity.",
+        help="The error's words in the hypothesis; the mark runs from the first chosen word "
+        "to the last. The number after a word is its place in the line (punctuation counts), "
+        "telling repeated words apart. Marked words need a severity.",
     )
     span = drafted_span(key, line)
     if span is not None:
