@@ -51,6 +51,7 @@ from bleuviz.io.error_spans import (
     ErrorSpan,
     SegmentAnnotation,
 )
+from bleuviz.io.span_marks import BadMarks, difference, text_on_line
 from bleuviz.io.testset import TestSet
 
 #: Columns every MQM TSV has, as Google's header names them.
@@ -72,47 +73,6 @@ SEVERITIES = frozenset({"major", "minor", "neutral", "critical"})
 NO_ERROR = "no-error"
 #: The name the annotations and their score get.
 MQM = "MQM"
-OPEN, CLOSE = "<v>", "</v>"
-
-
-class BadMarks(ValueError):
-    """Marks that do not pair up (the reader turns it into an InputError naming file and line)."""
-
-
-def unmark(text: str) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """Remove the ``<v>…</v>`` marks of ``text``; return it and the marked stretches.
-
-    Offsets are into the text without marks, end exclusive.
-
-    Raises:
-        BadMarks: a ``</v>`` without ``<v>``, or a ``<v>`` inside another (a last
-            ``<v>`` never closed runs to the end of the text).
-    """
-    if "<" not in text:
-        return text, ()
-    parts: list[str] = []
-    spans: list[tuple[int, int]] = []
-    pos = length = 0
-    while (opened := text.find(OPEN, pos)) != -1:
-        closed = text.find(CLOSE, pos)
-        if closed != -1 and closed < opened:
-            raise BadMarks(f"{CLOSE} at character {closed + 1} closes no {OPEN}")
-        closed = text.find(CLOSE, opened + len(OPEN))
-        if closed == -1:  # the published TED en-de file's line 6444: runs to the end
-            closed = len(text)
-        inner = text.find(OPEN, opened + len(OPEN))
-        if inner != -1 and inner < closed:
-            raise BadMarks(f"{OPEN} at character {inner + 1} is inside another {OPEN}")
-        parts += (text[pos:opened], text[opened + len(OPEN) : closed])
-        start = length + opened - pos
-        length = start + closed - opened - len(OPEN)
-        spans.append((start, length))
-        pos = min(closed + len(CLOSE), len(text))
-    stray = text.find(CLOSE, pos)
-    if stray != -1:
-        raise BadMarks(f"{CLOSE} at character {stray + 1} closes no {OPEN}")
-    parts.append(text[pos:])
-    return "".join(parts), tuple(spans)
 
 
 @dataclass(slots=True)
@@ -307,10 +267,10 @@ def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segme
     """Check the row's texts against the test set and add its rater and error."""
     hypothesis = testset.systems[row.system][index]
     try:
-        target, target_marks = _text(row.target, hypothesis)
+        target, target_marks = text_on_line(row.target, hypothesis)
         source_line = testset.source[index] if testset.source is not None else None
         if "<" in row.source:
-            source, source_marks = _text(row.source, source_line)
+            source, source_marks = text_on_line(row.source, source_line)
         else:
             source, source_marks = row.source, ()
     except BadMarks as e:
@@ -318,12 +278,12 @@ def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segme
     if row.target and target != hypothesis:
         raise InputError(
             f"{_where(name, row, index)}: the annotated text differs from the hypothesis: "
-            + _difference(target, hypothesis)
+            + difference(target, hypothesis)
         )
     if source_marks and source_line is not None and source != source_line:
         raise InputError(
             f"{_where(name, row, index)}: the annotated source differs from the source line: "
-            + _difference(source, source_line)
+            + difference(source, source_line)
         )
     if row.rater not in segment.raters:
         segment.raters.append(row.rater)
@@ -334,37 +294,6 @@ def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segme
 def _where(name: str, row: _Row, index: int) -> str:
     """Return a row's place for a message (formatted only when one is raised)."""
     return f"{name}: line {row.line}: system {row.system!r} segment {index + 1}"
-
-
-def _text(field_text: str, line: str | None) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """Return a text field without marks, as it is on ``line`` where one reading matches.
-
-    Tried in order: the field as written, then CSV-unquoted; each as is, then
-    stripped of surrounding white space with offsets shifted onto ``line``.
-    """
-    if "<" not in field_text and field_text == line:  # the common case, first
-        return field_text, ()
-    readings = _readings(field_text)
-    for candidate in readings:
-        text, marks = unmark(candidate)
-        if line is None or text == line:
-            return text, marks
-        if text.strip() == line.strip():
-            shift = (len(line) - len(line.lstrip())) - (len(text) - len(text.lstrip()))
-            return line, tuple(
-                (min(max(s + shift, 0), len(line)), min(max(e + shift, 0), len(line)))
-                for s, e in marks
-            )
-    return unmark(readings[0])  # no reading matches: the caller names both texts
-
-
-def _readings(text: str) -> tuple[str, ...]:
-    """Return the field as written, and CSV-unquoted when it is quoted (``"a ""b"" c"``)."""
-    if len(text) >= 2 and text[0] == '"' and text[-1] == '"':
-        inner = text[1:-1]
-        if '"' not in inner.replace('""', ""):
-            return text, inner.replace('""', '"')
-    return (text,)
 
 
 def _spans(
@@ -397,21 +326,6 @@ def _freeze(segments: dict[int, _Segment], n: int) -> tuple[SegmentAnnotation | 
     for index, segment in segments.items():
         frozen[index] = SegmentAnnotation(tuple(segment.raters), tuple(segment.spans))
     return tuple(frozen)
-
-
-def _difference(annotated: str, hypothesis: str, width: int = 60) -> str:
-    """Show both texts around their first difference, quoted."""
-    at = next(
-        (i for i, (a, b) in enumerate(zip(annotated, hypothesis, strict=False)) if a != b),
-        min(len(annotated), len(hypothesis)),
-    )
-    begin = max(at - width // 3, 0)
-
-    def clip(text: str) -> str:
-        shown = text[begin : begin + width]
-        return ("…" if begin else "") + repr(shown) + ("…" if begin + width < len(text) else "")
-
-    return f"annotated {clip(annotated)} vs hypothesis {clip(hypothesis)} (character {at + 1})"
 
 
 def _some(names: Sequence[str], shown: int = 10) -> str:

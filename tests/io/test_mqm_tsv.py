@@ -14,7 +14,8 @@ from bleuviz.errors import InputError
 from bleuviz.io.decode import NamedBytes
 from bleuviz.io.error_spans import HUMAN, ErrorSpan
 from bleuviz.io.load import load_paths
-from bleuviz.io.mqm_tsv import read_mqm_tsv, unmark
+from bleuviz.io.mqm_tsv import read_mqm_tsv
+from bleuviz.io.span_marks import unmark
 from bleuviz.io.testset import TestSet
 from tests.data import ROOT
 
