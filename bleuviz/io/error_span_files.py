@@ -77,7 +77,8 @@ def read_error_spans(
         from bleuviz.io.xcomet_spans import read_xcomet_spans
 
         return read_xcomet_spans(f, testset, max_bytes)
-    raise InputError(f"{f.name}: not an error-span file; bleuviz reads {'; '.join(LAYOUTS)}")
+    hint = "; segment scores go to --seg-scores" if base.endswith(SEG_SCORE_SUFFIX) else ""
+    raise InputError(f"{f.name}: not an error-span file; bleuviz reads {'; '.join(LAYOUTS)}{hint}")
 
 
 def is_error_span_file(f: NamedBytes) -> bool:

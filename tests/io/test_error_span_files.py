@@ -79,6 +79,8 @@ def test_each_layout_is_recognised(name: str, text: str, spans_name: str, kind: 
 def test_an_unknown_layout_is_refused() -> None:
     with pytest.raises(InputError, match=r"^notes\.txt: not an error-span file; bleuviz reads"):
         read_error_spans(nb("notes.txt", "hello\n"), TESTSET)
+    with pytest.raises(InputError, match=r"segment scores go to --seg-scores$"):
+        read_error_spans(nb("COMET.seg.score", "A\t0.5\nA\t0.1\n"), TESTSET)
 
 
 def test_attach_adds_spans_and_the_mqm_score() -> None:
