@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -146,7 +145,7 @@ def run_on_dask(
         print(f"bleuviz: engine: {engine.description}, {n:,} partitions", file=sys.stderr)
         if engine.dashboard:
             print(f"bleuviz: dashboard: {engine.dashboard}", file=sys.stderr)
-        totals = compute(engine, plan, job, _ticker() if sys.stderr.isatty() else None)
+        totals = compute(engine, plan, job, _ticker if sys.stderr.isatty() else None)
     return DaskRun(plan, totals)
 
 
@@ -167,15 +166,11 @@ def _prepare_folder(url: str) -> None:
     fs.makedirs(path, exist_ok=True)
 
 
-def _ticker() -> Callable[[int, int], None]:
+def _ticker(message: str, fraction: float) -> None:
     """Tell a terminal how many partitions are done: one line, rewritten in place."""
-
-    def tick(done: int, total: int) -> None:
-        end = "\n" if done == total else ""
-        print(f"\rbleuviz: dask: {done:,}/{total:,} partitions", end=end, file=sys.stderr)
-        sys.stderr.flush()
-
-    return tick
+    end = "\n" if fraction >= 1 else ""
+    print(f"\rbleuviz: dask: {message} done", end=end, file=sys.stderr)
+    sys.stderr.flush()
 
 
 def tested_on_dask(

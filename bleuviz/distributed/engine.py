@@ -20,14 +20,12 @@ from typing import Any, TypeVar
 
 from bleuviz.distributed.limits import CONNECT_TIMEOUT
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.progress import Progress
 
 T = TypeVar("T")
 
 _LOCAL = re.compile(r"local(?::(?P<workers>[0-9]+))?")
 _REMOTE = re.compile(r"(?:tcp|tls|ucx|ws|wss)://\S+")
-
-#: Called with partitions done and their total.
-Ticker = Callable[[int, int], None]
 
 
 @dataclass(slots=True)
@@ -48,9 +46,16 @@ class Engine:
     owned: bool = True
 
     def map(
-        self, func: Callable[..., T], items: Sequence[Any], *args: Any, tick: Ticker | None = None
+        self,
+        func: Callable[..., T],
+        items: Sequence[Any],
+        *args: Any,
+        progress: Progress | None = None,
     ) -> list[T]:
-        """Run ``func(item, *args)`` for every item; return the results in item order."""
+        """Run ``func(item, *args)`` for every item; return the results in item order.
+
+        ``progress`` hears "partition 3 of 40" (and the fraction) as each one finishes.
+        """
         if self._client is None:
             from dask.base import compute
             from dask.delayed import delayed
@@ -59,8 +64,7 @@ class Engine:
             results: list[T] = []
             for i, task in enumerate(tasks):  # one at a time: the ticker sees each finish
                 results.append(compute(task, scheduler="synchronous")[0])  # type: ignore[no-untyped-call]
-                if tick is not None:
-                    tick(i + 1, len(tasks))
+                _report(progress, i + 1, len(tasks))
             return results
         from distributed import as_completed
 
@@ -69,8 +73,7 @@ class Engine:
         for done, future in enumerate(finished, start=1):
             if future.status == "error":
                 future.result()  # raises the task's own error (an InputError from a reader)
-            if tick is not None:
-                tick(done, len(futures))
+            _report(progress, done, len(futures))
         gathered: list[T] = self._client.gather(futures)
         return gathered
 
@@ -86,6 +89,12 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _report(progress: Progress | None, done: int, total: int) -> None:
+    """Tell ``progress`` how many partitions are done."""
+    if progress is not None:
+        progress(f"partition {done:,} of {total:,}", done / total)
 
 
 def connect(address: str) -> Engine:

@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from bleuviz.arrays import FloatArray
-from bleuviz.distributed.engine import Engine, Ticker
+from bleuviz.distributed.engine import Engine
 from bleuviz.distributed.partials import (
     Job,
     Key,
@@ -30,6 +30,7 @@ from bleuviz.io.decode import file_extension
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.registry import get_spec
 from bleuviz.metrics.spec import MetricScores, Settings, readonly
+from bleuviz.progress import Progress
 from bleuviz.significance.resampling import (
     PairedResult,
     bootstrap_p_value,
@@ -97,14 +98,14 @@ def stub_testset(plan: Plan) -> TestSet:
     )
 
 
-def compute(engine: Engine, plan: Plan, job: Job, tick: Ticker | None = None) -> Totals:
+def compute(engine: Engine, plan: Plan, job: Job, progress: Progress | None = None) -> Totals:
     """Run every partition and sum them exactly.
 
     A label whose rows are not all integers somewhere (TER with 3+ references) is
     summed in order on the client from every row: partitions that sent sums only
     are asked again for their rows of that label (no sentence files, no bootstrap).
     """
-    partials = engine.map(run_partition, plan.partitions, plan.layout, job, tick=tick)
+    partials = engine.map(run_partition, plan.partitions, plan.layout, job, progress=progress)
     keys: list[Key] = [(label, name) for label in job.labels for name in plan.layout.systems]
     todo = missing_rows(partials, keys)
     if todo:

@@ -61,8 +61,8 @@ def test_a_worker_killed_mid_run_leaves_the_result_exact(client: Any) -> None:
     pids = client.run(os.getpid)
     killed: list[int] = []
 
-    def tick(done: int, total: int) -> None:
-        if done == 3 and not killed:  # three partitions in, eighteen to go
+    def tick(message: str, fraction: float) -> None:
+        if message == "partition 3 of 21" and not killed:  # eighteen to go
             victim = next(iter(pids.values()))
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
