@@ -129,7 +129,7 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
         marking(key, line)
         if key + CONFLICT in state:
             conflict_box(testset, system, index, key)
-        save_col, when_col = st.columns([1, 3], vertical_alignment="center")
+        save_col, when_col = st.columns([1.3, 2.7], vertical_alignment="center")
         save_col.button(
             "Save note",
             key=key + "::save",
@@ -151,21 +151,21 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
 
 
 #: What the severity box shows for a note that only comments.
-COMMENT_LABEL = "none: a comment"
+COMMENT_LABEL = "comment"
 
 
 def marking(key: str, line: str) -> None:
     """The note's severity and marked words, and the text they mark."""
     words = markable_words(line)
-    severity_col, words_col = st.columns([1, 3])
+    severity_col, words_col = st.columns([1.3, 2.7])
     severity_col.selectbox(
         "Severity",
         (NO_SEVERITY, *NOTE_SEVERITIES),
         format_func=lambda s: s or COMMENT_LABEL,
         key=key + "::severity",
         persist_state="page",
-        help="As MQM's raters: major, minor or neutral marks an error; without one the "
-        "note is a comment (a No-error row in the MQM export).",
+        help="As MQM's raters: major, minor or neutral makes the note an error; comment "
+        "keeps it a comment, not an error (a No-error row in the MQM export).",
     )
     words_col.multiselect(
         "Marked words",
