@@ -50,6 +50,7 @@ def test_spans_saved_with_the_set_are_drawn_when_it_is_opened(
     assert not app.exception, [e.value for e in app.exception]
     markup = page_markup(app)
     assert 'data-severity=\\"major\\"' in markup  # escaped in the protobuf's text
+    assert any("Error spans kept: MQM" in c.value for c in app.sidebar.caption)
     confirm = app.sidebar.checkbox(key=f"ws_delete_confirm::{saved.id}")
     assert confirm.label.replace("\\", "").endswith("0 notes, error spans (MQM)")
     confirm.check()

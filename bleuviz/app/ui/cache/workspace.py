@@ -170,6 +170,12 @@ def earlier_outputs_text(saved: SavedSet) -> str:
     return ", ".join(f"{system} ({n})" for system, n in counts.items())
 
 
+def error_spans_text(saved: SavedSet) -> str:
+    """The names of the error spans kept with a saved set (``MQM, xCOMET``), "" if none."""
+    workspace = open_workspace()
+    return ", ".join(workspace.error_span_names(saved.id)) if workspace is not None else ""
+
+
 def what_goes(saved: SavedSet) -> str:
     """What deleting a saved set takes with it: systems, notes, error spans, earlier outputs."""
     workspace = open_workspace()

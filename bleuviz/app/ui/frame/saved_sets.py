@@ -17,6 +17,7 @@ from bleuviz.app.ui.cache.workspace import (
     SAVED_SET_KEY,
     describe,
     earlier_outputs_text,
+    error_spans_text,
     open_workspace,
     what_goes,
     workspace_readonly,
@@ -42,9 +43,11 @@ def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:
     )
     saved = by_id[chosen]
     earlier = earlier_outputs_text(saved)
+    spans = error_spans_text(saved)
     bar.caption(
         f"{md(saved.name)} · saved {saved.added:%Y-%m-%d %H:%M} UTC · "
         f"{len(saved.systems)} × {saved.n_segments:,} segments · id {saved.id}"
+        + (f"  \nError spans kept: {md(spans)}" if spans else "")
         + (f"  \nEarlier outputs kept (replaced): {md(earlier)}" if earlier else "")
     )
     if error := state.pop("ws_error", None):
