@@ -50,6 +50,22 @@ LAYOUTS = (
 )
 
 
+class SpansNameTaken(ScoresNameTaken):
+    """A file's spans (or their score) are named like ones already loaded, with others.
+
+    A ``ScoresNameTaken`` (the app asks whether to replace), whose message does not
+    advise renaming the file: an MQM TSV, ESA or xCOMET file's name is its layout's.
+    """
+
+    def __init__(self, name: str, origin: str, loaded_from: str) -> None:
+        super().__init__(name, origin, loaded_from)
+        self.args = (
+            f"{origin}: error spans or scores named {name!r} are already loaded from "
+            f"{file_base_name(loaded_from)}, with other values; one file of each name "
+            f"per test set (a {SEG_RATING_SUFFIX} file is named after its file)",
+        )
+
+
 def read_error_spans(
     f: NamedBytes, testset: TestSet, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> ErrorAnnotations:
@@ -183,7 +199,7 @@ def attach_error_spans(
 
     Raises:
         InputError: a file is refused (see ``read_error_spans``).
-        ScoresNameTaken: a name is taken by other annotations or scores.
+        SpansNameTaken: a name is taken by other annotations or scores.
         ConfigError: an MQM severity has no weight.
     """
     for f in files:
@@ -192,7 +208,7 @@ def attach_error_spans(
         if taken is not None and same_annotations(taken, annotations):
             continue
         if taken is not None and annotations.name not in replace_names:
-            raise ScoresNameTaken(annotations.name, f.name, taken.origin)
+            raise SpansNameTaken(annotations.name, f.name, taken.origin)
         scores = annotation_scores(annotations, testset, weights)
         old = None if scores is None else _named(testset.seg_scores, scores.name)
         if (
@@ -202,7 +218,7 @@ def attach_error_spans(
             and not old.same_values(scores)
             and scores.name not in replace_names
         ):
-            raise ScoresNameTaken(scores.name, f.name, old.origin)
+            raise SpansNameTaken(scores.name, f.name, old.origin)
         spans = tuple(a for a in testset.error_spans if a is not taken)
         kept = tuple(s for s in testset.seg_scores if s is not old)
         added = () if scores is None else (scores,)

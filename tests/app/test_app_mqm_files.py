@@ -18,6 +18,7 @@ from bleuviz.app.ui.state.app_args import parse_argv
 from bleuviz.render.labels import escape_markdown
 from tests.app.test_app_imported_scores import score_uploader
 from tests.cli.test_mqm_cli import BASE, MQM_FILE, published
+from tests.io.test_mqm_score import oracle_scores
 from tests.io.test_mqm_tsv import MQM_SYSTEMS
 
 COLUMN = "MQM (mean ± 95% CI)"
@@ -74,3 +75,24 @@ def test_a_bad_mqm_upload_is_one_line_on_the_page(new_app: Callable[..., AppTest
     assert not at.exception
     (error,) = at.error
     assert "closes no" in error.value and "\n" not in error.value.strip()
+
+
+def test_another_mqm_upload_asks_before_replacing(new_app: Callable[..., AppTest]) -> None:
+    at = new_app(*BASE, "--mqm", MQM_FILE)
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    with open(MQM_FILE, "rb") as fh:
+        lighter = fh.read().replace(b"\tMajor\t", b"\tMinor\t")  # every Major made Minor
+    score_uploader(at).set_value(("other.tsv", lighter, "text/plain"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    (warning,) = at.sidebar.warning
+    assert escape_markdown("other.tsv") in warning.value
+    assert shown_means(at) == expected_means()  # nothing replaced while the choice waits
+    (button,) = [b for b in at.sidebar.button if b.key.startswith("seg_replace::")]
+    button.click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    oracle = oracle_scores(lighter.decode())  # every segment of the excerpt is rated
+    assert shown_means(at) == {
+        s: f"{np.mean([v for k, v in oracle.items() if k[0] == s]):.4f}" for s in MQM_SYSTEMS
+    }

@@ -117,7 +117,10 @@ def test_the_same_file_twice_adds_nothing_and_another_is_refused() -> None:
     twice = attach_error_spans(once, [nb("copy/mqm.tsv", MQM_TEXT)])
     assert len(twice.error_spans) == 1 and len(twice.seg_scores) == 1
     other = nb("other.tsv", "\n".join((HEADER, MQM_ROWS[2])) + "\n")
-    with pytest.raises(ScoresNameTaken, match=r"other\.tsv: segment scores named 'MQM'"):
+    with pytest.raises(
+        ScoresNameTaken,
+        match=r"other\.tsv: error spans or scores named 'MQM' are already loaded from mqm\.tsv",
+    ):
         attach_error_spans(once, [other])
     replaced = attach_error_spans(once, [other], replace_names={"MQM"})
     assert [a.origin for a in replaced.error_spans] == ["other.tsv"]
