@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.io.load import load_paths
+from bleuviz.io.testset import TestSet
 from bleuviz.workspace import Workspace
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
@@ -123,3 +124,23 @@ def test_the_mqm_download_is_offered_with_the_notes(
     assert "Notes (MQM TSV)" in labels and "Notes (TSV)" in labels
     table, left_out = workspace.notes_mqm(set_id)
     assert "<v>City</v> council" in table and left_out == ()
+
+
+def test_a_line_the_mqm_format_cannot_hold_is_named_instead_of_a_download(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    testset = TestSet(systems={"tabbed": ("a\tb c", "d e")}, references=(("a b c", "d e"),))
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(testset, "tabs")
+    workspace.save_note(saved.id, "tabbed", 0, "x", "other", severity="minor", span=(0, 1))
+    app = new_app()
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
+    app.query_params.update({"set": saved.id, "sys": "tabbed", "seg": "1"})
+    run(app)
+    labels = [str(b.proto.label) for b in app.get("download_button")]
+    assert "Notes (TSV)" in labels and "Notes (MQM TSV)" not in labels
+    assert any(
+        "No MQM TSV: system 'tabbed', segment 1: the target holds a tab"
+        in c.value.replace("\\", "")
+        for c in app.caption
+    )
