@@ -301,18 +301,50 @@ def _tally(
     ends = flags.ends[keep] + flags.line_starts[segment]
     flagged = flags.flagged[keep]
     bits = _token_bits(starts, ends, spans, flags.line_starts)
-    error = (bits & _ERROR_BITS) != 0
-    groups = [error] + [(bits & _BIT[g]) != 0 for g in _GROUPS]
+    error_tokens, error_flagged = _group_counts(bits, flagged)
+    other = (bits & _ERROR_BITS) == 0
     return _Tally(
         name=name,
         segments=int(counted.sum()),
         unaligned=unaligned,
-        error_tokens=np.array([[m.sum()] * flagged.shape[1] for m in groups], dtype=np.int64),
-        error_flagged=np.array([(flagged & m[:, None]).sum(axis=0) for m in groups]),
-        other_tokens=np.full(flagged.shape[1], (~error).sum(), dtype=np.int64),
-        other_flagged=(flagged & ~error[:, None]).sum(axis=0).astype(np.int64),
+        error_tokens=error_tokens,
+        error_flagged=error_flagged,
+        other_tokens=np.full(flagged.shape[1], int(other.sum()), dtype=np.int64),
+        other_flagged=np.count_nonzero(flagged[other], axis=0).astype(np.int64),
         credits=_credits(segment, starts, ends, flagged, spans, flags.line_starts),
-        members=tuple(tuple((name, int(i)) for i in np.unique(segment[m])) for m in groups[1:]),
+        members=_members(name, segment, bits),
+    )
+
+
+def _group_counts(bits: IntArray, flagged: BoolArray) -> tuple[IntArray, IntArray]:
+    """Return (groups, K) error tokens and flagged error tokens; row 0 is any error.
+
+    Tokens are counted per bit pattern (``bits`` < 2 ** len(_GROUPS)), then each
+    group adds up the patterns holding its bit.
+    """
+    size = 1 << len(_GROUPS)
+    tokens = np.bincount(bits, minlength=size)
+    marked = np.stack(
+        [np.bincount(bits[flagged[:, k]], minlength=size) for k in range(flagged.shape[1])],
+        axis=1,
+    )
+    patterns = np.arange(size)
+    masks = [_ERROR_BITS, *(_BIT[g] for g in _GROUPS)]
+    member = np.array([(patterns & m) != 0 for m in masks], dtype=np.int64)
+    k = flagged.shape[1]
+    return np.repeat((member @ tokens)[:, None], k, axis=1), member @ marked
+
+
+def _members(name: str, segment: IntArray, bits: IntArray) -> tuple[tuple[SegmentRef, ...], ...]:
+    """Return, per group of ``_GROUPS``, the segments holding a token of that group."""
+    if len(segment) == 0:
+        return tuple(() for _ in _GROUPS)
+    firsts = np.flatnonzero(np.concatenate(([True], segment[1:] != segment[:-1])))
+    per_segment = np.bitwise_or.reduceat(bits, firsts)
+    segments = segment[firsts]
+    return tuple(
+        tuple(zip([name] * len(chosen), chosen, strict=True))
+        for chosen in ((segments[(per_segment & _BIT[g]) != 0]).tolist() for g in _GROUPS)
     )
 
 

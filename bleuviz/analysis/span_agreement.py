@@ -31,12 +31,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
+from numpy.typing import NDArray
 
-from bleuviz.arrays import IntArray
+from bleuviz.arrays import FloatArray, IntArray
 
 Span = tuple[int, int]
+BoolArray = NDArray[np.bool_]
 Point = tuple[float, float]
 
 
@@ -200,32 +203,107 @@ class SpanColumns:
 def columnar_credit(predicted: SpanColumns, gold: SpanColumns) -> SpanCredit:
     """Return the micro-summed MPP credit of two sets of disjoint, sorted spans.
 
-    Segments where some span overlaps two of the other side are matched by
-    :func:`segment_credit`; in all others every overlapping pair is matched,
-    which is then the best matching (each pair adds to both credits).
+    With both sides disjoint, a span overlaps a run of the other side's spans,
+    and those inside it overlap nothing else, so most segments are simple: a pair
+    whose spans overlap nothing else is in every best matching (it adds to both
+    credits); where one span (a *centre*) overlaps several, at most one of its
+    pairs can be taken, and with a single centre in the segment the best is the
+    pair giving the best objective, chosen on arrays. Segments with two centres
+    or more are matched by :func:`segment_credit`.
     """
-    p_lo = np.searchsorted(gold.ends, predicted.starts, side="right")
-    p_hi = np.searchsorted(gold.starts, predicted.ends, side="left")
-    g_lo = np.searchsorted(predicted.ends, gold.starts, side="right")
-    g_hi = np.searchsorted(predicted.starts, gold.ends, side="left")
-    tangled = np.union1d(predicted.segments[p_hi - p_lo > 1], gold.segments[g_hi - g_lo > 1])
-    pairs = (p_hi - p_lo == 1) & ~np.isin(predicted.segments, tangled)
-    j = p_lo[pairs]
-    p_start, p_end = predicted.starts[pairs], predicted.ends[pairs]
-    overlap = np.minimum(p_end, gold.ends[j]) - np.maximum(p_start, gold.starts[j])
+    edges = _Edges.of(predicted, gold)
+    n_seg = int(max(predicted.segments.max(initial=-1), gold.segments.max(initial=-1))) + 1
+    centres = np.bincount(predicted.segments[edges.p_deg > 1], minlength=n_seg)
+    centres += np.bincount(gold.segments[edges.g_deg > 1], minlength=n_seg)
+    kept = centres[edges.segment] <= 1
+    simple = kept & edges.alone
+    single = kept & ~edges.alone
+    base_a = _sums(edges.segment[simple], edges.p_credit[simple], n_seg)
+    base_b = _sums(edges.segment[simple], edges.r_credit[simple], n_seg)
+    chosen = _best_pairs(edges, single, base_a, base_b, predicted, gold, n_seg)
     total = SpanCredit(
-        float(np.sum(overlap / (p_end - p_start))),
+        float(base_a.sum() + edges.p_credit[chosen].sum()),
         len(predicted.starts),
-        float(np.sum(overlap / (gold.ends[j] - gold.starts[j]))),
+        float(base_b.sum() + edges.r_credit[chosen].sum()),
         len(gold.starts),
     )
-    for segment in tangled.tolist():
-        credit = segment_credit(_spans_of(predicted, segment), _spans_of(gold, segment))
+    tangled = np.flatnonzero(centres > 1)
+    for pred, ref in zip(_by_segment(predicted, tangled), _by_segment(gold, tangled), strict=True):
+        credit = segment_credit(pred, ref)
         total += SpanCredit(credit.precision_credit, 0, credit.recall_credit, 0)
     return total
 
 
-def _spans_of(columns: SpanColumns, segment: int) -> list[Span]:
-    """Return one segment's spans as pairs (segments are sorted)."""
-    lo, hi = np.searchsorted(columns.segments, [segment, segment + 1])
-    return list(zip(columns.starts[lo:hi].tolist(), columns.ends[lo:hi].tolist(), strict=True))
+def _sums(segments: IntArray, values: FloatArray, n_seg: int) -> FloatArray:
+    """Sum ``values`` per segment."""
+    return np.bincount(segments, weights=values, minlength=n_seg).astype(np.float64)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Edges:
+    """Every overlapping (predicted, gold) pair, with both credits and the degrees."""
+
+    segment: IntArray
+    p_credit: FloatArray
+    r_credit: FloatArray
+    alone: BoolArray  # the pair's spans overlap nothing else
+    p_deg: IntArray  # per predicted span: gold spans it overlaps
+    g_deg: IntArray  # per gold span: predicted spans it overlaps
+
+    @classmethod
+    def of(cls, predicted: SpanColumns, gold: SpanColumns) -> _Edges:
+        """Find the pairs: a span overlaps the other side's spans lo..hi-1 (sorted searches)."""
+        p_lo = np.searchsorted(gold.ends, predicted.starts, side="right")
+        p_deg = np.maximum(np.searchsorted(gold.starts, predicted.ends, side="left") - p_lo, 0)
+        g_lo = np.searchsorted(predicted.ends, gold.starts, side="right")
+        g_deg = np.maximum(np.searchsorted(predicted.starts, gold.ends, side="left") - g_lo, 0)
+        pred = np.repeat(np.arange(len(p_deg)), p_deg)
+        firsts = np.concatenate(([0], np.cumsum(p_deg)))[:-1]
+        g = p_lo[pred] + np.arange(len(pred)) - firsts[pred]
+        p_start, p_end = predicted.starts[pred], predicted.ends[pred]
+        overlap = np.minimum(p_end, gold.ends[g]) - np.maximum(p_start, gold.starts[g])
+        return cls(
+            predicted.segments[pred],
+            overlap / (p_end - p_start),
+            overlap / (gold.ends[g] - gold.starts[g]),
+            (p_deg[pred] == 1) & (g_deg[g] == 1),
+            p_deg,
+            g_deg,
+        )
+
+
+def _best_pairs(
+    edges: _Edges,
+    single: BoolArray,
+    base_a: FloatArray,
+    base_b: FloatArray,
+    predicted: SpanColumns,
+    gold: SpanColumns,
+    n_seg: int,
+) -> IntArray:
+    """Return, for each segment with one centre, its pair with the best objective."""
+    idx = np.flatnonzero(single)
+    if len(idx) == 0:
+        return idx
+    seg = edges.segment[idx]
+    n_pred = np.bincount(predicted.segments, minlength=n_seg)[seg]
+    n_gold = np.bincount(gold.segments, minlength=n_seg)[seg]
+    precision = (base_a[seg] + edges.p_credit[idx]) / n_pred
+    recall = (base_b[seg] + edges.r_credit[idx]) / n_gold
+    total = precision + recall
+    f = np.divide(2 * precision * recall, total, out=np.zeros_like(total), where=total > 0)
+    keys = [np.round(v, 12) for v in (recall, precision, total, f)]
+    order = np.lexsort((*keys, seg))  # by segment, then the objective ascending
+    last = np.concatenate((seg[order][1:] != seg[order][:-1], [True]))
+    return np.asarray(idx[order[last]], dtype=np.int64)
+
+
+def _by_segment(columns: SpanColumns, segments: IntArray) -> list[list[Span]]:
+    """Return the spans of each of ``segments`` (sorted), as lists of pairs."""
+    lo = np.searchsorted(columns.segments, segments, side="left")
+    hi = np.searchsorted(columns.segments, segments, side="right")
+    keep = np.repeat(lo - np.concatenate(([0], np.cumsum(hi - lo)))[:-1], hi - lo)
+    keep += np.arange(len(keep))
+    pairs = list(zip(columns.starts[keep].tolist(), columns.ends[keep].tolist(), strict=True))
+    cuts = np.concatenate(([0], np.cumsum(hi - lo))).tolist()
+    return [pairs[a:b] for a, b in pairwise(cuts)]

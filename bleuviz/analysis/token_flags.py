@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from numpy.typing import NDArray
 
 from bleuviz.arrays import IntArray
@@ -34,11 +36,13 @@ from bleuviz.bleu.encode import EncodedLines, encode_lines, ids_in
 from bleuviz.bleu.ngrams import UNSEEN, gram_keys, lookup, room
 from bleuviz.bleu.references import ReferenceIndex
 from bleuviz.errors import InputError
+from bleuviz.text.arrow import int_values
 from bleuviz.text.whitespace import python_whitespace
 
 BoolArray = NDArray[np.bool_]
 #: Marks a token position of an unaligned line.
 NO_POSITION = -1
+_OFFSET_TYPES = {pa.string(): np.int32, pa.large_string(): np.int64}
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -93,28 +97,34 @@ def _flags(encoded: EncodedLines, refs: ReferenceIndex) -> BoolArray:
     prefix = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
     width = max(len(refs.vocabulary), 1)
     flagged = np.ones((len(ids), refs.max_order), dtype=bool)
+    ends = np.arange(1, len(ids) + 1)
     for order, index in enumerate(refs.orders, start=1):
         # As bleuviz.bleu.stats counts them: each occurrence's (segment, n-gram)
-        # pair id, UNSEEN where the segment's references lack the n-gram.
+        # pair id, UNSEEN where the segment's references lack the n-gram; only
+        # positions whose (n-1)-gram the references hold are looked up.
         keys = gram_keys(prefix, ids, order, width)
         keys[space < order] = UNSEEN
-        prefix = lookup(keys, index.keys)
-        matched = _matched_starts(prefix, index.clip_counts)
-        covered = np.concatenate(([0], np.cumsum(matched)))
-        ends = np.arange(1, len(ids) + 1)
+        at = np.flatnonzero(keys >= 0)
+        pairs = lookup(keys[at], index.keys)
+        prefix = np.full(len(ids), UNSEEN, dtype=np.int64)
+        prefix[at] = pairs
+        starts = at[_matched(pairs, index.clip_counts)]
+        covered = np.zeros(len(ids) + 1, dtype=np.int64)
+        covered[starts + 1] = 1
+        np.cumsum(covered, out=covered)
         # A matched n-gram starting at s covers s .. s + order - 1 (within its line).
         flagged[:, order - 1] = covered[ends] == covered[np.maximum(ends - order, 0)]
     return flagged
 
 
-def _matched_starts(pairs: IntArray, clip_counts: IntArray) -> BoolArray:
-    """Return where a matched occurrence starts: among the first clip-count of its pair."""
-    valid = pairs != UNSEEN
-    counts = np.bincount(pairs[valid], minlength=len(clip_counts))
-    matched: BoolArray = valid.copy()
-    matched[valid] = counts[pairs[valid]] <= clip_counts[pairs[valid]]
+def _matched(pairs: IntArray, clip_counts: IntArray) -> BoolArray:
+    """Return which occurrences (in text order) are matched: the first clip-count of their pair."""
+    found = pairs != UNSEEN
+    counts = np.bincount(pairs[found], minlength=len(clip_counts))
+    matched: BoolArray = found.copy()
+    matched[found] = counts[pairs[found]] <= clip_counts[pairs[found]]
     # Pairs with more occurrences than their clip count (rare): rank the occurrences.
-    over = np.flatnonzero(valid & ~matched)
+    over = np.flatnonzero(found & ~matched)
     over = over[clip_counts[pairs[over]] > 0]
     if len(over):
         ids = pairs[over]
@@ -154,45 +164,59 @@ def _positions(
     (tokens hold no whitespace, and ``align_tokens`` lets only whitespace lie
     between, before or after them), and when lowercasing kept its length.
     """
-    hay_lines = [line.lower() for line in lines] if lowercase else list(lines)
-    same_length = np.fromiter(
-        (len(a) == len(b) for a, b in zip(hay_lines, lines, strict=True)), bool, len(lines)
-    )
+    hay_lines = [line.lower() for line in lines] if lowercase else lines
+    lengths = np.fromiter(map(len, hay_lines), np.int64, len(lines))
+    line_starts = np.concatenate(([0], np.cumsum(lengths)))
     hay = _code_points("".join(hay_lines))
-    line_starts = np.zeros(len(lines) + 1, dtype=np.int64)
-    np.cumsum([len(line) for line in hay_lines], out=line_starts[1:])
     table = _whitespace_table()
-    spaces = (hay < len(table)) & table[np.minimum(hay, len(table) - 1)]
-    visible = np.flatnonzero(~spaces)  # positions of non-whitespace characters
+    shown = ~((hay < len(table)) & table[np.minimum(hay, len(table) - 1)])
+    visible = np.flatnonzero(shown)  # positions of non-whitespace characters
     per_line = np.diff(np.searchsorted(visible, line_starts))
     token_chars, token_lengths = _token_characters(encoded)
     cum = np.concatenate(([0], np.cumsum(token_lengths)))
     chars_per_line = cum[encoded.offsets[1:]] - cum[encoded.offsets[:-1]]
-    aligned = same_length & (chars_per_line == per_line)
-    line_of_visible = np.repeat(np.arange(len(lines)), per_line)
-    line_of_char = np.repeat(np.arange(len(lines)), chars_per_line)
-    keep_visible, keep_chars = aligned[line_of_visible], aligned[line_of_char]
-    differ = hay[visible[keep_visible]] != token_chars[keep_chars]
-    aligned[np.unique(line_of_visible[keep_visible][differ])] = False
+    aligned = chars_per_line == per_line
+    if lowercase:
+        aligned &= lengths == np.fromiter(map(len, lines), np.int64, len(lines))
+    _drop_differing(aligned, hay[visible], token_chars, per_line, chars_per_line)
     # A token's first character is the line's (chars before it in the line)-th visible one.
     line = np.repeat(np.arange(len(lines)), np.diff(encoded.offsets))
-    before = cum[:-1] - cum[encoded.offsets[line]]
-    first_visible = np.concatenate(([0], np.cumsum(per_line)))[line] + before
+    first = np.concatenate(([0], np.cumsum(per_line)))[line] + cum[:-1] - cum[encoded.offsets[line]]
+    last = np.clip(first + token_lengths - 1, 0, max(len(visible) - 1, 0))
     ok = aligned[line]
-    starts = np.full(len(line), NO_POSITION, dtype=np.int64)
-    ends = np.full(len(line), NO_POSITION, dtype=np.int64)
-    starts[ok] = visible[first_visible[ok]] - line_starts[line[ok]]
-    ends[ok] = visible[first_visible[ok] + token_lengths[ok] - 1] + 1 - line_starts[line[ok]]
+    top = max(len(visible) - 1, 0)
+    at = visible if len(visible) else np.zeros(1, dtype=np.int64)
+    starts = np.where(ok, at[np.minimum(first, top)] - line_starts[line], NO_POSITION)
+    ends = np.where(ok, at[last] + 1 - line_starts[line], NO_POSITION)
     return starts, ends, aligned, line_starts[:-1]
+
+
+def _drop_differing(
+    aligned: BoolArray,
+    shown: NDArray[np.uint32],
+    token_chars: NDArray[np.uint32],
+    per_line: IntArray,
+    chars_per_line: IntArray,
+) -> None:
+    """Mark unaligned the lines (of those ``aligned`` so far) whose characters differ."""
+    if not aligned.all():
+        shown = shown[np.repeat(aligned, per_line)]
+        token_chars = token_chars[np.repeat(aligned, chars_per_line)]
+    differ = np.flatnonzero(shown != token_chars)
+    if len(differ):
+        kept = np.flatnonzero(aligned)
+        ends = np.cumsum(per_line[kept])
+        aligned[kept[np.searchsorted(ends, differ, side="right")]] = False
 
 
 def _token_characters(encoded: EncodedLines) -> tuple[NDArray[np.uint32], IntArray]:
     """Return every token's code points, token after token, and each token's length."""
-    words = encoded.vocabulary.to_pylist()
-    codes = _code_points("".join(words))
-    lengths = np.fromiter((len(w) for w in words), np.int64, len(words))
-    word_starts = np.concatenate(([0], np.cumsum(lengths)))[:-1]
-    token_lengths = lengths[encoded.ids]
-    out_starts = np.concatenate(([0], np.cumsum(token_lengths)))[:-1]
-    shift = np.repeat(word_starts[encoded.ids] - out_starts, token_lengths)
-    return codes[shift + np.arange(len(shift))], token_lengths
+    if len(encoded.ids) == 0:
+        return np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int64)
+    tokens = pc.take(encoded.vocabulary, pa.array(encoded.ids))
+    lengths = int_values(pc.utf8_length(tokens))
+    data = tokens.buffers()[2]
+    offsets = np.frombuffer(tokens.buffers()[1], _OFFSET_TYPES[tokens.type])
+    first, end = int(offsets[tokens.offset]), int(offsets[tokens.offset + len(tokens)])
+    text = b"" if data is None else data.to_pybytes()[first:end]
+    return _code_points(text.decode("utf-8")), lengths

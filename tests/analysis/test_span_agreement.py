@@ -121,3 +121,22 @@ def test_columnar_credit_equals_per_segment(data: st.DataObject, n: int) -> None
     assert fast.recall_credit == pytest.approx(slow.recall_credit)
     p, r, f = oracle.micro(predicted, gold)
     assert (fast.precision, fast.recall, fast.f1) == pytest.approx((p, r, f))
+
+
+@pytest.mark.parametrize(
+    ("predicted", "gold"),
+    [
+        # one centre (a predicted span over two gold spans) beside a lone pair
+        ([(0, 10), (12, 14)], [(0, 2), (4, 10), (12, 14)]),
+        # one centre (a gold span over three predicted spans)
+        ([(0, 1), (2, 3), (4, 9)], [(0, 9)]),
+        # two centres: a chain predicted-gold-predicted-gold
+        ([(0, 4), (6, 10)], [(3, 7), (9, 12)]),
+    ],
+)
+def test_columnar_paths_equal_segment_credit(predicted: list[Span], gold: list[Span]) -> None:
+    fast = columnar_credit(columns([tuple(predicted)], 20), columns([tuple(gold)], 20))
+    slow = segment_credit(predicted, gold)
+    assert fast.precision_credit == pytest.approx(slow.precision_credit)
+    assert fast.recall_credit == pytest.approx(slow.recall_credit)
+    assert slow.precision_credit > 0
