@@ -136,3 +136,24 @@ def test_major_error_over_the_ngram_highlight_and_hostile_annotations_inert(
     wait_idle(page)
     assert main.locator("img[src='x']").count() == 0
     assert page.evaluate("() => window.__bvSpans") is None
+
+
+def test_a_click_on_a_category_lists_its_segments(page: Page, spans_server: str) -> None:
+    open_url(page, spans_server, "What BLEU sees of human errors: MQM")
+    chart = page.locator(".js-plotly-plot").filter(has_text="tokens flagged at order")
+    chart.scroll_into_view_if_needed()
+    ticks = chart.locator(".xtick text").all_text_contents()
+    assert ticks[:3] == ["all errors", "major", "minor"] and "Accuracy" in ticks
+    bar = chart.locator(".trace.bars").first.locator("path").nth(ticks.index("Accuracy"))
+    box = bar.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(
+        page.get_by_text(re.compile(r"segments? holds? an error token of Accuracy"))
+    ).to_be_visible()
+    wait_idle(page)
+    link = page.get_by_role("link", name="seg 1 · literal")
+    expect(link).to_be_visible()
+    link.click()
+    expect(page.get_by_role("heading", name="Segment 1 ·")).to_contain_text("literal")
+    expect(page.locator('.bv-line .bv-err[data-severity="major"]')).to_have_text(MAJOR_WORD)

@@ -254,7 +254,8 @@ def _group_segments(report: ErrorTokenReport, groups: list[str], systems: list[s
         st.caption(f"No counted segment holds an error token of {md(group)}.")
         return
     more = f" (the first {MAX_LINKS} shown)" if len(refs) > MAX_LINKS else ""
-    st.caption(f"{len(refs)} segments hold an error token of {md(group)}{more}:")
+    many = "1 segment holds" if len(refs) == 1 else f"{len(refs)} segments hold"
+    st.caption(f"{many} an error token of {md(group)}{more}:")
     links = st.columns(3)
     for i, (system, index) in enumerate(refs[:MAX_LINKS]):
         links[i % 3].page_link(
