@@ -198,6 +198,6 @@ def error_legend() -> str:
     )
     omission = '<span class="bv-err bv-omission" data-severity="major">‸ omission</span>'
     return (
-        '<div class="bv-legend"><span class="bv-legend-side">Human errors</span> '
+        '<div class="bv-legend"><span class="bv-legend-side">Error spans</span> '
         f"{samples}{omission}</div>"
     )

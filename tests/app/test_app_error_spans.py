@@ -343,3 +343,17 @@ def test_bleu_sees_of_one_rater(spans_app: Callable[..., AppTest]) -> None:
     assert list(every["other tokens"]) == [c.other_tokens for c in core.all.orders]
     # r2 marked only "street rail" (literal 1, Minor): two error tokens at every order.
     assert [c.error_tokens for c in core.all.orders] == [2] * 4
+
+
+def test_metric_spans_are_named_as_predicted(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_spans(monkeypatch, metric_annotations)
+    at = new_app()
+    at.switch_page(OVERVIEW)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    headings = [h.value.replace("\\", "") for h in at.subheader]
+    assert "What BLEU sees of xCOMET's predicted errors" in headings
+    assert "Error categories per system: xCOMET's predicted errors" in headings
+    assert not [h for h in headings if "human" in h]

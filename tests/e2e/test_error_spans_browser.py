@@ -132,14 +132,14 @@ def test_major_error_over_the_ngram_highlight_and_hostile_annotations_inert(
     assert dialogs == []
 
     open_url(page, spans_server, "Corpus BLEU")
-    expect(page.get_by_text("What BLEU sees of human errors: MQM")).to_be_visible()
+    expect(page.get_by_text("What BLEU sees of human errors (MQM)")).to_be_visible()
     wait_idle(page)
     assert main.locator("img[src='x']").count() == 0
     assert page.evaluate("() => window.__bvSpans") is None
 
 
 def test_a_click_on_a_category_lists_its_segments(page: Page, spans_server: str) -> None:
-    open_url(page, spans_server, "What BLEU sees of human errors: MQM")
+    open_url(page, spans_server, "What BLEU sees of human errors (MQM)")
     chart = page.locator(".js-plotly-plot").filter(has_text="tokens flagged at order")
     chart.scroll_into_view_if_needed()
     ticks = chart.locator(".xtick text").all_text_contents()

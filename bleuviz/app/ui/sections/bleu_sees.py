@@ -24,7 +24,12 @@ from bleuviz.analysis.error_tokens import (
     what_bleu_sees,
 )
 from bleuviz.app import routes
-from bleuviz.app.ui.sections.error_spans import EVERY_RATER, annotation_choice, spans_id
+from bleuviz.app.ui.sections.error_spans import (
+    EVERY_RATER,
+    annotation_choice,
+    spans_id,
+    whose_errors,
+)
 from bleuviz.app.ui.state.page_links import segment_query
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.bleu import BleuConfig
@@ -84,7 +89,7 @@ def bleu_sees(evaluation: Evaluation) -> None:
     annotations = annotation_choice(testset, "ov_sees_from")
     if annotations is None:
         return
-    st.subheader(f"What BLEU sees of human errors: {md(annotations.name)}")
+    st.subheader(f"What BLEU sees of {md(whose_errors(annotations))}")
     st.caption(
         "An *error token* overlaps a Major or Minor span marked on the hypothesis; a token "
         "is *flagged* at order n when no matched n-gram of that order covers it (the "

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.span_counts import categories_and_severities, category_breakdown
-from bleuviz.app.ui.sections.error_spans import annotation_choice, spans_id
+from bleuviz.app.ui.sections.error_spans import annotation_choice, spans_id, whose_errors
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.io.error_spans import ERROR_SEVERITIES, ErrorAnnotations
 from bleuviz.metrics.evaluation import Evaluation
@@ -36,7 +36,7 @@ def error_breakdown(evaluation: Evaluation) -> None:
     if annotations is None:
         return
     systems = [s for s in testset.systems if s in annotations.segments]
-    st.subheader(f"Human errors by category: {md(annotations.name)}")
+    st.subheader(f"Error categories per system: {md(whose_errors(annotations))}")
     _, severities = categories_and_severities(annotations, systems)
     options = [MAJOR_AND_MINOR, *severities]
     counted = st.radio(

@@ -22,7 +22,14 @@ from bleuviz.analysis.span_counts import (
 )
 from bleuviz.app.ui.cache.loading import scored_testset
 from bleuviz.app.ui.widgets.markup import show_html
-from bleuviz.io.error_spans import MAJOR, MINOR, NEUTRAL, ErrorAnnotations, ErrorSpan
+from bleuviz.io.error_spans import (
+    MAJOR,
+    METRIC,
+    MINOR,
+    NEUTRAL,
+    ErrorAnnotations,
+    ErrorSpan,
+)
 from bleuviz.io.testset import TestSet
 from bleuviz.render.error_marks import error_line_html
 from bleuviz.render.labels import escape_markdown as md
@@ -61,6 +68,13 @@ def annotation_choice(testset: TestSet, key: str) -> ErrorAnnotations | None:
         "Error spans from", names, key=key, help="Which file's error spans to show and count"
     )
     return files[names.index(str(chosen))]
+
+
+def whose_errors(annotations: ErrorAnnotations) -> str:
+    """ "human errors (MQM)", or "xCOMET's predicted errors" for a metric's spans: headings."""
+    if annotations.kind == METRIC:
+        return f"{annotations.name}'s predicted errors"
+    return f"human errors ({annotations.name})"
 
 
 @dataclass(frozen=True, slots=True)
