@@ -70,9 +70,9 @@ def sample_annotations() -> ErrorAnnotations:
 
 
 def metric_annotations() -> ErrorAnnotations:
-    """xCOMET-like spans on 'literal' segment 1: "council" Major, with a confidence."""
+    """xCOMET-like spans on 'literal' segment 1: "council quarrels" Major, with a confidence."""
     literal: list[SegmentAnnotation | None] = [None] * N
-    council = _find(LINE1, "council")
+    council = _find(LINE1, "council quarrels")
     literal[0] = SegmentAnnotation(
         ("xCOMET",), (ErrorSpan(*council, "major", "", "xCOMET", confidence=0.9),)
     )

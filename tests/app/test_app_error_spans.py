@@ -308,7 +308,7 @@ def test_two_span_files_each_page_chooses_one(
     assert {p["data-rater"] for p in errors_drawn(at)} == {"r1", "r2"}  # the first file: MQM
     at.selectbox(key="sent_seg_err_from").set_value("xCOMET").run()
     (council,) = errors_drawn(at)
-    assert council["text"] == "council" and "confidence 0.90" in council["title"]
+    assert council["text"] == "council quarrels" and "confidence 0.90" in council["title"]
     at.selectbox(key="sent_err_from").set_value("xCOMET").run()
     assert [int(s) for s in at.dataframe[0].value["major"].dropna()] == [1]
     for page in (OVERVIEW, COMPARE):
@@ -357,3 +357,29 @@ def test_metric_spans_are_named_as_predicted(
     assert "What BLEU sees of xCOMET's predicted errors" in headings
     assert "Error categories per system: xCOMET's predicted errors" in headings
     assert not [h for h in headings if "human" in h]
+
+
+def test_metric_spans_scored_against_human_spans_beside_bleus(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_spans(monkeypatch, sample_annotations, metric_annotations)
+    at = new_app()
+    at.switch_page(OVERVIEW)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.selectbox(key="ov_sees_system").set_value("literal").run()
+    (row,) = next(d.value for d in at.dataframe if "spans from" in d.value.columns).to_dict(
+        "records"
+    )
+    # xCOMET marks "council quarrels" (16 characters), the raters "quarrels" (8) and "street
+    # rail" in literal 1, the one segment both files annotate. MPP pairs the prediction with
+    # "quarrels": precision credit 8/16, recall credit 8/8; 1 predicted, 2 gold spans.
+    assert row == {
+        "spans from": "xCOMET",
+        "precision": 0.5,
+        "recall": 0.5,
+        "F1": 0.5,
+        "predicted spans": 1,
+        "error spans": 2,
+        "segments": 1,
+    }

@@ -30,6 +30,7 @@ from bleuviz.app.ui.sections.error_spans import (
     spans_id,
     whose_errors,
 )
+from bleuviz.app.ui.sections.span_agreement import span_agreement_tables
 from bleuviz.app.ui.state.page_links import segment_query
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.bleu import BleuConfig
@@ -137,8 +138,7 @@ def bleu_sees(evaluation: Evaluation) -> None:
     st.dataframe(frame, key="ov_sees_table", hide_index=True, column_config=_RATE_COLUMNS)
     export_buttons(frame, f"bleu-sees-{annotations.name}-{system}", "ov_sees_export")
     _group_segments(report, list(groups), list(testset.systems))
-    st.markdown("**Span agreement** of BLEU's flagged runs with the error spans (MPP)")
-    st.dataframe(agreement_frame(report), key="ov_sees_spans", hide_index=True)
+    span_agreement_tables(report, testset.error_spans, annotations, rater)
     _unaligned(report)
 
 
@@ -194,20 +194,6 @@ _RATE_COLUMNS = {
         help="error rate − other rate: above 0, BLEU flags this group's tokens more often",
     ),
 }
-
-
-def agreement_frame(report: ErrorTokenReport) -> pd.DataFrame:
-    """Span agreement per order: precision, recall and F1, with the span counts."""
-    return pd.DataFrame(
-        {
-            "order": [s.order for s in report.spans],
-            "precision": [round(s.precision, 4) for s in report.spans],
-            "recall": [round(s.recall, 4) for s in report.spans],
-            "F1": [round(s.f1, 4) for s in report.spans],
-            "flagged runs": [s.credit.predicted for s in report.spans],
-            "error spans": [s.credit.gold for s in report.spans],
-        }
-    )
 
 
 def _summary(report: ErrorTokenReport, order: int) -> None:
