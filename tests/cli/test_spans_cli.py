@@ -184,3 +184,40 @@ def test_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
         main(["spans", "--help"])
     out = capsys.readouterr().out
     assert "flagged at order n" in out and "Perrella" in out
+
+
+def test_saved_set_with_its_spans(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    workspace = str(tmp_path / "ws")
+    add = ["add", "--workspace", workspace, "--ref", REF, "--hyp", *HYPS]
+    assert main([*add, "--docids", str(DATA / "docids.txt"), "--mqm", MQM]) == 0
+    saved = capsys.readouterr().out.split()[1]
+    status, out, _ = run(["spans", "--workspace", workspace, "--set", saved, "-f", "json"], capsys)
+    assert status == 0
+    _, from_files, _ = run([*BASE, "-f", "json"], capsys)
+    assert json.loads(out) == json.loads(from_files)
+
+
+def test_unaligned_segments_are_listed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # 13a rewrites &quot; into ", so line 2's tokens cannot be placed in it.
+    hyp = ["ein kleiner Test", "er sagt &quot;ja&quot;", "noch ein Satz"]
+    ref = ["ein kleiner Test", 'er sagt "ja"', "noch ein Satz ."]
+    (tmp_path / "sys.txt").write_text("\n".join(hyp) + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    header = "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+    rows = [
+        "sys\td\t1\t1\tr1\ts\tein <v>kleiner</v> Test\tAccuracy/Mistranslation\tMajor\n",
+        "sys\td\t2\t2\tr1\ts\ter <v>sagt</v> &quot;ja&quot;\tStyle/Awkward\tMinor\n",
+        "sys\td\t3\t3\tr1\ts\tnoch ein Satz\tNo-error\tNo-error\n",
+    ]
+    (tmp_path / "mqm.tsv").write_text(header + "".join(rows), encoding="utf-8")
+    argv = ["spans", "--ref", str(tmp_path / "ref.txt"), "--hyp", str(tmp_path / "sys.txt")]
+    argv += ["--mqm", str(tmp_path / "mqm.tsv"), "--max-order", "1"]
+    status, out, _ = run(argv, capsys)
+    assert status == 0
+    assert "== sys: 2 segments, 1 unaligned ==" in out
+    assert "unaligned segments (left out): sys 2" in out
+    status, out, _ = run([*argv, "-f", "json"], capsys)
+    report = json.loads(out)["systems"][0]
+    assert (report["segments"], report["unaligned"]) == (2, 1)
+    assert report["orders"][0]["error_tokens"] == 1  # "kleiner" (line 2 left out)
+    assert report["by_severity"]["minor"][0]["error_tokens"] == 0
