@@ -383,3 +383,12 @@ def test_metric_spans_scored_against_human_spans_beside_bleus(
         "error spans": 2,
         "segments": 1,
     }
+
+
+def test_a_lower_max_order_keeps_the_section_drawn(spans_app: Callable[..., AppTest]) -> None:
+    at = spans_app(OVERVIEW)
+    at.radio(key="ov_sees_order").set_value(4).run()
+    at.sidebar.number_input(key="max_order").set_value(2).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.radio(key="ov_sees_order").value == 1
+    assert list(rates_on_page(at)["order"].unique()) == [1, 2]

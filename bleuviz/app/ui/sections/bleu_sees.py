@@ -99,18 +99,7 @@ def bleu_sees(evaluation: Evaluation) -> None:
     )
     with st.expander("Definitions in full", expanded=False, key="ov_sees_definitions"):
         st.markdown(DEFINITIONS)
-    systems = [ALL, *(s for s in testset.systems if s in annotations.segments)]
-    left, middle, right = st.columns([3, 2, 2])
-    system = str(left.selectbox("System", systems, key="ov_sees_system", format_func=_system))
-    rater = _rater_choice(annotations, middle)
-    order = int(
-        right.radio(
-            "n-gram order",
-            list(range(1, evaluation.settings.bleu.max_order + 1)),
-            horizontal=True,
-            key="ov_sees_order",
-        )
-    )
+    system, rater, order = _choices(evaluation, annotations)
     try:
         analysis = cached_analysis(
             spans_id(),
@@ -122,7 +111,7 @@ def bleu_sees(evaluation: Evaluation) -> None:
             annotations,
         )
     except BleuvizError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(md(str(exc)), icon=":material/error:")
         return
     report = analysis.system(system)
     _summary(report, order)
@@ -142,6 +131,19 @@ def bleu_sees(evaluation: Evaluation) -> None:
     _unaligned(report)
 
 
+def _choices(evaluation: Evaluation, annotations: ErrorAnnotations) -> tuple[str, str | None, int]:
+    """The system (or all), the rater (None: every rater) and the n-gram order to show."""
+    systems = [ALL, *(s for s in evaluation.testset.systems if s in annotations.segments)]
+    if st.session_state.get("ov_sees_system") not in systems:  # another test set or file
+        st.session_state["ov_sees_system"] = ALL
+    left, middle, right = st.columns([3, 2, 2])
+    system = str(left.selectbox("System", systems, key="ov_sees_system", format_func=_system))
+    rater = _rater_choice(annotations, middle)
+    orders = list(range(1, evaluation.settings.bleu.max_order + 1))
+    order = int(right.radio("n-gram order", orders, horizontal=True, key="ov_sees_order"))
+    return system, rater, order
+
+
 def _system(name: str) -> str:
     """A system choice as shown (``all`` as every system together)."""
     return "all systems" if name == ALL else md(name)
@@ -154,6 +156,8 @@ def _rater_choice(annotations: ErrorAnnotations, where: Any) -> str | None:
     )
     if len(raters) < 2:
         return None
+    if st.session_state.get("ov_sees_rater") not in [EVERY_RATER, *raters]:
+        st.session_state["ov_sees_rater"] = EVERY_RATER
     chosen = str(
         where.selectbox("Rater", [EVERY_RATER, *raters], key="ov_sees_rater", format_func=md)
     )
