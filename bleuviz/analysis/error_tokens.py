@@ -6,7 +6,10 @@ Definitions (issue 31), stated on the page and in ``bleuviz spans --help``:
   ``bleuviz.bleu.spans.align_tokens`` places it) is an **error token** if its
   characters overlap a target-side span (not on the source, not an omission)
   of severity major or minor; otherwise it is an **other token** (tokens under
-  neutral spans only are other tokens).
+  neutral spans only are other tokens). Deliberately, ``critical`` (xCOMET's
+  worst severity, some campaigns') counts as an error severity too: its tokens
+  are no clean baseline. Every stretch of an error marked in several places
+  (``ErrorSpan.continued``) marks error characters.
 * A token is **flagged at order n** if no matched n-gram occurrence of order n
   covers it: the highlight's rule (``SegmentExplanation.token_statuses``), see
   :mod:`bleuviz.analysis.token_flags`.
@@ -51,15 +54,21 @@ from bleuviz.io.testset import TestSet
 
 #: The severities that make error tokens, in the order tables list them.
 SEVERITIES: tuple[str, ...] = (MAJOR, MINOR)
+#: Worse than major (xCOMET's top severity, some MQM campaigns'): its tokens are error
+#: tokens too, and ``by_severity`` lists it after the others when some token has it.
+CRITICAL = "critical"
 #: The name of the report summing every system.
 ALL = "all"
 #: A segment of a system: (system name, 0-based segment index).
 SegmentRef = tuple[str, int]
 
 # A token's groups as bits: one per severity, then one per top-level category.
-_GROUPS = (*SEVERITIES, *TOP_CATEGORIES)
+_SEVERITY_GROUPS = (*SEVERITIES, CRITICAL)
+#: The severities whose spans mark error characters (gold spans for span agreement).
+GOLD_SEVERITIES = frozenset(_SEVERITY_GROUPS)
+_GROUPS = (*_SEVERITY_GROUPS, *TOP_CATEGORIES)
 _BIT = {name: 1 << i for i, name in enumerate(_GROUPS)}
-_ERROR_BITS = sum(_BIT[s] for s in SEVERITIES)
+_ERROR_BITS = sum(_BIT[s] for s in _SEVERITY_GROUPS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,12 +209,14 @@ def what_bleu_sees(
         lines = testset.systems[name]
         flags = token_flags(lines, refs)
         tallies.append(_tally(name, lines, flags, annotations, rater))
+    total = _Tally.total(tallies)
+    critical = bool(total.error_tokens[1 + _SEVERITY_GROUPS.index(CRITICAL)].any())
     return ErrorTokenAnalysis(
         annotations=annotations.name,
         rater=rater,
         max_order=config.max_order,
-        systems=tuple(t.report() for t in tallies),
-        all=_Tally.total(tallies).report(),
+        systems=tuple(t.report(critical) for t in tallies),
+        all=total.report(critical),
         not_annotated=tuple(n for n in testset.systems if n not in annotations.segments),
     )
 
@@ -255,18 +266,21 @@ class _Tally:
             for k in range(self.other_tokens.shape[0])
         )
 
-    def report(self) -> ErrorTokenReport:
-        """Turn the arrays into the frozen report."""
-        n_sev = len(SEVERITIES)
+    def report(self, with_critical: bool) -> ErrorTokenReport:
+        """Turn the arrays into the frozen report (with a ``critical`` row if asked)."""
+        n_sev = len(_SEVERITY_GROUPS)
+        severities = [
+            (i, s) for i, s in enumerate(_SEVERITY_GROUPS) if with_critical or s != CRITICAL
+        ]
         return ErrorTokenReport(
             name=self.name,
             segments=self.segments,
             unaligned=self.unaligned,
             orders=self.rows(0),
-            by_severity={s: self.rows(1 + i) for i, s in enumerate(SEVERITIES)},
+            by_severity={s: self.rows(1 + i) for i, s in severities},
             by_category={c: self.rows(1 + n_sev + i) for i, c in enumerate(TOP_CATEGORIES)},
             spans=tuple(SpanAgreement(k + 1, c) for k, c in enumerate(self.credits)),
-            segments_by_severity={s: self.members[i] for i, s in enumerate(SEVERITIES)},
+            segments_by_severity={s: self.members[i] for i, s in severities},
             segments_by_category={c: self.members[n_sev + i] for i, c in enumerate(TOP_CATEGORIES)},
         )
 
@@ -361,7 +375,7 @@ def _error_spans(
     rater: str | None,
     origin: str,
 ) -> _ErrorSpans:
-    """Collect the target-side major and minor spans of the counted segments.
+    """Collect the target-side error spans (major, minor, critical) of the counted segments.
 
     Raises:
         InputError: a span ends past its line.
@@ -370,7 +384,7 @@ def _error_spans(
     for i in np.flatnonzero(counted).tolist():
         annotation = per_segment[i]
         for span in annotation.spans if annotation is not None else ():
-            if span.on_source or span.omission or span.severity not in _BIT:
+            if span.on_source or span.omission or span.severity not in _SEVERITY_GROUPS:
                 continue
             if (rater is not None and span.rater != rater) or span.start >= span.end:
                 continue

@@ -4,7 +4,7 @@ BLEU's evidence (runs of flagged tokens, :mod:`bleuviz.analysis.error_tokens`)
 and a span-predicting metric's spans are both scored against the human spans
 with the same MPP, micro-averaged (:mod:`bleuviz.analysis.span_agreement`), so
 the two read on one scale. The same rules as for BLEU: gold spans are the union
-of every rater's target-side major and minor spans (or one ``rater``'s), only
+of every rater's target-side major, minor and critical spans (or one ``rater``'s), only
 segments both files annotate count, and each side's spans are merged where
 they share a character. A metric's spans count whatever their severity (its
 own scale), except omissions and source-side spans, which mark no characters
@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bleuviz.analysis.error_tokens import GOLD_SEVERITIES
 from bleuviz.analysis.span_agreement import Span, SpanCredit, merge_spans, span_agreement
 from bleuviz.errors import InputError
-from bleuviz.io.error_spans import ERROR_SEVERITIES, ErrorAnnotations, SegmentAnnotation
+from bleuviz.io.error_spans import ErrorAnnotations, SegmentAnnotation
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +67,7 @@ def _system(
         if guess is None or truth is None or (rater is not None and rater not in truth.raters):
             continue
         pred_side.append(merge_spans(_marked(guess, None, severities=None)))
-        gold_side.append(merge_spans(_marked(truth, rater, severities=ERROR_SEVERITIES)))
+        gold_side.append(merge_spans(_marked(truth, rater, severities=GOLD_SEVERITIES)))
     return SystemSpanAgreement(name, len(pred_side), span_agreement(pred_side, gold_side))
 
 

@@ -89,7 +89,7 @@ def counted_spans(annotation: SegmentAnnotation, rater: str | None) -> list[Erro
         for s in annotation.spans
         if not s.on_source
         and not s.omission
-        and s.severity in ("major", "minor")
+        and s.severity in ("major", "minor", "critical")
         and (rater is None or s.rater == rater)
     ]
 
@@ -166,14 +166,16 @@ def oracle(
     return out
 
 
-def assert_report(report: ErrorTokenReport, counts: Counts, order: int) -> None:
+def assert_report(
+    report: ErrorTokenReport, counts: Counts, order: int, severities: list[str]
+) -> None:
     """Compare one report with the oracle's tallies."""
     assert report.segments == counts.segments
     assert list(report.unaligned) == counts.unaligned
     groups: list[tuple[str, Sequence[OrderCounts]]] = [("", report.orders)]
     groups += list(report.by_severity.items()) + list(report.by_category.items())
     assert list(report.by_category) == list(TOP_CATEGORIES)
-    assert list(report.by_severity) == ["major", "minor"]
+    assert list(report.by_severity) == severities
     for group, rows in groups:
         assert len(rows) == order
         for n, row in enumerate(rows, start=1):
@@ -217,8 +219,10 @@ def test_counts_equal_the_token_by_token_oracle(
     )
     expected = oracle(case, tokenize, order, rater)
     assert [r.name for r in analysis.systems] == [n for n in expected if n != ALL]
+    critical = any(n[0] for n in expected[ALL].error["critical"].values())
+    severities = ["major", "minor", *(["critical"] if critical else [])]
     for report in (*analysis.systems, analysis.all):
-        assert_report(report, expected[report.name], order)
+        assert_report(report, expected[report.name], order, severities)
     assert analysis.system(ALL) is analysis.all
     assert analysis.not_annotated == tuple(
         n for n in case.testset.systems if n not in case.annotations.segments
