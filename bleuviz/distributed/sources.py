@@ -124,22 +124,19 @@ def scan(url: str, every: int, skip: int = 0) -> tuple[int, np.ndarray[Any, Any]
     """Count the lines of ``url`` as ``split_lines`` would; note where lines start.
 
     Returns the number of lines, the byte offsets of lines ``skip``, ``skip +
-    every``, ... (0-based, a BOM skipped) and the file's size.
+    every``, ... (0-based, after a leading BOM) and the file's size.
 
     Raises:
         InputError: the file cannot be read, or holds no bytes but a BOM.
     """
     found: list[np.ndarray[Any, Any]] = []
-    newlines, size, last = 0, 0, b""
+    newlines, size, bom, last = 0, 0, 0, b""
     try:
         with fsspec.open(url, "rb") as f:
             while block := f.read(SCAN_BLOCK):
-                if size == 0 and block.startswith(_BOM):
-                    size = len(_BOM)
-                    block = block[len(_BOM) :]
-                    found.append(np.array([size] if skip == 0 else [], dtype=np.int64))
-                elif size == 0:
-                    found.append(np.array([0] if skip == 0 else [], dtype=np.int64))
+                if size == 0:
+                    bom = len(_BOM) if block.startswith(_BOM) else 0
+                    found.append(np.array([bom] if skip == 0 else [], dtype=np.int64))
                 ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10)
                 lines = newlines + 1 + np.arange(len(ends))  # the line starting after each
                 wanted = (lines >= skip) & ((lines - skip) % every == 0)
@@ -149,12 +146,17 @@ def scan(url: str, every: int, skip: int = 0) -> tuple[int, np.ndarray[Any, Any]
                 last = block[-1:]
     except (OSError, ValueError) as e:
         raise InputError(f"{url}: cannot read ({e})") from None
-    starts = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
-    body = size - (len(_BOM) if starts.size and starts[0] == len(_BOM) and skip == 0 else 0)
-    if size == 0 or (body == 0 and skip == 0):
+    if size == bom:
         raise InputError(f"{url}: file is empty")
+    starts = np.concatenate(found)
     n_lines = newlines + (0 if last == b"\n" else 1)
     return n_lines, starts[starts < size], size
+
+
+def _first_line_start(url: str) -> int:
+    """Where line 1 starts: after a leading BOM."""
+    with fsspec.open(url, "rb") as f:
+        return len(_BOM) if f.read(len(_BOM)) == _BOM else 0
 
 
 def plan_plain(
@@ -212,11 +214,10 @@ def plan_table(url: str, rows: int = 1, bounds: Sequence[int] | None = None) -> 
     skip = 1 if fmt == "tsv" else 0
     every = rows if bounds is None else 1
     n_lines, starts, size = scan(url, every, skip)
-    header_scan = scan(url, 1 << 62)  # line 0 only
     n = n_lines - skip
     if n <= 0:
         raise InputError(f"{url}: no rows after the header")
-    header_start = int(header_scan[1][0])
+    header_start = _first_line_start(url)
     header_stop = int(starts[0]) if skip else _line_end(url, header_start)
     header = Piece(url, header_start, header_stop, 1)
     columns = _header_columns(url, fmt, read_bytes(header))

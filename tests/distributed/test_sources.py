@@ -156,3 +156,17 @@ def test_csv_is_refused_on_dask(tmp_path: Path) -> None:
     path.write_text("ref,sys\na,b\n")
     with pytest.raises(InputError, match=r"--dask reads plain files, or one \.jsonl"):
         plan_inputs([str(path)], [])
+
+
+@pytest.mark.parametrize("data", [b"", b"\xef\xbb\xbf"])
+def test_an_empty_file_is_refused_as_the_one_machine_reader_refuses_it(
+    tmp_path: Path, data: bytes
+) -> None:
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.empty.txt"
+    ref.write_text("a\n")
+    hyp.write_bytes(data)
+    with pytest.raises(InputError) as caught:
+        plan_inputs([str(hyp)], [str(ref)])
+    with pytest.raises(InputError) as theirs:
+        load_paths([hyp], [ref])
+    assert str(caught.value) == str(theirs.value) == f"{hyp}: file is empty"
