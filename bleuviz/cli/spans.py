@@ -32,8 +32,8 @@ from bleuviz.io.testset import TestSet
 _EPILOG = """\
 Definitions. A hypothesis token (BLEU's tokenizer, placed in the line's
 characters) is an error token if it overlaps a target-side span (not on the
-source, not an omission) of severity major or minor; otherwise an other token.
-A token is flagged at order n if no matched n-gram of order n covers it (an
+source, not an omission) of severity major or minor (or critical); otherwise
+an other token. A token is flagged at order n if no matched n-gram of order n covers it (an
 n-gram's first min(hypothesis count, clip count) occurrences are matched, as in
 the app's highlight). BLEU sees errors when error tokens are flagged more often
 than other tokens: the table shows both shares and their difference in points,
