@@ -341,3 +341,22 @@ def test_gold_spans_are_the_raters_union() -> None:
     only_r2 = what_bleu_sees(testset, annotations, TokenizeConfig(), BleuConfig(max_order=1), "r2")
     assert only_r2.all.orders[0].error_tokens == 2
     assert only_r2.all.spans[0].credit.gold == 1
+
+
+@pytest.mark.parametrize("flavor", ["sacrebleu", "nltk", "tf-nmt"])
+def test_every_flavour_clips_alike(flavor: str) -> None:
+    # The flags depend on the tokenizer and the order only: every flavour clips an
+    # n-gram at its largest count in one reference (sacrebleu, nltk's
+    # modified_precision, tf-nmt's merged reference counts).
+    hyp = "the the the cat sat ."
+    refs = ["the cat the mat .", "a cat sat the ."]
+    span = ErrorSpan(8, 11, "minor", "Fluency/Grammar", "r1")
+    testset, annotations = small_case(hyp, refs, [span])
+    config = BleuConfig(flavor=flavor, weights=(0.5, 0.5, 0.0), max_order=3)
+    got = what_bleu_sees(testset, annotations, TokenizeConfig(), config)
+    reference = what_bleu_sees(testset, annotations, TokenizeConfig(), BleuConfig(max_order=3))
+    assert got.all.orders == reference.all.orders
+    assert got.max_order == 3
+    detail = explain_segment(hyp, refs, TokenizeConfig(), 3)
+    third = [status != MATCH for status in detail.token_statuses(1)][2]
+    assert (got.all.orders[0].error_tokens, got.all.orders[0].error_flagged) == (1, int(third))
