@@ -160,6 +160,10 @@ def _remote(address: str) -> Engine:
             f"--dask: no Dask scheduler answered at {address} within {CONNECT_TIMEOUT} s "
             f"({type(e).__name__})"
         ) from None
+    except Exception as e:  # something answered, but not as a Dask scheduler speaks
+        raise InputError(
+            f"--dask: {address} did not answer as a Dask scheduler ({type(e).__name__})"
+        ) from None
     n = len(client.scheduler_info().get("workers", {}))
     return Engine(address, f"dask {address} ({n} workers)", _dashboard(client), client)
 

@@ -163,3 +163,24 @@ def test_tables_score_as_the_one_machine_command_scores_them(
         dask = ["--dask", "sync", "--partition-rows", "50"]
         status, out, _ = _run(capsys, ["score", "-i", str(parquet), *argv[3:], *dask])
         assert (status, out) == (0, here)
+
+
+def test_a_server_that_is_not_a_scheduler_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Something listens and answers, but not Dask's protocol (an HTTP server, say)."""
+    import threading
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+
+        def answer() -> None:
+            conn, _ = server.accept()
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n" * 4)
+
+        threading.Thread(target=answer, daemon=True).start()
+        status, out, err = _run(capsys, [*SCORE, "--dask", f"tcp://127.0.0.1:{port}"])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"bleuviz: error: --dask: tcp://127.0.0.1:{port} did not answer as")
+    assert err.count("\n") == 1
