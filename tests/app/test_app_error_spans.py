@@ -240,7 +240,12 @@ def test_overview_breaks_errors_down_by_category(spans_app: Callable[..., AppTes
 
 
 def test_nothing_new_without_spans(new_app: Callable[..., AppTest]) -> None:
-    for page, params in ((SENTENCES, {"sys": "literal", "seg": "1"}), (OVERVIEW, {})):
+    compare = {"a": "literal", "b": "terse", "seg": "1", "view": "segments"}
+    for page, params in (
+        (SENTENCES, {"sys": "literal", "seg": "1"}),
+        (OVERVIEW, {}),
+        (COMPARE, compare),
+    ):
         at = new_app()
         at.switch_page(page)
         for key, value in params.items():
@@ -250,6 +255,9 @@ def test_nothing_new_without_spans(new_app: Callable[..., AppTest]) -> None:
         assert errors_drawn(at) == []
         assert all("errors per rating" not in d.value.columns for d in at.dataframe)
         assert all("major" not in d.value.columns for d in at.dataframe)
+        assert all("major A" not in d.value.columns for d in at.dataframe)
+        assert not [h for h in at.subheader if "BLEU sees" in h.value]
+        assert all('class="bv-err' not in body for body in html_bodies(at))  # nor legend
 
 
 def sample_testset() -> TestSet:
