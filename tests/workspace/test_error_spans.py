@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import tempfile
 from pathlib import Path
@@ -15,6 +16,7 @@ from bleuviz.io.error_spans import HUMAN, METRIC, ErrorAnnotations, ErrorSpan, S
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import SpansChanged, Workspace
+from bleuviz.workspace.span_codec import spans_of, spans_payload
 
 SYSTEMS = ("a", "b", "c")
 N = 4
@@ -146,3 +148,16 @@ def test_replaced_spans_take_their_score_with_them(workspace: Workspace) -> None
     workspace.save_testset(with_score(("a",), -5.0), "s", replace_spans=("MQM",))
     (scores,) = workspace.load(set_id).seg_scores
     assert list(scores.values) == ["a"] and scores.values["a"][0] == -5.0
+
+
+def test_stored_fields_are_read_by_name_and_missing_ones_take_their_defaults() -> None:
+    """A payload written before a field existed (or in another order) reads as it meant."""
+    payload = spans_payload((span(3), None))
+    stored = json.loads(payload)
+    order = [stored["fields"].index(name) for name in ("rater", "end", "start", "severity")]
+    order.append(stored["fields"].index("category"))
+    stored["fields"] = [stored["fields"][i] for i in order]
+    stored["columns"] = [stored["columns"][i] for i in order]
+    stored["string_columns"] = [k for k, i in enumerate(order) if i in stored["string_columns"]]
+    (got, none) = spans_of(json.dumps(stored).encode())
+    assert none is None and got == span(3)  # on_source, omission, ... as their defaults
