@@ -240,7 +240,9 @@ def plan_parquet(url: str, rows: int = 1, bounds: Sequence[int] | None = None) -
     import pyarrow.parquet as pq
 
     try:
-        files = sorted(fsspec.open_files(url, "rb", expand=True), key=lambda f: f.path)
+        fs, path = fsspec.core.url_to_fs(url)
+        pattern = f"{url.rstrip('/')}/*.parquet" if fs.isdir(path) else url
+        files = sorted(fsspec.open_files(pattern, "rb", expand=True), key=lambda f: f.path)
         urls = [f.fs.unstrip_protocol(f.path) for f in files]
         metas = []
         for f in files:
@@ -405,7 +407,7 @@ def _layout(url: str, columns: Sequence[str]) -> Layout:
     if any(("\t" in c or "\n" in c or "\r" in c) for c in columns):
         raise InputError(f"{url}: a column name holds a tab or a line break")
     table = f"{text}\n{text}\n".encode()
-    name = f"{url}.tsv"
+    name = "columns.tsv"  # the reader picks its format by the name's extension
     try:
         testset = load_table(NamedBytes(name, table), max_bytes=len(table) + 1)
     except InputError as e:

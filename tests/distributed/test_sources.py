@@ -170,3 +170,14 @@ def test_an_empty_file_is_refused_as_the_one_machine_reader_refuses_it(
     with pytest.raises(InputError) as theirs:
         load_paths([hyp], [ref])
     assert str(caught.value) == str(theirs.value) == f"{hyp}: file is empty"
+
+
+def test_a_folder_of_parquet_files_is_one_table_in_name_order(tmp_path: Path) -> None:
+    folder = tmp_path / "set"
+    folder.mkdir()
+    pq.write_table(pa.table({"ref": ["c", "d"], "sys": ["C", "D"]}), folder / "part-1.parquet")
+    pq.write_table(pa.table({"ref": ["a", "b"], "sys": ["A", "B"]}), folder / "part-0.parquet")
+    for url in (str(folder), f"{folder}/", f"{folder}/*.parquet"):
+        plan = plan_inputs([url], [], bounds=[0, 1, 3, 4])
+        joined = _joined(list(plan.partitions), plan.layout)
+        assert joined == {"sys": ["A", "B", "C", "D"], "ref0": ["a", "b", "c", "d"]}
