@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleuviz.analysis.error_tokens import GOLD_SEVERITIES
+from bleuviz.analysis.error_reports import GOLD_SEVERITIES
 from bleuviz.analysis.span_agreement import Span, SpanCredit, merge_spans, span_agreement
 from bleuviz.errors import InputError
 from bleuviz.io.error_spans import ErrorAnnotations, SegmentAnnotation
