@@ -110,14 +110,13 @@ def read_mqm_tsv(
     """
     lines = decode_lines(f, max_bytes)
     columns = _header(f.name, lines[0])
-    rows, skipped = _rows(f.name, lines, columns, testset)
-    if not rows:
+    segments, skipped = _read_rows(f.name, lines, columns, testset)
+    if not segments:
         raise InputError(
             f"{f.name}: no system it annotates is in the test set "
             f"(it annotates {_some(skipped) or 'none'}; the test set has "
             f"{_some(testset.system_names)})"
         )
-    segments = _segments(f.name, rows, testset)
     frozen = {
         system: _freeze(segments[system], testset.n_segments)
         for system in testset.system_names
@@ -139,15 +138,43 @@ def _header(name: str, line: str) -> dict[str, int]:
     return positions
 
 
-def _rows(
+def _read_rows(
     name: str, lines: Sequence[str], columns: dict[str, int], testset: TestSet
-) -> tuple[list[_Row], list[str]]:
-    """Split the rows of loaded systems into fields; name the systems not loaded."""
+) -> tuple[dict[str, dict[int, _Segment]], list[str]]:
+    """Read every row onto its line by the first mapping under which all fit.
+
+    By document and position first where the test set has document ids, else
+    (a document it does not hold, or a text that then differs) by ``seg_id``; when
+    neither fits, the first mapping's refusal is raised. Rows are read as they
+    come, none kept: a file is one pass when the first mapping fits.
+
+    Returns:
+        The segments of each loaded system, and the systems not loaded.
+    """
+    first_refusal: InputError | None = None
+    for locate in _locators(name, testset):
+        try:
+            return _map_rows(name, lines, columns, testset, locate)
+        except _DocumentsDiffer:
+            continue
+        except InputError as refusal:
+            first_refusal = first_refusal or refusal
+    raise first_refusal or InputError(f"{name}: no mapping of rows to lines fits")
+
+
+def _map_rows(
+    name: str,
+    lines: Sequence[str],
+    columns: dict[str, int],
+    testset: TestSet,
+    locate: _Locate,
+) -> tuple[dict[str, dict[int, _Segment]], list[str]]:
+    """Read the rows of loaded systems onto the lines ``locate`` maps them to."""
     width = len(columns)
     # A file whose last column is the comment may leave it off entirely.
     short = width - 1 if columns.get(COMMENT) == width - 1 else width
     pick = itemgetter(*(columns[column] for column in REQUIRED_COLUMNS))
-    rows: list[_Row] = []
+    segments: dict[str, dict[int, _Segment]] = {}
     skipped: dict[str, None] = {}
     systems = testset.systems
     for n, line in enumerate(lines[1:], start=2):
@@ -164,21 +191,22 @@ def _rows(
                 raise InputError(f"{name}: line {n}: the system is empty")
             skipped[system] = None
             continue
-        rows.append(
-            _Row(
-                n,
-                system,
-                doc,
-                _positive(name, n, "doc_id", doc_id),
-                _positive(name, n, "seg_id", seg_id),
-                rater,
-                source,
-                target,
-                category.strip(),
-                _severity(name, n, severity),
-            )
+        row = _Row(
+            n,
+            system,
+            doc,
+            _positive(name, n, "doc_id", doc_id),
+            _positive(name, n, "seg_id", seg_id),
+            rater,
+            source,
+            target,
+            category.strip(),
+            _severity(name, n, severity),
         )
-    return rows, list(skipped)
+        index = locate(row)
+        segment = segments.setdefault(system, {}).setdefault(index, _Segment())
+        _add_row(name, row, index, testset, segment)
+    return segments, list(skipped)
 
 
 def _positive(name: str, n: int, column: str, text: str) -> int:
@@ -198,30 +226,8 @@ def _severity(name: str, n: int, text: str) -> str:
     return severity
 
 
-def _segments(name: str, rows: Sequence[_Row], testset: TestSet) -> dict[str, dict[int, _Segment]]:
-    """Map every row to its line and check it, by the first mapping under which all fit.
-
-    By document and position first where the test set's documents name every row's,
-    else (or when a text then differs) by ``seg_id``; the first mapping's refusal is
-    the one raised when neither fits.
-    """
-    first_refusal: InputError | None = None
-    for locate in _locators(name, rows, testset):
-        segments: dict[str, dict[int, _Segment]] = {}
-        try:
-            for row in rows:
-                index = locate(row)
-                segment = segments.setdefault(row.system, {}).setdefault(index, _Segment())
-                _add_row(name, row, index, testset, segment)
-        except InputError as refusal:
-            first_refusal = first_refusal or refusal
-            continue
-        return segments
-    raise first_refusal or InputError(f"{name}: no rows")  # (rows is never empty here)
-
-
-def _locators(name: str, rows: Sequence[_Row], testset: TestSet) -> list[_Locate]:
-    """The mappings to try: by document and position if the documents fit, then seg_id."""
+def _locators(name: str, testset: TestSet) -> list[_Locate]:
+    """The mappings to try: by document and position where there are documents, then seg_id."""
     by_seg_id = _Locate(name, testset.n_segments, None)
     if testset.doc_ids is None:
         return [by_seg_id]
@@ -229,9 +235,11 @@ def _locators(name: str, rows: Sequence[_Row], testset: TestSet) -> list[_Locate
     for i, doc in enumerate(testset.doc_ids):
         first, count = starts.get(doc, (i, 0))
         starts[doc] = (first, count + 1)
-    if all(row.doc in starts for row in rows):
-        return [_Locate(name, testset.n_segments, starts), by_seg_id]
-    return [by_seg_id]
+    return [_Locate(name, testset.n_segments, starts), by_seg_id]
+
+
+class _DocumentsDiffer(InputError):
+    """A row's document is not among the test set's: map by seg_id instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +258,10 @@ class _Locate:
                     f"{plural(self.n_segments, 'segment')}"
                 )
             return row.seg_id - 1
+        if row.doc not in self.starts:
+            raise _DocumentsDiffer(
+                f"{self._where(row)}: document {row.doc!r} is not the test set's"
+            )
         first, count = self.starts[row.doc]
         if row.doc_id > count:
             raise InputError(
