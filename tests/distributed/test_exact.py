@@ -138,3 +138,16 @@ def test_fsspec_urls_in_and_out(tmp_path: Path) -> None:
         }
     assert len(fs.ls("/bleuviz-test/out")) == len(plan.partitions)
     fs.rm("/bleuviz-test", recursive=True)
+
+
+@pytest.mark.parametrize("parts", [1, 7])
+def test_rouge_a_mean_of_sentence_scores_equals_the_one_machine_mean(parts: int) -> None:
+    """ROUGE's rows are one F-measure a segment (fractions): they travel whole and are
+    averaged on the client exactly as one machine averages them."""
+    labels = ("ROUGE-1", "ROUGE-L")
+    settings = Settings()
+    here = Evaluation(load_paths(HYPS, REFS), settings)
+    on_dask = _dask_scores(REFS, settings, parts, labels)
+    for label in labels:
+        for system, scores in here.scores(label).items():
+            assert on_dask[label][system].corpus == scores.corpus
