@@ -157,3 +157,33 @@ def test_a_click_on_a_category_lists_its_segments(page: Page, spans_server: str)
     link.click()
     expect(page.get_by_role("heading", name="Segment 1 ·")).to_contain_text("literal")
     expect(page.locator('.bv-line .bv-err[data-severity="major"]')).to_have_text(MAJOR_WORD)
+
+
+def test_overlapping_errors_draw_apart(
+    page: Page, tmp_path: Path, serve: Callable[..., AbstractContextManager[str]]
+) -> None:
+    line = HYPS["literal"][0]
+    rows = [
+        (marked(line, "quarrels"), "Accuracy/Mistranslation", "Major"),
+        (marked(line, "council quarrels over"), "Fluency/Grammar", "Minor"),
+    ]
+    mqm = tmp_path / "mqm.tsv"
+    body = [
+        "\t".join(["literal", "doc", "1", "1", "r1", SOURCE[0], target, category, severity, ""])
+        for target, category, severity in rows
+    ]
+    mqm.write_text("\n".join([HEADER, *body]) + "\n", encoding="utf-8")
+    args = ["--ref", str(SAMPLE / "ref.A.en"), "--hyp", str(SAMPLE / "hyp.literal.en")]
+    with serve(*args, "--mqm", str(mqm), log=tmp_path / "server.log") as url:
+        open_segment(page, url, "literal", 1)
+        line_el = page.locator(".bv-line").filter(has=page.locator(".bv-err")).first
+        expect(line_el).to_have_text(line)
+        major = line_el.locator('.bv-err[data-severity="major"]')
+        minor = line_el.locator('.bv-err[data-severity="minor"]')
+        expect(major).to_have_text("quarrels")
+        assert "".join(minor.all_text_contents()) == "council quarrels over"
+        # The longer error is the outer lane; the inner one's underline sits lower.
+        inner = major.evaluate("e => getComputedStyle(e).paddingBottom")
+        outer = {m.evaluate("e => getComputedStyle(e).paddingBottom") for m in minor.all()}
+        assert outer == {"1px"} and inner == "5px"
+        assert major.evaluate("e => e.parentElement.dataset.severity") == "minor"
