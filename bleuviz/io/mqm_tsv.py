@@ -159,6 +159,8 @@ def _read_rows(
             continue
         except InputError as refusal:
             first_refusal = first_refusal or refusal
+    if isinstance(first_refusal, _Misplaced) and testset.doc_ids is None:
+        raise InputError(str(first_refusal) + _NO_DOCUMENTS)
     raise first_refusal or InputError(f"{name}: no mapping of rows to lines fits")
 
 
@@ -242,6 +244,17 @@ class _DocumentsDiffer(InputError):
     """A row's document is not among the test set's: map by seg_id instead."""
 
 
+class _Misplaced(InputError):
+    """A row on a line past the end, or whose text is not the line's: a wrong mapping?"""
+
+
+#: Said when rows mapped by seg_id do not fit a test set without document ids.
+_NO_DOCUMENTS = (
+    " (without document ids, seg_id is taken as the line number; with them, rows map "
+    "by doc and doc_id, as in files whose seg_id counts segments the test set lacks)"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class _Locate:
     """Map a row to its 0-based line: ``doc``/``doc_id`` through ``starts``, else ``seg_id``."""
@@ -253,7 +266,7 @@ class _Locate:
     def __call__(self, row: _Row) -> int:
         if self.starts is None:
             if row.seg_id > self.n_segments:
-                raise InputError(
+                raise _Misplaced(
                     f"{self._where(row)}: seg_id {row.seg_id} is past the test set's "
                     f"{plural(self.n_segments, 'segment')}"
                 )
@@ -288,7 +301,7 @@ def _add_row(name: str, row: _Row, index: int, testset: TestSet, segment: _Segme
     except BadMarks as e:
         raise InputError(f"{_where(name, row, index)}: {e}") from None
     if row.target and target != hypothesis:
-        raise InputError(
+        raise _Misplaced(
             f"{_where(name, row, index)}: the annotated text differs from the hypothesis: "
             + difference(target, hypothesis)
         )

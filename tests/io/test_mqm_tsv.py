@@ -250,6 +250,9 @@ def test_without_document_ids_a_seg_id_past_the_end_is_refused() -> None:
     path = MQM_DATA / "ted_ende.mqm.tsv"
     message = refusal(NamedBytes(str(path), path.read_bytes()), testset)
     assert "seg_id 218 is past the test set's 25 segments" in message
+    assert message.endswith(
+        "rows map by doc and doc_id, as in files whose seg_id counts segments the test set lacks)"
+    )
 
 
 #: Texts that hold no tag (no ``<``), marked stretch by stretch, marks possibly adjacent.
