@@ -25,7 +25,7 @@ shows literally and runs nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -189,12 +189,19 @@ def tokens_with_errors(
     return f'<div class="bv-line">{"".join(parts)}{markers_html(markers)}</div>'
 
 
-def error_legend() -> str:
-    """The legend of the underlines: one sample per severity, and an omission."""
+def error_legend(severities: Iterable[str] = ()) -> str:
+    """The legend of the underlines: one sample per severity, and an omission.
+
+    ``severities``: those on screen; any beyond major, minor and neutral (xCOMET's
+    ``critical``) gets a sample too, in the colour every other severity takes.
+    """
+    usual = (MAJOR, MINOR, NEUTRAL)
+    shown = [*usual, *sorted(set(severities) - set(usual))]
     samples = "".join(
-        f'<span class="bv-err" data-severity="{severity}" data-lane="0" '
-        f'title="{severity} error" style="margin-right:0.8rem">{severity}</span>'
-        for severity in (MAJOR, MINOR, NEUTRAL)
+        f'<span class="bv-err" data-severity="{inert_text(severity)}" data-lane="0" '
+        f'title="{inert_text(severity)} error" style="margin-right:0.8rem">'
+        f"{inert_text(severity)}</span>"
+        for severity in shown
     )
     omission = '<span class="bv-err bv-omission" data-severity="major">‸ omission</span>'
     return (

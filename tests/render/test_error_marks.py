@@ -188,6 +188,11 @@ def test_legend_and_style_cover_each_severity() -> None:
     legend = read(error_legend())
     shown = {a.get("data-severity") for _, around in legend.chars for a in around}
     assert {"major", "minor", "neutral"} <= shown
+    legend = read(error_legend(["major", "critical", '<b x="1">']))
+    extra = [a.get("data-severity") for _, around in legend.chars for a in around]
+    assert "critical" in extra and '<b x="1">' in extra and "b" not in legend.tags
+    samples = [ch for ch, around in legend.chars if around[-1].get("data-severity") == "major"]
+    assert "".join(samples).startswith("major")  # one sample each, the usual first
     for severity in ("major", "minor", "neutral"):
         assert f'.bv-err[data-severity="{severity}"]' in STYLE
 

@@ -122,7 +122,8 @@ def show_segment(
     spans = annotation_choice(testset, f"{key_prefix}_seg_err_from")  # None without any
     errors = segment_errors(spans, system, index, key_prefix)
     order = source_and_order(evaluation, config, index, f"{key_prefix}_order", errors)
-    show_html(legend() + ("" if errors is None else error_legend()))
+    severities = [] if errors is None else [span.severity for span in errors.spans]
+    show_html(legend() + ("" if errors is None else error_legend(severities)))
     st.markdown("**Hypothesis**")
     if expl.hyp_spans is None:
         st.caption(

@@ -213,17 +213,18 @@ def drill_down(
     order = source_and_order(evaluation, config, index, key="cmp_order")
     spans = annotation_choice(testset, "cmp_seg_err_from")  # None without error spans
     shown_legend = st.empty()  # the error legend joins it where a side shows error spans
-    drawn = False
+    drawn: list[str] | None = None  # the severities shown, once a side shows error spans
     for i, col in enumerate(st.columns(2)):
         with col:
             st.markdown(f"**{'AB'[i]} · {md(names[i])}**")
             errors = segment_errors(spans, names[i], index, f"cmp_{'ab'[i]}")
-            drawn |= errors is not None
+            if errors is not None:
+                drawn = (drawn or []) + [span.severity for span in errors.spans]
             if errors is not None and errors.source_spans and testset.source is not None:
                 st.caption(f"Source, with the errors marked in it for {md(names[i])}")
                 show_source(testset.source[index], errors)
             system_side(expl[i], expl[1 - i], names, i, order, index, errors)
-    show_html(legend() + (error_legend() if drawn else ""), shown_legend)
+    show_html(legend() + ("" if drawn is None else error_legend(drawn)), shown_legend)
     for i, col in enumerate(st.columns(2)):
         with col:
             st.caption(f"Note on {'AB'[i]} · {md(names[i])}")
