@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleuviz.errors import InputError, UnknownTestSet
+from bleuviz.io.error_spans import HUMAN, ErrorAnnotations, ErrorSpan, SegmentAnnotation
 from bleuviz.io.scores import build_scores
 from bleuviz.io.testset import TestSet
 from bleuviz.workspace import DB_NAME, TRASH_DAYS, DefiningStreams, Workspace
@@ -186,7 +187,10 @@ def test_listing_is_newest_first(workspace: Workspace) -> None:
 
 
 def test_rename_and_delete(workspace: Workspace) -> None:
-    saved = workspace.save_testset(sample_testset(), "old")
+    testset = sample_testset()
+    marked = SegmentAnnotation(("r",), (ErrorSpan(0, 1, "minor", "Style", "r"),))
+    spans = ErrorAnnotations("MQM", "m.tsv", HUMAN, {"terse": (marked,) * testset.n_segments})
+    saved = workspace.save_testset(testset.with_error_spans((spans,)), "old")
     workspace.save_note(saved.id, "terse", 3, "drops the verb", "omission")
     workspace.rename(saved.id, "  new\tname ")
     assert workspace.get(saved.id).name == "new name"
@@ -197,6 +201,7 @@ def test_rename_and_delete(workspace: Workspace) -> None:
     assert [s.id for s in workspace.trash()] == [saved.id]
     assert workspace.purge_trash(datetime.now(UTC) + timedelta(days=TRASH_DAYS + 1)) == 1
     tables = ("streams", "seg_scores", "seg_score_values", "notes", "note_revisions")
+    tables += ("error_spans", "error_span_values")
     with sqlite3.connect(workspace.folder / DB_NAME) as conn:  # nothing of it is left behind
         for table in tables:
             assert conn.execute(f"SELECT count(*) FROM {table}").fetchone() == (0,), table
@@ -205,7 +210,9 @@ def test_rename_and_delete(workspace: Workspace) -> None:
     assert again.id == saved.id and workspace.notes(saved.id) == ()  # its notes went with it
 
 
-@pytest.mark.parametrize("call", ["get", "load", "delete", "notes", "notes_tsv"])
+@pytest.mark.parametrize(
+    "call", ["get", "load", "delete", "notes", "notes_tsv", "notes_mqm", "error_span_names"]
+)
 def test_an_unknown_id_is_one_line_naming_it(workspace: Workspace, call: str) -> None:
     with pytest.raises(UnknownTestSet) as caught:
         getattr(workspace, call)("feedbeef")
