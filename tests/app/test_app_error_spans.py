@@ -7,9 +7,11 @@ data, counted here again in plain Python. Without spans, nothing new is drawn.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -31,7 +33,7 @@ from tests.app.error_span_data import (
     with_spans,
 )
 from tests.app.markup import html_bodies
-from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
+from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
 SENTENCES = "bleuviz/app/page_scripts/sentences.py"
 COMPARE = "bleuviz/app/page_scripts/compare.py"
@@ -400,3 +402,51 @@ def test_a_lower_max_order_keeps_the_section_drawn(spans_app: Callable[..., AppT
     assert not at.exception, [e.value for e in at.exception]
     assert at.radio(key="ov_sees_order").value == 1
     assert list(rates_on_page(at)["order"].unique()) == [1, 2]
+
+
+def test_esa_file_two_annotators_and_an_omission(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    """WMT24 ESA JSON lines through the reader (--mqm): a rater selector, a marker."""
+    rows = [
+        {
+            "system": "literal",
+            "line_id": 0,
+            "tgt": LINE1,
+            "esa_score": 60,
+            "annotator": "a1",
+            "esa_spans": [
+                {
+                    "start_i": QUARRELS[0],
+                    "end_i": QUARRELS[1],
+                    "severity": "major",
+                    "error_type": None,
+                }
+            ],
+        },
+        {
+            "system": "literal",
+            "line_id": 0,
+            "tgt": LINE1,
+            "esa_score": 80,
+            "annotator": "a2",
+            "esa_spans": [
+                {"start_i": "missing", "end_i": "missing", "severity": "minor", "error_type": None}
+            ],
+        },
+    ]
+    esa = tmp_path / "esa.jsonl"
+    esa.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS), "--mqm", str(esa)]
+    at = new_app(*argv)
+    at.switch_page(SENTENCES)
+    at.query_params["sys"], at.query_params["seg"] = "literal", "1"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.selectbox(key="sent_rater").options == ["every rater", "a1", "a2"]
+    by_rater = {p["data-rater"]: p for p in errors_drawn(at)}
+    assert by_rater["a1"]["text"] == "quarrels" and by_rater["a1"]["data-category"] == ""
+    assert by_rater["a2"]["data-omission"] == "true"
+    assert "ESA error spans by a1, a2: 1 major, 1 minor." in captions(at)
+    at.selectbox(key="sent_rater").set_value("a2").run()
+    assert [p["data-rater"] for p in errors_drawn(at)] == ["a2"]
