@@ -28,12 +28,14 @@ from typing import Any
 
 from bleuviz.cli.server_settings import PINNED_DEFAULTS, SERVER_SETTINGS, option_flags
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.io.mqm_score import parse_weights
 
 #: The app's options taking files (``add_app_arguments``).
 FILE_OPTIONS = ("ref", "hyp", "src", "docids", "seg_scores", "mqm")
 #: All the app's options, as messages list them.
 APP_OPTIONS = tuple(
-    "--" + name.replace("_", "-") for name in (*FILE_OPTIONS, "lower_is_better", "workspace")
+    "--" + name.replace("_", "-")
+    for name in (*FILE_OPTIONS, "mqm_weights", "lower_is_better", "workspace")
 )
 
 #: A host name (RFC 1123 labels, dot-separated).
@@ -79,6 +81,9 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
         help="error spans from outside (MQM TSV, .seg.rating, ESA JSON lines, xCOMET JSON)",
     )
     parser.add_argument(
+        "--mqm-weights", metavar="WEIGHTS", help="MQM error weights (as score's --mqm-weights)"
+    )
+    parser.add_argument(
         "--lower-is-better", nargs="+", default=[], metavar="NAME", help="imported scores"
     )
     parser.add_argument("--workspace", metavar="DIR", help="workspace folder")
@@ -114,10 +119,12 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
     """Return the ``python -m streamlit run`` command line ``bleuviz app ARGS`` stands for.
 
     Raises:
-        ConfigError: ``--ref`` without ``--hyp``, or the reverse.
+        ConfigError: ``--ref`` without ``--hyp``, or the reverse; malformed ``--mqm-weights``.
         InputError: a file named does not exist.
     """
     check_files(args)
+    if args.mqm_weights is not None:
+        parse_weights(args.mqm_weights)  # refused here, in one line, not on the page
     settings = {**SERVER_SETTINGS, **PINNED_DEFAULTS, "server.address": args.address}
     if args.port is not None:
         settings["server.port"] = args.port

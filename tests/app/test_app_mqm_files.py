@@ -15,9 +15,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.state.app_args import parse_argv
+from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC
 from bleuviz.render.labels import escape_markdown
 from tests.app.test_app_imported_scores import score_uploader
-from tests.cli.test_mqm_cli import BASE, MQM_FILE, published
+from tests.cli.test_mqm_cli import BASE, MQM_FILE, SEG_IDS, error_counts, published
 from tests.io.test_mqm_score import oracle_scores
 from tests.io.test_mqm_tsv import MQM_SYSTEMS
 
@@ -96,3 +97,35 @@ def test_another_mqm_upload_asks_before_replacing(new_app: Callable[..., AppTest
     assert shown_means(at) == {
         s: f"{np.mean([v for k, v in oracle.items() if k[0] == s]):.4f}" for s in MQM_SYSTEMS
     }
+
+
+def one_per_error_means() -> dict[str, str]:
+    """The Overview's MQM means when every Major and Minor error weighs 1."""
+    errors = error_counts()
+    return {s: f"{-errors[s] / len(SEG_IDS):.4f}" for s in MQM_SYSTEMS}
+
+
+def test_command_line_weights_weigh_the_mqm_spans(new_app: Callable[..., AppTest]) -> None:
+    at = new_app(*BASE, "--mqm", MQM_FILE, "--mqm-weights", "major:1 minor:1 neutral:0")
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert shown_means(at) == one_per_error_means()
+
+
+def test_command_line_weights_weigh_an_uploaded_mqm_file(new_app: Callable[..., AppTest]) -> None:
+    at = new_app(*BASE, "--mqm-weights", "major:1 minor:1 neutral:0")
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    with open(MQM_FILE, "rb") as fh:
+        score_uploader(at).set_value(("mqm.tsv", fh.read(), "text/plain"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    assert shown_means(at) == one_per_error_means()
+
+
+def test_malformed_weights_are_said_and_the_defaults_used() -> None:
+    args = parse_argv(("app.py", "--mqm", "m.tsv", "--mqm-weights", "major"))
+    assert args.problem is not None and "--mqm-weights: 'major' is not SEVERITY" in args.problem
+    assert args.mqm_weights == DEFAULT_WEIGHTS_SPEC
+    assert parse_argv(("app.py", "--mqm-weights", "Major:2")).mqm_weights == "major:2"

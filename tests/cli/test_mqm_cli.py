@@ -17,7 +17,7 @@ from scipy import stats
 from bleuviz.app.ui.state.app_args import parse_argv
 from bleuviz.cli.app import streamlit_command
 from bleuviz.cli.main import build_parser, main
-from bleuviz.errors import InputError
+from bleuviz.errors import ConfigError, InputError
 from tests.io.test_mqm_tsv import MQM_DATA, MQM_SYSTEMS
 
 HYPS = [str(MQM_DATA / f"{system}.txt") for system in MQM_SYSTEMS]
@@ -135,3 +135,8 @@ def test_app_passes_mqm_files_to_the_app_and_refuses_a_missing_one() -> None:
     assert parse_argv(("serve.py", *own)).seg_scores == (MQM_FILE,)
     with pytest.raises(InputError, match=r"^--mqm: no such file: nowhere\.tsv$"):
         command(*BASE, "--mqm", "nowhere.tsv")
+    weighed = command(*BASE, "--mqm", MQM_FILE, "--mqm-weights", "major:1 minor:1")
+    own = weighed[weighed.index("--") + 1 :]
+    assert parse_argv(("serve.py", *own)).mqm_weights == "major:1 minor:1"
+    with pytest.raises(ConfigError, match=r"^--mqm-weights: 'major' is not SEVERITY"):
+        command(*BASE, "--mqm", MQM_FILE, "--mqm-weights", "major")

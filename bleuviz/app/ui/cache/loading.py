@@ -17,12 +17,14 @@ from typing import Any, TypedDict
 import streamlit as st
 
 from bleuviz.app.ui.cache.workspace import SAVED, SAVED_SET_KEY, load_saved
+from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.app.ui.state.settings import LOWER_KEY
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes, file_extension, read_path
 from bleuviz.io.error_span_files import attach_score_files
 from bleuviz.io.load import load_files, load_paths
+from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 from bleuviz.io.seg_scores import set_directions
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.registry import imported_specs
@@ -153,8 +155,9 @@ def scored_testset() -> LoadedTestSet:
     if not files:
         return loaded
     replacing = tuple(state.get("seg_score_replace") or ())  # names the user chose to replace
-    scores_key = (loaded.content_id, *stamps, lower, replacing)
-    return attached_scores(scores_key, loaded.testset, tuple(files), lower, replacing)
+    weights = app_args().mqm_weights  # --mqm-weights weigh MQM spans, uploaded ones too
+    scores_key = (loaded.content_id, *stamps, lower, replacing, weights)
+    return attached_scores(scores_key, loaded.testset, tuple(files), lower, replacing, weights)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
@@ -164,9 +167,12 @@ def attached_scores(
     _files: tuple[NamedBytes, ...],
     lower: tuple[str, ...],
     replacing: tuple[str, ...] = (),
+    weights: str = DEFAULT_WEIGHTS_SPEC,
 ) -> LoadedTestSet:
     """Read segment-score files into the test set (cached on the test set and the files)."""
-    scored = set_directions(attach_score_files(_testset, _files, replace_names=replacing), lower)
+    mqm = parse_weights(weights)
+    scored = attach_score_files(_testset, _files, replace_names=replacing, weights=mqm)
+    scored = set_directions(scored, lower)
     imported_specs(scored)  # refuses a name bleuviz computes itself
     return LoadedTestSet.of(scored)
 

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes, read_path
 from bleuviz.io.error_span_files import attach_score_files, is_error_span_file, read_error_spans
+from bleuviz.io.mqm_score import parse_weights
 from bleuviz.io.seg_scores import ScoresNameTaken, read_seg_scores
 from bleuviz.io.testset import TestSet
 
@@ -42,19 +44,21 @@ def score_conflicts(
     base: LoadedTestSet, files: tuple[tuple[NamedBytes, str], ...]
 ) -> tuple[ScoreConflict, ...]:
     """Return the uploads that would replace loaded scores (cached on the set and the files)."""
-    key = (base.content_id, tuple(file_id for _, file_id in files))
-    return _conflicts(key, base, tuple(f for f, _ in files))
+    weights = app_args().mqm_weights  # as the uploads are attached (cache.loading)
+    key = (base.content_id, tuple(file_id for _, file_id in files), weights)
+    return _conflicts(key, base, tuple(f for f, _ in files), weights)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
 def _conflicts(
-    key: tuple[object, ...], _base: LoadedTestSet, _files: tuple[NamedBytes, ...]
+    key: tuple[object, ...], _base: LoadedTestSet, _files: tuple[NamedBytes, ...], weights: str
 ) -> tuple[ScoreConflict, ...]:
     """Attach the uploads one by one to find the conflicts; other refusals are the page's."""
     testset, found = _base.testset, []
+    mqm = parse_weights(weights)
     for index, f in enumerate(_files):
         try:
-            testset = attach_score_files(testset, [f])
+            testset = attach_score_files(testset, [f], weights=mqm)
         except ScoresNameTaken as exc:
             found.append(ScoreConflict(index, exc.name, exc.loaded_from))
         except BleuvizError:  # shown on the page when the uploads are attached

@@ -20,7 +20,7 @@ from bleuviz.app.ui.cache.workspace import (
 )
 from bleuviz.app.ui.frame.saved_sets import saved_set_widgets, trash_widgets
 from bleuviz.app.ui.frame.uploads import saved_by_this_upload, upload_section
-from bleuviz.app.ui.state.app_args import AppArgs
+from bleuviz.app.ui.state.app_args import AppArgs, app_args
 from bleuviz.app.ui.state.link_values import text
 from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem
 from bleuviz.app.ui.state.settings import (
@@ -31,6 +31,7 @@ from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import read_path
 from bleuviz.io.error_span_files import attach_score_files
+from bleuviz.io.mqm_score import parse_weights
 from bleuviz.io.seg_scores import set_directions
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.workspace import DefiningStreams
@@ -75,7 +76,8 @@ def register_command_line(
     try:
         # The spinner is the caller's: start_up makes the same call with no page to draw on.
         with st.spinner("Saving the command line's files in the workspace…"):
-            return registered_files(paths.key(), paths, seg_scores, lower, settings)
+            weights = app_args().mqm_weights
+            return registered_files(paths.key(), paths, seg_scores, lower, settings, weights)
     except BleuvizError:
         return None
 
@@ -87,8 +89,11 @@ def registered_files(
     seg_scores: tuple[str, ...],
     lower: tuple[str, ...],
     _count_with: tuple[TokenizeConfig, int] | None,
+    weights: str,
 ) -> str | None:
     """Read and save the command line's test set once per server (cached on the files).
+
+    ``weights`` (``--mqm-weights``, checked) weigh the MQM spans among ``seg_scores``.
 
     A set new to the workspace is loaded back as this very object (``load_saved``),
     so its n-grams are counted (``_count_with``: tokenization and order) while it is
@@ -99,7 +104,8 @@ def registered_files(
     loaded = read_testset(("paths", *key), _paths)
     if seg_scores:
         files = tuple(read_path(path) for path in seg_scores)
-        loaded = LoadedTestSet.of(set_directions(attach_score_files(loaded.testset, files), lower))
+        scored = attach_score_files(loaded.testset, files, weights=parse_weights(weights))
+        loaded = LoadedTestSet.of(set_directions(scored, lower))
     defining = DefiningStreams.of(loaded.testset)  # joined and encoded once, for id and save
     if _count_with is not None and defining.id not in {s.id for s in saved_sets()}:
         start_corpus_stats(loaded, *_count_with)

@@ -34,6 +34,8 @@ def count_ahead() -> str | None:
     config = BleuConfig(flavor=DEFAULT_FLAVOR, max_order=DEFAULT_ORDER)
     defaults = (TokenizeConfig(DEFAULT_TOKENIZER, lowercase=False), config.stats_order)
     try:
-        return registered_files(paths.key(), paths, args.seg_scores, args.lower_is_better, defaults)
+        return registered_files(
+            paths.key(), paths, args.seg_scores, args.lower_is_better, defaults, args.mqm_weights
+        )
     except BleuvizError:
         return None

@@ -1,7 +1,8 @@
 """The app's own arguments: what follows ``--`` on the streamlit command line, parsed once.
 
 ``streamlit run app.py -- --ref R1 [R2 ...] --hyp H1 [H2 ...] [--src S] [--docids D]
-[--seg-scores F ...] [--mqm F ...] [--lower-is-better NAME ...] [--workspace DIR]``. The sidebar
+[--seg-scores F ...] [--mqm F ...] [--mqm-weights W] [--lower-is-better NAME ...]
+[--workspace DIR]``. The sidebar
 and the workspace read their parts; the command line does not change while a
 server runs, so it is parsed once per server, not on every script run.
 
@@ -21,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bleuviz.cli.app import APP_OPTIONS, add_app_arguments
+from bleuviz.errors import ConfigError
+from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 
 #: The scripts ``streamlit run`` is given (the app, or the server that wraps it): their
 #: arguments are this app's.
@@ -44,6 +47,7 @@ class AppArgs:
     lower_is_better: tuple[str, ...]
     workspace: str | None
     problem: str | None = None  # what is wrong with the arguments, in one line
+    mqm_weights: str = DEFAULT_WEIGHTS_SPEC  # --mqm-weights, checked (else the default)
 
 
 def app_args() -> AppArgs:
@@ -63,6 +67,7 @@ def parse_argv(argv: tuple[str, ...]) -> AppArgs:
         failed = f"app arguments after --: {exc}; no file on the command line was opened"
         return _empty(failed if ours else None)
     problem = _problem(args, unknown) if ours else None
+    weights, weights_problem = _weights(args.mqm_weights)
     return AppArgs(
         tuple(args.ref),
         tuple(args.hyp),
@@ -71,8 +76,22 @@ def parse_argv(argv: tuple[str, ...]) -> AppArgs:
         (*args.seg_scores, *args.mqm),
         tuple(args.lower_is_better),
         str(args.workspace) if args.workspace else None,
-        problem,
+        problem or (weights_problem if ours else None),
+        weights,
     )
+
+
+def _weights(spec: str | None) -> tuple[str, str | None]:
+    """Return the MQM weights to use and what is wrong with ``--mqm-weights``, if anything.
+
+    Malformed weights are not used: the app weighs with the defaults and says why.
+    """
+    if spec is None:
+        return DEFAULT_WEIGHTS_SPEC, None
+    try:
+        return parse_weights(spec).spec, None
+    except ConfigError as exc:
+        return DEFAULT_WEIGHTS_SPEC, f"app arguments after --: {exc}; MQM uses the default weights"
 
 
 def _problem(args: argparse.Namespace, unknown: list[str]) -> str | None:
