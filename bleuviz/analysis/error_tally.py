@@ -132,11 +132,14 @@ def tally_system(
     unaligned = tuple((name, int(i)) for i in np.flatnonzero(rated & ~flags.aligned))
     spans = _error_spans(name, lines, per_segment, counted, rater, annotations.origin)
     token_segment = flags.segments
-    keep = counted[token_segment]
-    segment = token_segment[keep]
-    starts = flags.starts[keep] + flags.line_starts[segment]
-    ends = flags.ends[keep] + flags.line_starts[segment]
-    flagged = flags.flagged[keep]
+    if counted.all():  # the usual case: every segment rated and aligned, no copies
+        segment, starts, ends, flagged = token_segment, flags.starts, flags.ends, flags.flagged
+    else:
+        keep = counted[token_segment]
+        segment, flagged = token_segment[keep], flags.flagged[keep]
+        starts, ends = flags.starts[keep], flags.ends[keep]
+    starts = starts + flags.line_starts[segment]
+    ends = ends + flags.line_starts[segment]
     bits = _token_bits(starts, ends, spans, flags.line_starts)
     error_tokens, error_flagged = _group_counts(bits, flagged)
     other = (bits & _ERROR_BITS) == 0

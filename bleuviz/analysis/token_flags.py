@@ -97,7 +97,6 @@ def _flags(encoded: EncodedLines, refs: ReferenceIndex) -> BoolArray:
     prefix = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
     width = max(len(refs.vocabulary), 1)
     flagged = np.ones((len(ids), refs.max_order), dtype=bool)
-    ends = np.arange(1, len(ids) + 1)
     for order, index in enumerate(refs.orders, start=1):
         # As bleuviz.bleu.stats counts them: each occurrence's (segment, n-gram)
         # pair id, UNSEEN where the segment's references lack the n-gram; only
@@ -113,7 +112,9 @@ def _flags(encoded: EncodedLines, refs: ReferenceIndex) -> BoolArray:
         covered[starts + 1] = 1
         np.cumsum(covered, out=covered)
         # A matched n-gram starting at s covers s .. s + order - 1 (within its line).
-        flagged[:, order - 1] = covered[ends] == covered[np.maximum(ends - order, 0)]
+        # covered[t + 1] - covered[max(t + 1 - order, 0)]: matched starts in t - order + 1 .. t
+        before = np.concatenate((np.zeros(order - 1, np.int64), covered[: len(ids) + 2 - order]))
+        flagged[:, order - 1] = covered[1:] == before[: len(ids)]
     return flagged
 
 
@@ -140,9 +141,13 @@ def _matched(pairs: IntArray, clip_counts: IntArray) -> BoolArray:
 
 @cache
 def _whitespace_table() -> BoolArray:
-    """A lookup table: code point -> ``str.isspace()`` (all of them are below U+3001)."""
+    """A lookup table: code point -> ``str.isspace()``, for ``np.take(..., mode="clip")``.
+
+    Every whitespace character is below U+3001; the last entry, False, stands for
+    all code points from its index on.
+    """
     codes = [ord(c) for c in python_whitespace()]
-    table = np.zeros(max(codes) + 1, dtype=bool)
+    table = np.zeros(max(codes) + 2, dtype=bool)
     table[codes] = True
     return table
 
@@ -168,8 +173,7 @@ def _positions(
     lengths = np.fromiter(map(len, hay_lines), np.int64, len(lines))
     line_starts = np.concatenate(([0], np.cumsum(lengths)))
     hay = _code_points("".join(hay_lines))
-    table = _whitespace_table()
-    shown = ~((hay < len(table)) & table[np.minimum(hay, len(table) - 1)])
+    shown = ~np.take(_whitespace_table(), hay, mode="clip")
     visible = np.flatnonzero(shown)  # positions of non-whitespace characters
     per_line = np.diff(np.searchsorted(visible, line_starts))
     token_chars, token_lengths = _token_characters(encoded)
@@ -178,7 +182,7 @@ def _positions(
     aligned = chars_per_line == per_line
     if lowercase:
         aligned &= lengths == np.fromiter(map(len, lines), np.int64, len(lines))
-    _drop_differing(aligned, hay[visible], token_chars, per_line, chars_per_line)
+    _drop_differing(aligned, hay[shown], token_chars, per_line, chars_per_line)
     # A token's first character is the line's (chars before it in the line)-th visible one.
     line = np.repeat(np.arange(len(lines)), np.diff(encoded.offsets))
     first = np.concatenate(([0], np.cumsum(per_line)))[line] + cum[:-1] - cum[encoded.offsets[line]]
