@@ -13,10 +13,10 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.io.decode import NamedBytes
+from bleuviz.io.error_span_files import read_error_spans
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations, ErrorSpan, SegmentAnnotation
 from bleuviz.io.load import load_paths
 from bleuviz.io.mqm_export import MqmRow, mqm_tsv
-from bleuviz.io.mqm_tsv import read_mqm_tsv
 from bleuviz.workspace import Workspace
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 
@@ -77,6 +77,6 @@ def test_command_line_mqm_spans_are_saved_with_the_files(
     assert not app.exception, [e.value for e in app.exception]
     (saved,) = Workspace.open(isolated_workspace).testsets()
     (spans,) = Workspace.open(isolated_workspace).load(saved.id).error_spans
-    expected = read_mqm_tsv(NamedBytes(str(path), path.read_bytes()), testset)
-    assert (spans.name, dict(spans.segments)) == ("MQM", dict(expected.segments))
+    expected = read_error_spans(NamedBytes(str(path), path.read_bytes()), testset)
+    assert (spans.name, dict(spans.segments)) == (expected.name, dict(expected.segments))
     assert spans.annotation("terse", 0).spans[0].start == 13

@@ -101,8 +101,8 @@ def test_the_export_reads_back_with_add_mqm_as_the_same_spans_and_scores(
     capsys.readouterr()
     testset = workspace.load(set_id)
     (spans,) = testset.error_spans
-    (mqm,) = [s for s in testset.seg_scores if s.name == "MQM"]
-    assert (spans.name, spans.origin) == ("MQM", str(path))
+    (mqm,) = [s for s in testset.seg_scores if s.name == spans.name]  # MQM
+    assert spans.origin == str(path)
     expected_score = {("terse", 0): -5.0, ("terse", 4): -1.0, ("repeat", 1): 0.0,
                       ("literal", 2): 0.0}  # fmt: skip
     for note in notes:
@@ -122,7 +122,8 @@ def test_the_export_reads_back_with_add_mqm_as_the_same_spans_and_scores(
     # The same file again is a no-op; other spans under MQM are refused unless --replace.
     assert main(["add", "--workspace", ws, "--set", set_id, "--mqm", str(path)]) == 0
     workspace.save_note(set_id, "terse", 4, "", "style", severity="major", span=(0, 3))
-    other = _export(ws, set_id, tmp_path / "other.mqm.tsv", capsys)
+    (tmp_path / "later").mkdir()
+    other = _export(ws, set_id, tmp_path / "later" / path.name, capsys)  # the same name
     assert main(["add", "--workspace", ws, "--set", set_id, "--mqm", str(other)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("bleuviz: error: ") and err.count("\n") == 1
@@ -132,7 +133,7 @@ def test_the_export_reads_back_with_add_mqm_as_the_same_spans_and_scores(
     assert main(argv) == 0
     replaced = workspace.load(set_id)
     assert replaced.error_spans[0].origin == str(other)
-    (mqm,) = [s for s in replaced.seg_scores if s.name == "MQM"]
+    (mqm,) = [s for s in replaced.seg_scores if s.name == spans.name]
     assert mqm.values["terse"][4] == -5.0
 
 
