@@ -63,7 +63,8 @@ TARGET_CLIENT_MIB = 1024.0
 
 
 def generate(folder: Path, n: int, fmt: str, seed: int = 13) -> list[str]:
-    """Write (or reuse) the synthetic reference and hypothesis; return the --ref/--hyp args."""
+    """Write (or reuse) the synthetic reference and hypothesis (and, for ``parquet``, the
+    table of both); return the --ref/--hyp args of ``fmt``."""
     folder.mkdir(parents=True, exist_ok=True)
     ref, hyp = folder / f"ref.{n}.txt", folder / f"hyp.synthetic.{n}.txt"
     table = folder / f"testset.{n}.parquet"
@@ -262,13 +263,14 @@ def main() -> None:
     n = args.segments
     start = time.perf_counter()
     files = generate(args.data, n, args.format)
+    plain = generate(args.data, n, "plain")  # the one-machine command reads no Parquet
     print(
         f"data: {n:,} segments x 1 reference ({args.format}, {args.data}), "
         f"ready in {time.perf_counter() - start:.1f} s; {os.cpu_count()} cores (may be shared)"
     )
     rows = ["--partition-rows", str(args.partition_rows)]
     plans = {
-        "one": command(files),
+        "one": command(plain),
         "local1": command(files, "--dask", "local:1", *rows),
         "local2": command(files, "--dask", "local:2", *rows),
     }
@@ -297,7 +299,7 @@ def main() -> None:
             f"{median_range([r.client_mib for r in runs], '{:.0f}')} MiB, worker peak "
             f"{median_range([r.worker_mib for r in runs], '{:.0f}')} MiB"
         )
-    _summary(results, n, args, files)
+    _summary(results, n, args, plain)
 
 
 def _summary(
@@ -333,7 +335,7 @@ def _summary(
     if "overhead" not in args.only.split(",") or "local1" not in wall:
         return
     per_task = overhead_per_partition(args.overhead_tasks)
-    planned = plan_seconds(files, args.partition_rows) if args.format == "plain" else 0.0
+    planned = plan_seconds(files, args.partition_rows)
     per_segment = wall["local1"] / n  # one worker's time per segment, start-up included
     big, workers = 100_000_000, 32
     partitions = -(-big // args.partition_rows)
