@@ -144,3 +144,16 @@ def test_a_line_the_mqm_format_cannot_hold_is_named_instead_of_a_download(
         in c.value.replace("\\", "")
         for c in app.caption
     )
+
+
+def test_words_past_the_end_of_a_replaced_output_are_dropped_not_an_error(
+    opened: tuple[AppTest, Workspace, str, str],
+) -> None:
+    app, workspace, set_id, key = opened
+    app.selectbox(key=key + "::severity").set_value("minor")
+    app.multiselect(key=key + "::words").set_value([1, 5])  # "council" .. "tram"
+    run(app)
+    n = workspace.get(set_id).n_segments
+    workspace.add_system(set_id, "terse", ["Short line"] * n, replace=True)
+    run(app)
+    assert app.multiselect(key=key + "::words").value == [1]
