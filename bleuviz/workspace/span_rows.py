@@ -1,9 +1,12 @@
 """The SQL of error spans kept with a test set (tables ``error_spans``, ``error_span_values``).
 
 Each function takes a connection inside the caller's transaction and never
-commits (see ``bleuviz.workspace.rows``). An annotation is saved whole, like
-an imported metric the user replaced: two files' judgements never mix under
-one name (``put_error_spans`` refuses a change unless asked to replace).
+commits (see ``bleuviz.workspace.rows``). Two different judgements never mix
+under one name: spans that disagree with the saved ones on a system both hold
+are refused unless the user asks to replace, which replaces the saved ones
+whole, like an imported metric the user replaced. Spans that agree on every
+system both hold (the same file, read with more or fewer systems loaded) add
+the systems they have beyond the saved ones and keep the others.
 """
 
 from __future__ import annotations
