@@ -99,6 +99,9 @@ def test_a_repeat_is_a_no_op_and_more_systems_are_added(workspace: Workspace) ->
     workspace.save_testset(BASE.with_error_spans((grown,)), "s")
     (got,) = workspace.load(set_id).error_spans
     assert fields(got) == fields(grown)
+    workspace.save_testset(BASE.with_error_spans((mqm({"b": OTHER}, origin="y.tsv"),)), "s")
+    (kept,) = workspace.load(set_id).error_spans  # fewer systems loaded: the others stay
+    assert fields(kept) == fields(grown)
 
 
 def test_other_spans_under_a_saved_name_are_refused_unless_replaced(workspace: Workspace) -> None:
