@@ -135,3 +135,43 @@ def category_breakdown(
 def _top(span: ErrorSpan) -> str:
     """A span's top-level category, as the analysis groups them (unknown or none: Other)."""
     return top_category(span.category)
+
+
+def error_token_rows(
+    text: str,
+    token_spans: Sequence[tuple[int, int]] | None,
+    statuses: Sequence[str],
+    errors: Sequence[ErrorSpan],
+) -> pd.DataFrame:
+    """One row per error marked on the hypothesis: its words and how BLEU treats its tokens.
+
+    ``token_spans`` and ``statuses`` are the segment's tokens (``align_tokens``) and
+    their status at one order (``match``, ``clip``, ``miss``); a token belongs to
+    an error when their characters overlap (the analysis's rule). ``flagged`` counts
+    the error's tokens no matched n-gram covers; both counts are None where the
+    tokens cannot be placed in the line. Omissions and source-side errors mark no
+    hypothesis token and are left out.
+    """
+    rows = []
+    for e in errors:
+        if e.on_source or e.omission:
+            continue
+        row: dict[str, object] = {
+            "severity": e.severity,
+            "category": e.category,
+            "rater": e.rater,
+            "marked": text[e.start : e.end],
+            "tokens": None,
+            "flagged": None,
+        }
+        if token_spans is not None:
+            inside = [
+                status
+                for (a, b), status in zip(token_spans, statuses, strict=True)
+                if min(b, e.end) > max(a, e.start)  # share a character
+            ]
+            row["tokens"], row["flagged"] = len(inside), sum(s != "match" for s in inside)
+        rows.append(row)
+    return pd.DataFrame(
+        rows, columns=["severity", "category", "rater", "marked", "tokens", "flagged"]
+    )

@@ -17,6 +17,7 @@ from bleuviz.analysis.span_counts import (
     category_breakdown,
     error_counts,
     error_mask,
+    error_token_rows,
 )
 from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan, SegmentAnnotation
 
@@ -106,3 +107,33 @@ def test_choices_list_usual_severities_first() -> None:
         ["Accuracy/Addition", "Style/Awkward"],
         ["major", "minor", "critical"],
     )
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data())
+def test_error_token_rows_match_a_character_set_oracle(data: st.DataObject) -> None:
+    words = data.draw(st.lists(st.sampled_from(["a", "bb", ",", "ccc"]), min_size=1, max_size=8))
+    text = " ".join(words)
+    token_spans, cursor = [], 0
+    for word in words:
+        start = text.index(word, cursor)
+        token_spans.append((start, start + len(word)))
+        cursor = start + len(word)
+    statuses = [data.draw(st.sampled_from(["match", "clip", "miss"])) for _ in words]
+    bounds = st.integers(0, len(text))
+    errors = []
+    for _ in range(data.draw(st.integers(0, 4))):
+        a, b = sorted((data.draw(bounds), data.draw(bounds)))
+        errors.append(
+            ErrorSpan(a, b, "major", "Accuracy", "r1", on_source=data.draw(st.booleans()))
+        )
+    frame = error_token_rows(text, token_spans, statuses, errors)
+    kept = [e for e in errors if not e.on_source]
+    assert list(frame["marked"]) == [text[e.start : e.end] for e in kept]
+    for (_, row), e in zip(frame.iterrows(), kept, strict=True):
+        chars = set(range(e.start, e.end))
+        inside = [i for i, (a, b) in enumerate(token_spans) if chars & set(range(a, b))]
+        assert row["tokens"] == len(inside)
+        assert row["flagged"] == sum(statuses[i] != "match" for i in inside)
+    unaligned = error_token_rows(text, None, statuses, errors)
+    assert unaligned["tokens"].isna().all() and len(unaligned) == len(kept)

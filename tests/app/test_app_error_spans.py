@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.analysis.error_tokens import what_bleu_sees
@@ -450,3 +451,31 @@ def test_esa_file_two_annotators_and_an_omission(
     assert "ESA error spans by a1, a2: 1 major, 1 minor." in captions(at)
     at.selectbox(key="sent_rater").set_value("a2").run()
     assert [p["data-rater"] for p in errors_drawn(at)] == ["a2"]
+
+
+def test_drill_down_lists_each_error_with_its_flagged_tokens(
+    spans_app: Callable[..., AppTest],
+) -> None:
+    at = spans_app(SENTENCES, sys="literal", seg="1")
+    frame = next(d.value for d in at.dataframe if "marked" in d.value.columns)
+    # Oracle at order 1: a token is flagged when no reference holds it (each word occurs
+    # once in this hypothesis, so clipping cannot take a match away).
+    refs = [set(Tokenizer13a()(r[0]).split()) for r in SAMPLE_REF_LINES]
+    held = set().union(*refs)
+    expected = [
+        ("major", "Accuracy/Mistranslation", "r1", "quarrels"),
+        ("minor", "Fluency/Grammar", "r2", "street rail"),
+    ]
+    assert (
+        list(
+            zip(frame["severity"], frame["category"], frame["rater"], frame["marked"], strict=True)
+        )
+        == expected
+    )
+    for (_, row), (*_, words) in zip(frame.iterrows(), expected, strict=True):
+        assert row["tokens"] == len(words.split())
+        assert row["flagged"] == sum(w not in held for w in words.split())
+    at.selectbox(key="sent_system").set_value("terse").run()
+    frame = next(d.value for d in at.dataframe if "marked" in d.value.columns)
+    (marked,) = frame["marked"]  # the first word, which a reference holds: not flagged
+    assert marked in held and list(frame["flagged"]) == [0] and list(frame["tokens"]) == [1]

@@ -18,10 +18,12 @@ from bleuviz.analysis.span_counts import (
     categories_and_severities,
     error_counts,
     error_mask,
+    error_token_rows,
     rater_spans,
 )
 from bleuviz.app.ui.cache.loading import scored_testset
 from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.bleu.explain import SegmentExplanation
 from bleuviz.io.error_spans import (
     MAJOR,
     METRIC,
@@ -128,6 +130,30 @@ def severity_counts(spans: tuple[ErrorSpan, ...]) -> str:
     order = [s for s in (MAJOR, MINOR, NEUTRAL) if s in counted]
     order += sorted(set(counted) - set(order))
     return ", ".join(f"{counted[s]} {s}" for s in order) or "no error marked"
+
+
+def error_table(expl: SegmentExplanation, order: int, errors: ShownErrors, key: str) -> None:
+    """The errors marked on the hypothesis, each with its tokens and how many BLEU flags."""
+    frame = error_token_rows(
+        expl.hyp_text, expl.hyp_spans, expl.token_statuses(order), errors.spans
+    )
+    if frame.empty:
+        return
+    for column in ("tokens", "flagged"):
+        frame[column] = frame[column].astype("Int64")
+    st.dataframe(
+        frame,
+        key=f"{key}_errors_{order}",
+        hide_index=True,
+        column_config={
+            "marked": st.column_config.TextColumn("marked words", width="large"),
+            "flagged": st.column_config.NumberColumn(
+                f"flagged at order {order}",
+                help=f"The error's tokens that no matched {order}-gram covers "
+                "(grey or orange in the line above)",
+            ),
+        },
+    )
 
 
 def show_source(source: str, errors: ShownErrors | None) -> None:

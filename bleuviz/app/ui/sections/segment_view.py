@@ -14,6 +14,7 @@ from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.sections.error_spans import (
     ShownErrors,
     annotation_choice,
+    error_table,
     segment_errors,
     show_source,
 )
@@ -131,6 +132,8 @@ def show_segment(
             + ("" if errors is None else " The error spans follow on the original text.")
         )
     show_html(marked_hypothesis(expl, order, errors))
+    if errors is not None:
+        error_table(expl, order, errors, key_prefix)
     for r in range(len(refs)):
         st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
         show_html(reference_html(expl, order, r))
