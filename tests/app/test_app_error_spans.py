@@ -479,3 +479,20 @@ def test_drill_down_lists_each_error_with_its_flagged_tokens(
     frame = next(d.value for d in at.dataframe if "marked" in d.value.columns)
     (marked,) = frame["marked"]  # the first word, which a reference holds: not flagged
     assert marked in held and list(frame["flagged"]) == [0] and list(frame["tokens"]) == [1]
+
+
+def test_filter_survives_a_system_without_the_chosen_category(
+    spans_app: Callable[..., AppTest],
+) -> None:
+    at = spans_app(SENTENCES, sys="literal")
+    at.multiselect(key="sent_err_categories").set_value(["Accuracy/Mistranslation"]).run()
+    assert [int(s) for s in at.dataframe[0].value["seg"]] == [1]
+    at.selectbox(key="sent_system").set_value("terse").run()  # terse has no such error
+    assert not at.exception, [e.value for e in at.exception]
+    # The choice it cannot offer is dropped, and with it the filter and its chip.
+    assert at.multiselect(key="sent_err_categories").value == []
+    assert len(at.dataframe[0].value) == len(SAMPLE_SYSTEM_LINES["terse"])
+    assert not [b for b in at.button if "errors" in b.label]
+    at.selectbox(key="sent_system").set_value("repeat").run()  # nor any span at all
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.dataframe[0].value) == len(SAMPLE_SYSTEM_LINES["repeat"])
