@@ -10,16 +10,16 @@ Critical), in any case.
 
 Which line of the test set a row annotates: mt-metrics-eval's scorer
 (``mt_metrics_eval/converters/score_mqm.py``) keys a row by ``doc`` and
-``doc_id``, the 1-based position in its document, so when the test set has
-document ids and every annotated document is among them, so does this reader
-first. Otherwise (or when a text then differs from its line) ``seg_id`` is the
-1-based line number. The published TED en-de file
-needs the first: its ``seg_id`` counts a talk (``talk.2``) that mt-metrics-eval's
-TED test set does not hold. Either way the annotated text, marks removed, must
-equal the hypothesis line, so a wrong mapping is refused, never read.
+``doc_id``, the 1-based position in its document, so where the test set has
+document ids this reader maps rows so first. Where it has none, or a row names
+a document it lacks, or a text then differs from its line, ``seg_id`` is the
+1-based line number. The published TED en-de file needs the first: its
+``seg_id`` counts a talk (``talk.2``) that mt-metrics-eval's TED test set does
+not hold. Either way the annotated text, marks removed, must equal the
+hypothesis line, so a wrong mapping is refused, never read.
 
 Deliberate deviations from mt-metrics-eval's reader (``csv.DictReader`` with
-``QUOTE_NONE``):
+``QUOTE_NONE``), the text fields read by ``bleuviz.io.span_marks``:
 
 * a text field that is CSV-quoted (``"..."`` with doubled inner quotes, as the
   newstest2020 files are) is unquoted when, and only when, that makes it equal
@@ -28,9 +28,10 @@ Deliberate deviations from mt-metrics-eval's reader (``csv.DictReader`` with
   its offsets shifted to the line as the test set holds it;
 * an empty ``target`` is not compared (some source-error rows leave it empty);
 * a last ``<v>`` never closed marks the rest of the text (one row of the
-  published TED en-de file, line 6444, marks a final ``?`` so); a ``</v>``
-  closing nothing, a ``<v>`` inside another, an unknown severity, a row with another number of
-  fields than the header, and a segment past the test set's end are refused.
+  published TED en-de file, line 6444, marks a final ``?`` so);
+* refused: a ``</v>`` closing nothing, a ``<v>`` inside another, an unknown
+  severity, a row with another number of fields than the header, and a segment
+  past the test set's end.
 
 A row marking several stretches gives one span per stretch, the later ones
 ``continued``, so that the row still counts as one error.
