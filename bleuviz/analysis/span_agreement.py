@@ -21,9 +21,11 @@ span-mt-metrics-eval computes it (``scoring/one_to_one.py``,
 Deliberate differences in means, not in results: the package enumerates every
 matching; here each predicted span's choices are searched left to right keeping
 only Pareto-optimal (precision credit, recall credit) pairs, which is exact
-because F grows with both. Segments where every overlapping pair is alone (each
-span overlaps at most one span of the other side) take every pair, computed on
-arrays for a whole system at once (:func:`columnar_credit`).
+because F grows with both. For a whole system at once (:func:`columnar_credit`),
+segments with at most one span overlapping several are solved on arrays (every
+lone pair taken, the best of the centre's pairs chosen); only the others are
+searched one by one. Deviation in the input only: the objective is compared at
+12 decimals where the package uses a tolerance of 1e-12.
 tests/analysis/test_span_agreement.py holds both to a brute-force enumeration.
 """
 
