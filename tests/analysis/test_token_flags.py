@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -98,3 +99,21 @@ def test_line_count_must_match() -> None:
     refs = build_reference_index([["a", "b"]], TokenizeConfig(), 2)
     with pytest.raises(InputError, match="1 lines but the references have 2"):
         token_flags(["a"], refs)
+
+
+def test_a_line_with_as_many_but_other_characters_is_unaligned() -> None:
+    # No installed tokenizer rewrites a character into another single one, so the
+    # comparison is driven directly: three lines, the second's tokens differ in one
+    # character, the third's count differs already.
+    from bleuviz.analysis.token_flags import _drop_differing
+
+    def codes(text: str) -> np.ndarray:
+        return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+
+    shown = codes("abcxyzpq")  # the lines' non-whitespace characters: abc | xyz | pq
+    tokens = codes("abcxYzp")  # their tokens joined: abc | xYz | p
+    per_line = np.array([3, 3, 2])
+    per_tokens = np.array([3, 3, 1])
+    aligned = per_line == per_tokens
+    _drop_differing(aligned, shown, tokens, per_line, per_tokens)
+    assert aligned.tolist() == [True, False, False]
