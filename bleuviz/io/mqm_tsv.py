@@ -69,6 +69,15 @@ REQUIRED_COLUMNS = (
 )
 #: The optional last column.
 COMMENT = "comment"
+#: Marot's names of the same columns (google-research/marot README, "Data file format").
+_ALIASES = {
+    "docsegid": "doc_id",
+    "doc_seg_id": "doc_id",
+    "globalsegid": "seg_id",
+    "global_seg_id": "seg_id",
+    "metadata": COMMENT,
+    "note": COMMENT,
+}
 #: Severities read (lower case); ``no-error`` rows name a rater who found no error.
 SEVERITIES = frozenset({"major", "minor", "neutral", "critical"})
 NO_ERROR = "no-error"
@@ -110,8 +119,8 @@ def read_mqm_tsv(
             differs from its hypothesis, or no system of the file is loaded.
     """
     lines = decode_lines(f, max_bytes)
-    columns = _header(f.name, lines[0])
-    segments, skipped = _read_rows(f.name, lines, columns, testset)
+    columns, first = _header(f.name, lines[0])
+    segments, skipped = _read_rows(f.name, lines, first, columns, testset)
     if not segments:
         raise InputError(
             f"{f.name}: no system it annotates is in the test set "
@@ -126,21 +135,31 @@ def read_mqm_tsv(
     return ErrorAnnotations(MQM, f.name, HUMAN, frozen, tuple(skipped))
 
 
-def _header(name: str, line: str) -> dict[str, int]:
-    """Return each column's position, refusing a header without the required ones."""
-    names = line.split("\t")
-    positions = {column.strip().lower(): i for i, column in enumerate(names)}
+def _header(name: str, line: str) -> tuple[dict[str, int], int]:
+    """Return each column's position and the 0-based line the rows start on.
+
+    Marot's names are read too (``docSegId``, ``globalSegId``, ``metadata``), and,
+    as Marot does, a first line without ``system<TAB>doc`` is a row of a file
+    without header, whose columns are in the usual order.
+
+    Raises:
+        InputError: a header without the required columns.
+    """
+    if not line.lower().startswith("system\tdoc"):
+        return {column: i for i, column in enumerate((*REQUIRED_COLUMNS, COMMENT))}, 0
+    names = [_ALIASES.get(c.strip().lower(), c.strip().lower()) for c in line.split("\t")]
+    positions = {column: i for i, column in enumerate(names)}
     missing = [column for column in REQUIRED_COLUMNS if column not in positions]
     if missing:
         raise InputError(
             f"{name}: line 1: the header lacks {', '.join(missing)} "
             f"(an MQM TSV starts with: {' '.join(REQUIRED_COLUMNS)})"
         )
-    return positions
+    return positions, 1
 
 
 def _read_rows(
-    name: str, lines: Sequence[str], columns: dict[str, int], testset: TestSet
+    name: str, lines: Sequence[str], first: int, columns: dict[str, int], testset: TestSet
 ) -> tuple[dict[str, dict[int, _Segment]], list[str]]:
     """Read every row onto its line by the first mapping under which all fit.
 
@@ -155,7 +174,7 @@ def _read_rows(
     first_refusal: InputError | None = None
     for locate in _locators(name, testset):
         try:
-            return _map_rows(name, lines, columns, testset, locate)
+            return _map_rows(name, lines, first, columns, testset, locate)
         except _DocumentsDiffer:
             continue
         except InputError as refusal:
@@ -168,6 +187,7 @@ def _read_rows(
 def _map_rows(
     name: str,
     lines: Sequence[str],
+    first: int,
     columns: dict[str, int],
     testset: TestSet,
     locate: _Locate,
@@ -180,13 +200,14 @@ def _map_rows(
     segments: dict[str, dict[int, _Segment]] = {}
     skipped: dict[str, None] = {}
     systems = testset.systems
-    for n, line in enumerate(lines[1:], start=2):
+    for n, line in enumerate(lines[first:], start=first + 1):
         if not line:
             continue
         fields = line.split("\t")
         if len(fields) != width and len(fields) != short:
             raise InputError(
-                f"{name}: line {n}: {plural(len(fields), 'field')}, the header has {width}"
+                f"{name}: line {n}: {plural(len(fields), 'field')}, expected {width} "
+                f"({' '.join(sorted(columns, key=columns.__getitem__))})"
             )
         system, doc, doc_id, seg_id, rater, source, target, category, severity = pick(fields)
         if system not in systems:
@@ -194,12 +215,14 @@ def _map_rows(
                 raise InputError(f"{name}: line {n}: the system is empty")
             skipped[system] = None
             continue
+        if not rater and not severity.strip():  # Marot's rows of metrics or references only
+            continue
         row = _Row(
             n,
             system,
             doc,
             _positive(name, n, "doc_id", doc_id),
-            _positive(name, n, "seg_id", seg_id),
+            _positive(name, n, "seg_id", seg_id, least=0),
             rater,
             source,
             target,
@@ -212,16 +235,16 @@ def _map_rows(
     return segments, list(skipped)
 
 
-def _positive(name: str, n: int, column: str, text: str) -> int:
-    """Parse a 1-based id of ASCII digits (line ``n`` of file ``name``)."""
-    if text.isascii() and text.isdigit() and (value := int(text)) >= 1:
+def _positive(name: str, n: int, column: str, text: str, least: int = 1) -> int:
+    """Parse an id of ASCII digits of at least ``least`` (line ``n`` of file ``name``)."""
+    if text.isascii() and text.isdigit() and (value := int(text)) >= least:
         return value
-    raise InputError(f"{name}: line {n}: {column} {text[:20]!r} is not a whole number from 1")
+    raise InputError(f"{name}: line {n}: {column} {text[:20]!r} is not a whole number from {least}")
 
 
 def _severity(name: str, n: int, text: str) -> str:
     """Return the severity in lower case, refusing one MQM does not have."""
-    severity = text.strip().lower()
+    severity = text.strip().lower().replace("_", "-").replace(" ", "-")  # Marot: no_error
     if severity not in SEVERITIES and severity != NO_ERROR:
         where = f"{name}: line {n}"
         known = ", ".join(sorted(SEVERITIES)) + ", no-error"
@@ -266,6 +289,8 @@ class _Locate:
 
     def __call__(self, row: _Row) -> int:
         if self.starts is None:
+            if row.seg_id == 0:  # Marot: "set this to a constant value, say 0"
+                raise _Misplaced(f"{self._where(row)}: seg_id 0 names no line")
             if row.seg_id > self.n_segments:
                 raise _Misplaced(
                     f"{self._where(row)}: seg_id {row.seg_id} is past the test set's "

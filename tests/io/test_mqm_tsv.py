@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bleuviz.errors import InputError
 from bleuviz.io.decode import NamedBytes
-from bleuviz.io.error_spans import HUMAN, ErrorSpan
+from bleuviz.io.error_spans import HUMAN, ErrorSpan, SegmentAnnotation
 from bleuviz.io.load import load_paths
 from bleuviz.io.mqm_tsv import read_mqm_tsv
 from bleuviz.io.span_marks import unmark
@@ -186,11 +186,13 @@ def test_text_that_differs_from_the_hypothesis_is_refused_with_both_texts() -> N
     [
         ((row("A", 1, "Der Hund bellt.", "Fluency", "Critcal"),), "unknown severity 'Critcal'"),
         ((row("A", 3, "x", "No-error", "No-error"),), "seg_id 3 is past the test set's 2 segments"),
+        ((row("A", 0, "x", "No-error", "No-error", doc_id="1"),), "seg_id 0 names no line"),
+        ((row("A", 1, "x", "No-error", "No-error", doc_id="0"),), "doc_id '0' is not a whole"),
+        ((row("A", 1, "x", "No-error", "No_Error"),), "the annotated text differs"),
         (
-            (row("A", 0, "x", "No-error", "No-error", doc_id="1"),),
-            "seg_id '0' is not a whole number from 1",
+            ("A\td1\t1\t1\tr1",),
+            "line 2: 5 fields, expected 10 (system doc doc_id seg_id rater source target",
         ),
-        (("A\td1\t1\t1\tr1",), "line 2: 5 fields, the header has 10"),
         ((row("", 1, "x", "No-error", "No-error"),), "line 2: the system is empty"),
         ((row("C", 1, "x", "No-error", "No-error"),), "no system it annotates is in the test set"),
     ],
@@ -303,3 +305,35 @@ def test_a_marked_stretch_reads_back_onto_the_line(line: str, data: st.DataObjec
     assert annotation is not None
     (span,) = annotation.spans
     assert (span.start, span.end, span.omission) == (start, end, start == end)
+
+
+MAROT_HEADER = (
+    "system\tdoc\tdocSegId\tglobalSegId\trater\tsource\ttarget\tcategory\tseverity\tmetadata"
+)
+
+
+@pytest.mark.parametrize("header", [MAROT_HEADER, None])
+def test_marots_layout_reads_with_or_without_its_header(header: str | None) -> None:
+    """google-research/marot's README: docSegId, globalSegId (0 if none), metadata."""
+    testset = TestSet({"A": ("a", "b c")}, (("a", "b c"),), doc_ids=("d1", "d1"))
+    rows = (
+        "A\td1\t2\t0\tr1\ts\tb <v>c</v>\tFluency/Grammar\tmajor\t{}",
+        "A\td1\t1\t0\tr1\ts\ta\tno_error\tno_error\t{}",
+        'A\td1\t1\t0\t\ts\ta\t\t\t{"segment": {"metrics": {"BLEURT": 0.5}}}',
+    )
+    text = "\n".join(rows if header is None else (header, *rows)) + "\n"
+    spans = read_mqm_tsv(NamedBytes("marot.tsv", text.encode()), testset)
+    assert spans.segments["A"] == (
+        SegmentAnnotation(("r1",)),
+        SegmentAnnotation(("r1",), (ErrorSpan(2, 3, "major", "Fluency/Grammar", "r1"),)),
+    )
+
+
+def test_a_file_of_another_layout_says_which_columns_a_row_needs() -> None:
+    """Google's avg_seg_scores.tsv starts with no MQM header: read as rows, refused."""
+    text = "system mqm_avg_score seg_id\nNemo\t-1.000000 1\n"
+    message = refusal(NamedBytes("m.tsv", text.encode()))
+    assert message == (
+        "m.tsv: line 1: 1 field, expected 10 "
+        "(system doc doc_id seg_id rater source target category severity comment)"
+    )
