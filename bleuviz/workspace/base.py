@@ -37,6 +37,8 @@ class SavedSet:
         deleted: when it was moved to the trash (None: it is not in the trash).
         outputs: a digest of the systems' current lines: it changes when an
             output is replaced (a copy loaded before is then stale).
+        revision: how many saves changed its systems, imported scores or error
+            spans, in any process (a copy loaded at another revision is stale).
     """
 
     id: str
@@ -47,6 +49,7 @@ class SavedSet:
     n_refs: int
     deleted: datetime | None = None
     outputs: str = ""
+    revision: int = 0
 
 
 class WorkspaceBase:
@@ -87,7 +90,7 @@ class WorkspaceBase:
             if row is not None and not trashed:
                 hint = f" (it is in the trash: bleuviz restore {set_id})"
             raise UnknownTestSet(f"set={set_id}: no such test set in {where} {self.folder}{hint}")
-        name, added, n_segments, n_refs, deleted = row
+        name, added, n_segments, n_refs, deleted, revision = row
         outputs = rows.system_outputs(conn, set_id)
         return SavedSet(
             set_id,
@@ -98,6 +101,7 @@ class WorkspaceBase:
             n_refs,
             None if deleted is None else datetime.fromisoformat(deleted),
             digest(json.dumps(outputs).encode())[:16],
+            revision,
         )
 
     def _check_segment(

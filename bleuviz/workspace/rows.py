@@ -24,15 +24,22 @@ _SINGLE_KINDS = ("source", "doc_ids", "seg_ids")
 
 def find_testset(
     conn: sqlite3.Connection, set_id: str
-) -> tuple[str, str, int, int, str | None] | None:
-    """Return (name, added, n_segments, n_refs, deleted) of ``set_id``, or None.
+) -> tuple[str, str, int, int, str | None, int] | None:
+    """Return (name, added, n_segments, n_refs, deleted, revision) of ``set_id``, or None.
 
-    ``deleted`` is when the set was moved to the trash, None if it is not there.
+    ``deleted`` is when the set was moved to the trash, None if it is not there;
+    ``revision`` counts the saves that changed its data (``bump_revision``).
     """
     row = conn.execute(
-        "SELECT name, added, n_segments, n_refs, deleted FROM testsets WHERE id = ?", (set_id,)
+        "SELECT name, added, n_segments, n_refs, deleted, revision FROM testsets WHERE id = ?",
+        (set_id,),
     ).fetchone()
-    return None if row is None else (row[0], row[1], row[2], row[3], row[4])
+    return None if row is None else (row[0], row[1], row[2], row[3], row[4], row[5])
+
+
+def bump_revision(conn: sqlite3.Connection, set_id: str) -> None:
+    """Count one more save that changed the set's systems, imported scores or error spans."""
+    conn.execute("UPDATE testsets SET revision = revision + 1 WHERE id = ?", (set_id,))
 
 
 def testset_ids_newest_first(conn: sqlite3.Connection, trashed: bool = False) -> list[str]:
@@ -209,14 +216,19 @@ def earlier_lines(
 
 
 def put_seg_scores(conn: sqlite3.Connection, set_id: str, scores: SegmentScores) -> None:
-    """Add an imported metric, or update its origin, direction and the systems it scores."""
+    """Add an imported metric, or update its origin, direction and the systems it scores.
+
+    Rows that would not change are not written (the caller counts changes).
+    """
     exists = conn.execute(
         "SELECT 1 FROM seg_scores WHERE set_id = ? AND name = ?", (set_id, scores.name)
     ).fetchone()
+    fields = (scores.origin, int(scores.lower_is_better))
     if exists:
         conn.execute(
-            "UPDATE seg_scores SET origin = ?, lower_is_better = ? WHERE set_id = ? AND name = ?",
-            (scores.origin, int(scores.lower_is_better), set_id, scores.name),
+            "UPDATE seg_scores SET origin = ?, lower_is_better = ? WHERE set_id = ? AND name = ? "
+            "AND (origin != ? OR lower_is_better != ?)",
+            (*fields, set_id, scores.name, *fields),
         )
     else:
         position = _next_position(conn, "seg_scores", set_id)
@@ -230,7 +242,7 @@ def put_seg_scores(conn: sqlite3.Connection, set_id: str, scores: SegmentScores)
         conn.execute(
             "INSERT INTO seg_score_values (set_id, metric, system, position, scores) "
             "VALUES (?, ?, ?, ?, ?) ON CONFLICT (set_id, metric, system) "
-            "DO UPDATE SET scores = excluded.scores",
+            "DO UPDATE SET scores = excluded.scores WHERE scores != excluded.scores",
             (set_id, scores.name, system, position, encode_scores(values)),
         )
 

@@ -64,6 +64,10 @@ Version 2 keeps history instead of overwriting it:
 
 Version 3 keeps error spans with the test set and lets a note mark an error:
 
+``testsets.revision`` INTEGER: how many saves changed the set's systems, imported
+    scores or error spans (0 for a set saved before version 3): a copy loaded at
+    another revision is stale, whichever process saved the change.
+
 ``error_spans``: error annotations read from outside (MQM, ESA, xCOMET), one row
     per name. ``set_id`` → ``testsets.id`` (deleted with it); ``name`` TEXT;
     ``origin`` TEXT (the file); ``kind`` TEXT (``human`` or ``metric``);
@@ -178,6 +182,7 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         )""",
     ),
     2: (
+        "ALTER TABLE testsets ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
         """CREATE TABLE error_spans (
             set_id TEXT NOT NULL REFERENCES testsets(id) ON DELETE CASCADE,
             name TEXT NOT NULL,

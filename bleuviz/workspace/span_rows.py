@@ -70,8 +70,9 @@ def _put_row(
     skipped = json.dumps(list(annotations.skipped), ensure_ascii=False)
     if exists:
         conn.execute(
-            "UPDATE error_spans SET origin = ?, skipped = ? WHERE set_id = ? AND name = ?",
-            (annotations.origin, skipped, set_id, annotations.name),
+            "UPDATE error_spans SET origin = ?, skipped = ? WHERE set_id = ? AND name = ? "
+            "AND (origin != ? OR skipped != ?)",
+            (annotations.origin, skipped, set_id, annotations.name, annotations.origin, skipped),
         )
         return
     position = conn.execute(

@@ -121,7 +121,7 @@ class Workspace(NoteStore):
             defining = DefiningStreams.of(testset)
         set_id = defining.id
         with self._write() as conn:
-            now = utc_now()
+            before, now = conn.total_changes, utc_now()
             found = rows.find_testset(conn, set_id)
             if found is None:
                 rows.insert_testset(conn, set_id, name, now, testset, defining)
@@ -137,6 +137,8 @@ class Workspace(NoteStore):
                 rows.put_seg_scores(conn, set_id, scores)
             for annotations in testset.error_spans:
                 span_rows.put_error_spans(conn, set_id, annotations, annotations.name in new_spans)
+            if conn.total_changes > before:
+                rows.bump_revision(conn, set_id)
             return self._saved(conn, set_id)
 
     def add_system(
@@ -158,7 +160,10 @@ class Workspace(NoteStore):
                     f"system {name!r}: {len(lines)} lines, but test set {set_id} "
                     f"has {saved.n_segments} segments"
                 )
+            before = conn.total_changes
             rows.put_systems(conn, set_id, {name: tuple(lines)}, utc_now() if replace else None)
+            if conn.total_changes > before:
+                rows.bump_revision(conn, set_id)
             return self._saved(conn, set_id)
 
     def earlier_outputs(self, set_id: str, *, trashed: bool = False) -> tuple[EarlierOutput, ...]:

@@ -80,3 +80,23 @@ def test_command_line_mqm_spans_are_saved_with_the_files(
     expected = read_error_spans(NamedBytes(str(path), path.read_bytes()), testset)
     assert (spans.name, dict(spans.segments)) == (expected.name, dict(expected.segments))
     assert spans.annotation("terse", 0).spans[0].start == 13
+
+
+def test_spans_another_process_adds_to_an_open_set_show_on_the_next_run(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    testset = load_paths(SAMPLE_HYPS, SAMPLE_REFS)
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(testset, "sample")
+    app = new_app()
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
+    app.query_params.update({"set": saved.id, "sys": "terse", "seg": "1"})
+    app.run()
+    assert 'data-severity=\\"major\\"' not in page_markup(app)
+    marked = SegmentAnnotation(("r",), (ErrorSpan(13, 19, "major", "Other", "r"),))
+    n = testset.n_segments
+    spans = ErrorAnnotations("MQM", "cli.tsv", HUMAN, {"terse": (marked,) + (None,) * (n - 1)})
+    Workspace.open(isolated_workspace).save_testset(testset.with_error_spans((spans,)), "sample")
+    app.run()  # as bleuviz add --set ID --mqm FILE in a terminal, then a rerun
+    assert not app.exception, [e.value for e in app.exception]
+    assert 'data-severity=\\"major\\"' in page_markup(app)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import tempfile
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -164,3 +166,30 @@ def test_stored_fields_are_read_by_name_and_missing_ones_take_their_defaults() -
     stored["string_columns"] = [k for k, i in enumerate(order) if i in stored["string_columns"]]
     (got, none) = spans_of(json.dumps(stored).encode())
     assert none is None and got == span(3)  # on_source, omission, ... as their defaults
+
+
+def test_the_revision_counts_saves_that_change_data_and_only_those(workspace: Workspace) -> None:
+    """A copy loaded at another revision is stale, whichever process saved the change."""
+    comet = SegmentScores("COMET", "c.seg.score", {"a": np.arange(N, dtype=float)})
+    other = SegmentScores("COMET", "c.seg.score", {"a": np.ones(N)})
+    spanned = BASE.with_error_spans((mqm({"a": ONE}),))
+    scored, rescored = replace(BASE, seg_scores=(comet,)), replace(BASE, seg_scores=(other,))
+    short = ["x"] * N
+    first = workspace.save_testset(scored, "s")
+    assert first.revision == 1
+    steps: list[tuple[str, Callable[[], object], int]] = [
+        ("the same set again", lambda: workspace.save_testset(BASE, "s"), 0),
+        ("its scores again", lambda: workspace.save_testset(scored, "s"), 0),
+        ("spans", lambda: workspace.save_testset(spanned, "s"), 1),
+        ("the spans again", lambda: workspace.save_testset(spanned, "s"), 0),
+        ("other scores", lambda: workspace.save_testset(rescored, "s"), 1),
+        ("a rename", lambda: workspace.rename(first.id, "t"), 0),
+        ("a system", lambda: workspace.add_system(first.id, "d", BASE.systems["a"]), 1),
+        ("the system again", lambda: workspace.add_system(first.id, "d", BASE.systems["a"]), 0),
+        ("output replaced", lambda: workspace.add_system(first.id, "d", short, replace=True), 1),
+    ]  # fmt: skip
+    revision = first.revision
+    for what, step, more in steps:
+        step()
+        revision += more
+        assert workspace.get(first.id).revision == revision, what

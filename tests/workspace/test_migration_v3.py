@@ -87,6 +87,7 @@ def test_the_migrated_workspace_reads_and_works_as_before(tmp_path: Path) -> Non
     (saved,) = workspace.testsets()
     (trashed,) = workspace.trash()
     assert (saved.name, trashed.name) == ("sample", "to the trash")
+    assert saved.revision == trashed.revision == 0  # no save counted before schema 3
     testset = sample_testset()
     got = workspace.load(saved.id)
     assert got.systems["terse"] == tuple(line + " (v2)" for line in testset.systems["terse"])
