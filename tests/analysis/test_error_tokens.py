@@ -30,10 +30,14 @@ from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.explain import MATCH, explain_segment
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import InputError
+from bleuviz.io.decode import read_path
+from bleuviz.io.error_span_files import attach_error_spans
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations, ErrorSpan, SegmentAnnotation
+from bleuviz.io.load import load_paths
 from bleuviz.io.testset import TestSet
 from tests.analysis import mpp_oracle
 from tests.analysis.error_span_strategies import RATERS, Case, cases
+from tests.conftest import ROOT
 
 #: First level (lower case) -> top-level category; anything else is Other.
 CATEGORY_TABLE = {
@@ -360,3 +364,25 @@ def test_every_flavour_clips_alike(flavor: str) -> None:
     detail = explain_segment(hyp, refs, TokenizeConfig(), 3)
     third = [status != MATCH for status in detail.token_statuses(1)][2]
     assert (got.all.orders[0].error_tokens, got.all.orders[0].error_flagged) == (1, int(third))
+
+
+@pytest.mark.parametrize(("name", "lowercase", "order"), [("13a", False, 4), ("char", True, 2)])
+def test_published_mqm_excerpt_equals_the_oracle(name: str, lowercase: bool, order: int) -> None:
+    # Google's TED en-de MQM excerpt (tests/data/mqm, see its README) read by the
+    # MQM reader: real spans, categories and raters; Nemo's output stands in as the
+    # reference of the two other systems.
+    data = ROOT / "tests" / "data" / "mqm"
+    testset = load_paths(
+        [data / "Facebook-AI.txt", data / "metricsystem2.txt"],
+        [data / "Nemo.txt"],
+        docids=data / "docids.txt",
+    )
+    testset = attach_error_spans(testset, [read_path(data / "ted_ende.mqm.tsv")])
+    case = Case(testset, testset.error_spans[0])
+    tokenize = TokenizeConfig(name, lowercase)
+    analysis = what_bleu_sees(testset, case.annotations, tokenize, BleuConfig(max_order=order))
+    expected = oracle(case, tokenize, order, None)
+    for report in (*analysis.systems, analysis.all):
+        assert_report(report, expected[report.name], order, ["major", "minor"])
+    assert analysis.all.segments == 50
+    assert analysis.all.orders[0].error_tokens > 0
