@@ -52,6 +52,7 @@ from bleuviz.io.error_spans import (
     ErrorSpan,
     SegmentAnnotation,
 )
+from bleuviz.io.seg_scores import file_base_name
 from bleuviz.io.span_marks import BadMarks, difference, text_on_line
 from bleuviz.io.testset import TestSet
 
@@ -81,8 +82,11 @@ _ALIASES = {
 #: Severities read (lower case); ``no-error`` rows name a rater who found no error.
 SEVERITIES = frozenset({"major", "minor", "neutral", "critical"})
 NO_ERROR = "no-error"
-#: The name the annotations and their score get.
+#: The name the annotations and their score get, unless the file is ``NAME.mqm.tsv``.
 MQM = "MQM"
+#: A file named ``NAME`` + this suffix is read under ``NAME`` (your own exported notes
+#: beside Google's file in one test set), as mt-metrics-eval names ``NAME.seg.rating``.
+NAMED_SUFFIX = ".mqm.tsv"
 
 
 @dataclass(slots=True)
@@ -132,7 +136,20 @@ def read_mqm_tsv(
         for system in testset.system_names
         if system in segments
     }
-    return ErrorAnnotations(MQM, f.name, HUMAN, frozen, tuple(skipped))
+    return ErrorAnnotations(mqm_name(f.name), f.name, HUMAN, frozen, tuple(skipped))
+
+
+def mqm_name(origin: str) -> str:
+    """Return the name an MQM TSV is read under: ``NAME`` for ``NAME.mqm.tsv``, else ``MQM``.
+
+    Every other MQM TSV is ``MQM``, so a test set holds one of them; naming a file
+    ``NAME.mqm.tsv`` adds a second (``notes-1a2b.mqm.tsv``, the app's export of your
+    notes, is read as ``notes-1a2b`` beside Google's ``MQM``).
+    """
+    base = file_base_name(origin)
+    if base.lower().endswith(NAMED_SUFFIX) and len(base) > len(NAMED_SUFFIX):
+        return base[: -len(NAMED_SUFFIX)]
+    return MQM
 
 
 def _header(name: str, line: str) -> tuple[dict[str, int], int]:

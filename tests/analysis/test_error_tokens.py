@@ -377,7 +377,7 @@ def test_published_mqm_excerpt_equals_the_oracle(name: str, lowercase: bool, ord
         [data / "Nemo.txt"],
         docids=data / "docids.txt",
     )
-    testset = attach_error_spans(testset, [read_path(data / "ted_ende.mqm.tsv")])
+    testset = attach_error_spans(testset, [read_path(data / "mqm_ted_ende.tsv")])
     case = Case(testset, testset.error_spans[0])
     tokenize = TokenizeConfig(name, lowercase)
     analysis = what_bleu_sees(testset, case.annotations, tokenize, BleuConfig(max_order=order))

@@ -41,7 +41,7 @@ def line_of(doc: str, doc_id: int) -> int:
 def expected_errors(system: str) -> dict[int, list[tuple[str, str, str, bool]]]:
     """Line -> (severity, category, marked text, on source) of each marked stretch."""
     out: dict[int, list[tuple[str, str, str, bool]]] = {}
-    with (DATA / "ted_ende.mqm.tsv").open(encoding="utf-8", newline="") as f:
+    with (DATA / "mqm_ted_ende.tsv").open(encoding="utf-8", newline="") as f:
         for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
             if row["system"] != system:
                 continue
@@ -57,7 +57,7 @@ def expected_errors(system: str) -> dict[int, list[tuple[str, str, str, bool]]]:
 def expected_counts(system: str) -> dict[int, tuple[int, int]]:
     """Line -> (Major rows, Minor rows): one error per row, however many stretches it marks."""
     counts: dict[int, Counter[str]] = {}
-    with (DATA / "ted_ende.mqm.tsv").open(encoding="utf-8", newline="") as f:
+    with (DATA / "mqm_ted_ende.tsv").open(encoding="utf-8", newline="") as f:
         for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
             if row["system"] == system:
                 line = line_of(row["doc"], int(row["doc_id"]))
@@ -71,7 +71,7 @@ def real_app(new_app: Callable[..., AppTest]) -> AppTest:
     argv = ["--ref", str(DATA / "Nemo.txt")]
     argv += ["--hyp", *(str(DATA / f"{name}.txt") for name in SYSTEMS)]
     argv += ["--src", str(DATA / "src.en.txt"), "--docids", str(DATA / "docids.txt")]
-    at = new_app(*argv, "--mqm", str(DATA / "ted_ende.mqm.tsv"))
+    at = new_app(*argv, "--mqm", str(DATA / "mqm_ted_ende.tsv"))
     at.switch_page(SENTENCES)
     at.run()
     assert not at.exception, [e.value for e in at.exception]

@@ -1,8 +1,8 @@
 """AppTest of error-span files (--mqm, and the sidebar's score uploader) on Google's TED excerpt.
 
 The app is started as ``streamlit run app.py -- --ref ... --hyp ... --docids ...
---mqm ted_ende.mqm.tsv`` on tests/data/mqm (see its README). Oracle: Google's
-published per-segment averages (``ted_ende.avg_seg_scores.tsv``), whose means the
+--mqm mqm_ted_ende.tsv`` on tests/data/mqm (see its README). Oracle: Google's
+published per-segment averages (``mqm_ted_ende.avg_seg_scores.tsv``), whose means the
 Overview's MQM column must show.
 """
 
@@ -52,7 +52,7 @@ def test_command_line_mqm_shows_googles_means(new_app: Callable[..., AppTest]) -
     assert any("skipped 1 system not loaded: " + escape_markdown("ref") in v for v in notes), notes
 
 
-@pytest.mark.parametrize("name", ["ted_ende.mqm.tsv", "annotations.txt"])
+@pytest.mark.parametrize("name", ["mqm_ted_ende.tsv", "annotations.txt"])
 def test_an_uploaded_mqm_file_adds_its_score(new_app: Callable[..., AppTest], name: str) -> None:
     at = new_app(*BASE)
     at.switch_page("bleuviz/app/page_scripts/overview.py")

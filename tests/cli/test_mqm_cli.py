@@ -1,6 +1,6 @@
 """--mqm and --mqm-weights on the commands, on Google's TED en-de excerpt (tests/data/mqm).
 
-Oracles: the published per-segment averages (``ted_ende.avg_seg_scores.tsv``)
+Oracles: the published per-segment averages (``mqm_ted_ende.avg_seg_scores.tsv``)
 for the MQM scores, scipy's ``kendalltau`` for the segment-level correlation.
 """
 
@@ -23,14 +23,14 @@ from tests.io.test_mqm_tsv import MQM_DATA, MQM_SYSTEMS
 HYPS = [str(MQM_DATA / f"{system}.txt") for system in MQM_SYSTEMS]
 REF = str(MQM_DATA / "src.en.txt")  # any reference: the checks are relative to it
 BASE = ["--ref", REF, "--hyp", *HYPS, "--docids", str(MQM_DATA / "docids.txt")]
-MQM_FILE = str(MQM_DATA / "ted_ende.mqm.tsv")
+MQM_FILE = str(MQM_DATA / "mqm_ted_ende.tsv")
 SEG_IDS = [*range(1, 21), *range(218, 223)]
 
 
 def published() -> dict[str, list[float]]:
     """Google's per-segment MQM averages of the excerpt, in line order."""
     values: dict[tuple[str, int], float] = {}
-    for line in (MQM_DATA / "ted_ende.avg_seg_scores.tsv").read_text().splitlines()[1:]:
+    for line in (MQM_DATA / "mqm_ted_ende.avg_seg_scores.tsv").read_text().splitlines()[1:]:
         system, rest = line.split("\t")
         value, seg_id = rest.split(" ")
         values[system, int(seg_id)] = float(value)

@@ -28,7 +28,7 @@ from tests.conftest import ROOT
 DATA = ROOT / "tests" / "data" / "mqm"
 HYPS = [str(DATA / "Facebook-AI.txt"), str(DATA / "metricsystem2.txt")]
 REF = str(DATA / "Nemo.txt")
-MQM = str(DATA / "ted_ende.mqm.tsv")
+MQM = str(DATA / "mqm_ted_ende.tsv")
 BASE = ["spans", "--ref", REF, "--hyp", *HYPS, "--docids", str(DATA / "docids.txt"), "--mqm", MQM]
 ROW_KEYS = ["order", "error_tokens", "error_flagged", "other_tokens", "other_flagged"]
 

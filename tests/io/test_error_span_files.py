@@ -134,12 +134,12 @@ def test_a_severity_without_weight_is_refused_when_attached() -> None:
 
 
 def test_the_published_excerpt_attaches_with_googles_scores() -> None:
-    path = MQM_DATA / "ted_ende.mqm.tsv"
+    path = MQM_DATA / "mqm_ted_ende.tsv"
     testset = attach_error_spans(ted_excerpt(), [NamedBytes(str(path), path.read_bytes())])
     values = testset.seg_score("MQM").values
     assert set(values) == set(MQM_SYSTEMS)
     published = {}
-    for line in (MQM_DATA / "ted_ende.avg_seg_scores.tsv").read_text().splitlines()[1:]:
+    for line in (MQM_DATA / "mqm_ted_ende.avg_seg_scores.tsv").read_text().splitlines()[1:]:
         system, rest = line.split("\t")
         value, seg_id = rest.split(" ")
         published[system, int(seg_id)] = float(value)

@@ -124,7 +124,7 @@ def test_bad_weights_are_refused(spec: str, problem: str) -> None:
 
 
 def test_matches_the_oracle_and_googles_averages_on_the_ted_excerpt() -> None:
-    path = MQM_DATA / "ted_ende.mqm.tsv"
+    path = MQM_DATA / "mqm_ted_ende.tsv"
     text = path.read_text(encoding="utf-8")
     testset = ted_excerpt()
     scores = mqm_scores(read_mqm_tsv(NamedBytes(str(path), path.read_bytes()), testset))
@@ -132,7 +132,7 @@ def test_matches_the_oracle_and_googles_averages_on_the_ted_excerpt() -> None:
     assert docs is not None
     oracle = oracle_scores(text)
     published = {}
-    for line in (MQM_DATA / "ted_ende.avg_seg_scores.tsv").read_text().splitlines()[1:]:
+    for line in (MQM_DATA / "mqm_ted_ende.avg_seg_scores.tsv").read_text().splitlines()[1:]:
         system, rest = line.split("\t")
         value, seg_id = rest.split(" ")
         published[system, int(seg_id)] = float(value)

@@ -228,7 +228,7 @@ def ted_excerpt() -> TestSet:
 
 
 def test_the_published_ted_excerpt_maps_by_document_and_matches_every_line() -> None:
-    path = MQM_DATA / "ted_ende.mqm.tsv"
+    path = MQM_DATA / "mqm_ted_ende.tsv"
     spans = read_mqm_tsv(NamedBytes(str(path), path.read_bytes()), ted_excerpt())
     assert spans.skipped == ("ref",)
     assert all(a is not None for system in MQM_SYSTEMS for a in spans.segments[system])
@@ -249,7 +249,7 @@ def test_without_document_ids_a_seg_id_past_the_end_is_refused() -> None:
     testset = load_paths(
         [MQM_DATA / f"{system}.txt" for system in MQM_SYSTEMS], [MQM_DATA / "Nemo.txt"]
     )
-    path = MQM_DATA / "ted_ende.mqm.tsv"
+    path = MQM_DATA / "mqm_ted_ende.tsv"
     message = refusal(NamedBytes(str(path), path.read_bytes()), testset)
     assert "seg_id 218 is past the test set's 25 segments" in message
     assert message.endswith(
@@ -337,3 +337,32 @@ def test_a_file_of_another_layout_says_which_columns_a_row_needs() -> None:
         "m.tsv: line 1: 1 field, expected 10 "
         "(system doc doc_id seg_id rater source target category severity comment)"
     )
+
+
+@pytest.mark.parametrize(
+    ("file_name", "name"),
+    [
+        ("m.tsv", "MQM"),
+        ("mqm_ted_ende.tsv", "MQM"),
+        ("/data/notes-1a2b.mqm.tsv", "notes-1a2b"),
+        ("Mine.MQM.TSV", "Mine"),
+        (".mqm.tsv", "MQM"),
+    ],
+)
+def test_a_file_named_name_mqm_tsv_is_read_under_name(file_name: str, name: str) -> None:
+    f = tsv(row("A", 1, "Der Hund bellt.", "No-error", "No-error"))
+    spans = read_mqm_tsv(NamedBytes(file_name, f.data), TESTSET)
+    assert spans.name == name and spans.origin == file_name
+
+
+def test_exported_notes_join_googles_file_in_one_test_set() -> None:
+    from bleuviz.io.error_span_files import attach_error_spans
+
+    google = tsv(row("A", 1, "Der <v>Hund</v> bellt.", "Accuracy/Mistranslation", "Major"))
+    notes = NamedBytes(
+        "notes-1a2b.mqm.tsv",
+        tsv(row("A", 2, "<v>Gut</v>.", "Fluency/Grammar", "Minor", rater="bleuviz")).data,
+    )
+    both = attach_error_spans(TESTSET, [google, notes])
+    assert [s.name for s in both.error_spans] == ["MQM", "notes-1a2b"]
+    assert {s.name for s in both.seg_scores} == {"MQM", "notes-1a2b"}
