@@ -40,7 +40,7 @@ def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:
         "correlate", help="correlation of every metric with a human score (--seg-scores)"
     )
     add_input_options(parser)
-    add_bleu_options(parser)
+    add_bleu_options(parser, formats=("text", "json"))
     parser.add_argument("--human", required=True, metavar="NAME", help="the human score")
     parser.add_argument(
         "--metrics",

@@ -163,8 +163,18 @@ def add_seg_score_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_bleu_options(parser: argparse.ArgumentParser) -> None:
-    """Add tokenizer, flavour, smoothing, order and weight options."""
+#: The output formats a command may write with ``--format``; the first is the default.
+FORMATS = ("text", "json", "latex")
+
+
+def add_bleu_options(parser: argparse.ArgumentParser, formats: tuple[str, ...] = FORMATS) -> None:
+    """Add tokenizer, flavour, smoothing, order and weight options, and ``--format``.
+
+    Args:
+        parser: the subcommand's parser.
+        formats: the formats the command writes (the first is the default), so that
+            ``--help`` lists only those and argparse refuses the others.
+    """
     parser.add_argument("--tokenize", "-tok", choices=TOKENIZERS, default=DEFAULT_TOKENIZER)
     parser.add_argument("--lowercase", "-lc", action="store_true")
     parser.add_argument("--flavor", choices=list(FLAVORS), default=DEFAULT_FLAVOR)
@@ -187,7 +197,7 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--effective-order", action="store_true")
     parser.add_argument("--auto-reweigh", action="store_true", help="nltk's auto_reweigh")
-    parser.add_argument("--format", "-f", choices=("text", "json", "latex"), default="text")
+    parser.add_argument("--format", "-f", choices=formats, default=formats[0])
 
 
 def add_metric_options(parser: argparse.ArgumentParser) -> None:

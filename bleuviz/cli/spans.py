@@ -25,7 +25,7 @@ from bleuviz.analysis.error_tokens import (
 )
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
-from bleuviz.errors import ConfigError, InputError
+from bleuviz.errors import InputError
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations
 from bleuviz.io.testset import TestSet
 
@@ -57,7 +57,7 @@ def add_spans_parser(commands: Any) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(parser)
-    add_bleu_options(parser)
+    add_bleu_options(parser, formats=("text", "json"))
     parser.add_argument(
         "--annotations",
         metavar="NAME",
@@ -70,8 +70,6 @@ def add_spans_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_spans(args: argparse.Namespace) -> int:
     """Print the analysis as a table or JSON."""
-    if args.format not in ("text", "json"):
-        raise ConfigError(f"--format: spans writes text or json, not {args.format}")
     config = bleu_config(args)
     testset, _ = load_testset(args)
     annotations = _chosen(testset, args.annotations)

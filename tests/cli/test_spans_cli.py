@@ -150,7 +150,6 @@ def test_one_rater(capsys: pytest.CaptureFixture[str]) -> None:
             "--annotations: no error spans named 'ESA' (loaded: MQM)",
         ),
         ([*BASE, "--rater", "nobody"], "--rater: MQM has no rater 'nobody'"),
-        ([*BASE, "-f", "latex"], "--format: spans writes text or json, not latex"),
         ([*BASE, "--max-order", "0"], "max_order: must be between 1"),
         (
             ["spans", "--ref", REF, "--hyp", *HYPS, "--mqm", "missing.tsv"],
@@ -184,6 +183,29 @@ def test_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
         main(["spans", "--help"])
     out = capsys.readouterr().out
     assert "flagged at order n" in out and "Perrella" in out
+
+
+@pytest.mark.parametrize("command", ["spans", "correlate"])
+def test_format_offers_only_what_is_written(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--help lists text and json only, and argparse refuses latex (exit 2, one line)."""
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "{text,json}" in out and "latex" not in out
+    with pytest.raises(SystemExit) as exited:
+        main([command, "--ref", REF, "--hyp", *HYPS, "-f", "latex"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --format/-f: invalid choice: 'latex'" in err
+
+
+def test_score_and_compare_still_offer_latex(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("score", "compare"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert "{text,json,latex}" in capsys.readouterr().out
 
 
 def test_saved_set_with_its_spans(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
