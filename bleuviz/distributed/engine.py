@@ -24,6 +24,7 @@ from bleuviz.progress import Progress
 
 T = TypeVar("T")
 
+_TRIM = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
 _LOCAL = re.compile(r"local(?::(?P<workers>[0-9]+))?")
 _REMOTE = re.compile(r"(?:tcp|tls|ucx|ws|wss)://\S+")
 
@@ -128,15 +129,20 @@ def _local(address: str, workers: int) -> Engine:
     """A LocalCluster of ``workers`` processes, one thread each, its dashboard on a free port."""
     if workers < 1:
         raise ConfigError(f"--dask: {address}: at least one worker")
+    import dask
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,
-    )
+    # Dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which makes glibc
+    # give memory back after every large numpy temporary: BLEU's counting then takes 37%
+    # more CPU (1M segments: 21.8 s instead of 15.8 s). glibc's own threshold is kept.
+    with dask.config.set({_TRIM: None}):
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        )
     client = Client(cluster)  # type: ignore[no-untyped-call]
     plural = "s" if workers != 1 else ""
     return Engine(
