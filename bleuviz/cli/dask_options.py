@@ -142,7 +142,8 @@ def run_on_dask(
     )
     with connect(args.dask) as engine:
         n = len(plan.partitions)
-        print(f"bleuviz: engine: {engine.description}, {n:,} partitions", file=sys.stderr)
+        parts = f"{n:,} partition{'s' if n != 1 else ''}"
+        print(f"bleuviz: engine: {engine.description}, {parts}", file=sys.stderr)
         if engine.dashboard:
             print(f"bleuviz: dashboard: {engine.dashboard}", file=sys.stderr)
         totals = compute(engine, plan, job, _ticker if sys.stderr.isatty() else None)
