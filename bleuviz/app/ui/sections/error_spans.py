@@ -7,7 +7,9 @@ user without span files pays nothing for them.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,6 +24,12 @@ from bleuviz.analysis.span_counts import (
     rater_spans,
 )
 from bleuviz.app.ui.cache.loading import scored_testset
+from bleuviz.app.ui.state.links import apply_links, claim, write_links
+from bleuviz.app.ui.state.page_links import (
+    error_file_param,
+    error_filter_links,
+    error_side_param,
+)
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.bleu.explain import SegmentExplanation
 from bleuviz.io.error_spans import (
@@ -58,17 +66,24 @@ def cached_error_counts(
     return error_counts(_annotations, system, n_segments)
 
 
-def annotation_choice(testset: TestSet, key: str) -> ErrorAnnotations | None:
-    """The error spans to show: None without any, the one file, or the user's choice of files."""
+def annotation_choice(testset: TestSet, key: str, link: bool = False) -> ErrorAnnotations | None:
+    """The error spans to show: None without any, the one file, or the user's choice of files.
+
+    ``link``: the choice travels in the page's link as ``err_from`` (a table's
+    choice; a drill-down's stays out of it).
+    """
     files = testset.error_spans
     if not files:
         return None
     if len(files) == 1:
         return files[0]
     names = [f.name for f in files]
+    param = [error_file_param(key, names)] if link else []
+    apply_links(param)
     chosen = st.selectbox(
         "Error spans from", names, key=key, help="Which file's error spans to show and count"
     )
+    write_links(param)
     return files[names.index(str(chosen))]
 
 
@@ -165,14 +180,17 @@ def show_source(source: str, errors: ShownErrors | None) -> None:
 
 
 def with_pair_counts(
-    page: pd.DataFrame, testset: TestSet, names: tuple[str, str], key: str
+    page: pd.DataFrame,
+    testset: TestSet,
+    names: tuple[str, str],
+    annotations: ErrorAnnotations | None,
 ) -> pd.DataFrame:
     """Compare's table rows with A's and B's Major and Minor counts before the previews.
 
     ``page``: the rows drawn (``seg`` from 1, ``hyp_a`` the first preview), changed
-    in place. Nothing is added without span files.
+    in place; ``annotations``: the file the table's filter chose. Nothing is
+    added without span files.
     """
-    annotations = annotation_choice(testset, key)
     if annotations is None:
         return page
     lines = (page["seg"] - 1).to_numpy()
@@ -216,33 +234,97 @@ def error_filter(testset: TestSet, system: str, prefix: str) -> ErrorFilter:
     """Choose error categories and severities; the segments with such an error are kept.
 
     Draws nothing, and keeps every segment, when no error spans are loaded for
-    ``system``.
+    ``system``. The choices travel in the link (``err_from``, ``err_cat``, ``err_sev``).
     """
-    annotations = annotation_choice(testset, f"{prefix}_err_from")
+    annotations = annotation_choice(testset, f"{prefix}_err_from", link=True)
     if annotations is None or system not in annotations.segments:
+        claim("err_cat", "err_sev")  # a link's filter, for a system with errors
         return ErrorFilter()
     n = testset.n_segments
     counts = cached_error_counts(spans_id(), annotations.name, system, n, annotations)
     result = ErrorFilter(annotations.name, counts)
-    categories, severities = categories_and_severities(annotations, [system])
-    left, right = st.columns([3, 2])
-    keys = [prefix + suffix for suffix in FILTER_SUFFIXES]
-    chosen_categories = left.multiselect(
+    chosen = _choose_errors(annotations, [system], prefix, st.columns([3, 2]))
+    if chosen is not None:
+        result.mask = error_mask(annotations, system, n, *chosen)
+        result.chips[f"errors: {md(', '.join([*chosen[0], *chosen[1]]))}"] = [
+            prefix + suffix for suffix in FILTER_SUFFIXES
+        ]
+    return result
+
+
+def _choose_errors(
+    annotations: ErrorAnnotations, systems: list[str], prefix: str, columns: Sequence[Any]
+) -> tuple[list[str], list[str]] | None:
+    """Draw the category and severity choices (linked); None while both are empty."""
+    categories, severities = categories_and_severities(annotations, systems)
+    links = error_filter_links(prefix, categories, severities)
+    apply_links(links)
+    chosen_categories = columns[0].multiselect(
         f"{md(annotations.name)} error category",
         categories,
-        key=keys[0],
+        key=links[0].key,
         placeholder="Any category",
         help="Keep the segments with an error of one of these categories (and severities)",
     )
-    chosen_severities = right.multiselect(
+    chosen_severities = columns[1].multiselect(
         f"{md(annotations.name)} error severity",
         severities,
-        key=keys[1],
+        key=links[1].key,
         placeholder="Any severity",
         help="Keep the segments with an error of one of these severities (and categories)",
     )
-    if chosen_categories or chosen_severities:
-        result.mask = error_mask(annotations, system, n, chosen_categories, chosen_severities)
-        what = ", ".join([*chosen_categories, *chosen_severities])
-        result.chips[f"errors: {md(what)}"] = keys
-    return result
+    write_links(links)
+    if not chosen_categories and not chosen_severities:
+        return None
+    return list(chosen_categories), list(chosen_severities)
+
+
+#: Compare's choice of whose errors the filter looks at: state value -> label.
+PAIR_SIDES = {"either": "A or B", "A": "A", "B": "B", "both": "A and B"}
+
+
+@dataclass(frozen=True, slots=True)
+class PairErrors:
+    """Compare's error filter as chosen: the file, and the segments kept (None: every one)."""
+
+    annotations: ErrorAnnotations | None = None
+    segments: NDArray[np.intp] | None = None
+    label: str = ""
+    keys: tuple[str, ...] = ()
+
+
+def pair_error_filter(testset: TestSet, names: tuple[str, str], prefix: str) -> PairErrors:
+    """Compare's filter: segments where A, B, either or both have a chosen error.
+
+    Draws nothing when neither system has error spans. The choices travel in the
+    link (``err_from``, ``err_cat``, ``err_sev``, ``err_in``).
+    """
+    annotations = annotation_choice(testset, f"{prefix}_err_from", link=True)
+    annotated = [n for n in names if annotations is not None and n in annotations.segments]
+    if annotations is None or not annotated:
+        claim("err_cat", "err_sev", "err_in")
+        return PairErrors(annotations)
+    side_link = error_side_param(f"{prefix}_err_in", list(PAIR_SIDES))
+    apply_links([side_link])
+    columns = st.columns([3, 2, 1])
+    side = str(
+        columns[2].selectbox(
+            "Errors of",
+            list(PAIR_SIDES),
+            format_func=PAIR_SIDES.__getitem__,
+            key=side_link.key,
+            help="Whose errors the category and severity filter looks at",
+        )
+    )
+    write_links([side_link])
+    chosen = _choose_errors(annotations, annotated, prefix, columns)
+    if chosen is None:
+        return PairErrors(annotations)
+    n = testset.n_segments
+    a, b = (error_mask(annotations, name, n, *chosen) for name in names)
+    mask = {"either": a | b, "A": a, "B": b, "both": a & b}[side]
+    what = ", ".join([*chosen[0], *chosen[1]])
+    keys = tuple(prefix + suffix for suffix in FILTER_SUFFIXES)
+    return PairErrors(
+        annotations, np.flatnonzero(mask), f"errors of {PAIR_SIDES[side]}: {md(what)}", keys
+    )

@@ -6,10 +6,12 @@ from collections.abc import Sequence
 
 from bleuviz.app.ui.state.link_values import (
     choice,
+    choices,
     flag,
     integer,
     number_range,
     show_flag,
+    show_list,
     show_number,
     text,
 )
@@ -50,6 +52,44 @@ def sentence_links(
             LinkParam("doc", "sent_doc", choice(documents, "document"), default=ALL_DOCUMENTS)
         )
     return params
+
+
+def error_file_param(key: str, names: Sequence[str]) -> LinkParam:
+    """``err_from``: which error-span file a table counts and filters (the first by default)."""
+    return LinkParam("err_from", key, choice(names, "error-span file"), default=names[0])
+
+
+def error_filter_links(
+    prefix: str, categories: Sequence[str], severities: Sequence[str]
+) -> list[LinkParam]:
+    """A segment table's error filter: ``err_cat`` and ``err_sev``, comma-separated choices.
+
+    ``prefix``: the page's (its widgets' keys are ``PREFIX_err_categories`` and
+    ``PREFIX_err_severities``). Only the values the table offers are accepted.
+    """
+    return [
+        LinkParam(
+            "err_cat",
+            f"{prefix}_err_categories",
+            choices(categories, "error category"),
+            show_list,
+            default=[],
+            default_text="any category",
+        ),
+        LinkParam(
+            "err_sev",
+            f"{prefix}_err_severities",
+            choices(severities, "error severity"),
+            show_list,
+            default=[],
+            default_text="any severity",
+        ),
+    ]
+
+
+def error_side_param(key: str, sides: Sequence[str]) -> LinkParam:
+    """``err_in``: on Compare, whose errors the error filter looks at (A or B by default)."""
+    return choice_param("err_in", key, sides, "side")
 
 
 def imported_range_param(label: str, key: str, low: float, high: float) -> LinkParam:

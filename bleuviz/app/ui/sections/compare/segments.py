@@ -27,6 +27,7 @@ from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
 from bleuviz.app.ui.sections.error_spans import (
     ShownErrors,
     annotation_choice,
+    pair_error_filter,
     segment_errors,
     show_source,
     with_pair_counts,
@@ -109,6 +110,9 @@ def segment_table(
     frame = comparison.copy()
     if testset.doc_ids is not None:
         frame.insert(1, "doc", testset.doc_ids)
+    errors = pair_error_filter(testset, names, "cmp")  # draws nothing without error spans
+    if errors.segments is not None:
+        filters = {**filters, errors.label: ActiveFilter(errors.segments, errors.keys)}
     mask = np.ones(len(frame), dtype=bool)
     for active in filters.values():
         mask &= np.isin(np.arange(len(frame)), active.segments)
@@ -126,7 +130,7 @@ def segment_table(
     page = with_previews(
         table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows"), testset, names
     )
-    page = with_pair_counts(page, testset, names, "cmp_err_from")  # only with span files
+    page = with_pair_counts(page, testset, names, errors.annotations)  # only with span files
     st.session_state["cmp_visible"] = page["seg"].tolist()
     sync_selection("cmp_table", st.session_state["cmp_visible"], st.session_state.get("cmp_seg"))
     st.dataframe(
