@@ -102,7 +102,7 @@ def bleu_sees(evaluation: Evaluation) -> None:
     system, rater, order = _choices(evaluation, annotations)
     try:
         analysis = cached_analysis(
-            spans_id(),
+            spans_id(annotations),
             annotations.name,
             evaluation.settings.tokenize,
             evaluation.settings.bleu,

@@ -48,7 +48,9 @@ def error_breakdown(evaluation: Evaluation) -> None:
         persist_state="page",
     )
     chosen = ERROR_SEVERITIES if counted == MAJOR_AND_MINOR else frozenset({str(counted)})
-    frame = cached_breakdown(spans_id(), annotations.name, tuple(systems), chosen, annotations)
+    frame = cached_breakdown(
+        spans_id(annotations), annotations.name, tuple(systems), chosen, annotations
+    )
     categories = [c for c in frame.columns if c not in ("ratings", "errors per rating")]
     if not categories:
         st.caption(f"No {md(str(counted))} error was marked.")

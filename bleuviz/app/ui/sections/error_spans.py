@@ -24,6 +24,8 @@ from bleuviz.analysis.span_counts import (
     rater_spans,
 )
 from bleuviz.app.ui.cache.loading import scored_testset
+from bleuviz.app.ui.cache.workspace import open_workspace
+from bleuviz.app.ui.sections.note_editing import current_set_id
 from bleuviz.app.ui.state.links import apply_links, claim, write_links
 from bleuviz.app.ui.state.page_links import (
     error_file_param,
@@ -43,19 +45,41 @@ from bleuviz.io.error_spans import (
 from bleuviz.io.testset import TestSet
 from bleuviz.render.error_marks import error_line_html
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.workspace.note_spans import NOTES_NAME, note_annotations
 
 #: The rater choice meaning "every rater's spans at once".
 EVERY_RATER = "every rater"
 
 
-def spans_id() -> str:
+def spans_id(annotations: ErrorAnnotations | None = None) -> str:
     """The content id of the test set with its span files: the key of what spans give.
 
     It digests every span (``bleuviz.io.content_id``), so caches are keyed on it
     and an annotations object itself is never hashed (0.27 s for the TED set's
-    6,877 annotated segments, on every rerun).
+    6,877 annotated segments, on every rerun). The notes' spans (``your_notes``)
+    are not in the test set: their key adds their origin, which digests the
+    notes, so a saved note is counted on the next run.
     """
-    return scored_testset().content_id
+    content_id = scored_testset().content_id
+    if annotations is not None and annotations.name == NOTES_NAME:
+        return f"{content_id}|{annotations.origin}"
+    return content_id
+
+
+def your_notes(testset: TestSet) -> ErrorAnnotations | None:
+    """The errors marked in the saved notes on ``testset``; None if no note marks one."""
+    set_id, workspace = current_set_id(), open_workspace()
+    if set_id is None or workspace is None:
+        return None
+    return note_annotations(workspace.notes(set_id), testset)
+
+
+def span_sources(testset: TestSet) -> tuple[ErrorAnnotations, ...]:
+    """The span files loaded with ``testset``, then the user's notes if they mark errors."""
+    if any(f.name == NOTES_NAME for f in testset.error_spans):
+        return testset.error_spans  # a file of that name comes first; notes are not mixed in
+    notes = your_notes(testset)
+    return testset.error_spans + ((notes,) if notes is not None else ())
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -72,7 +96,7 @@ def annotation_choice(testset: TestSet, key: str, link: bool = False) -> ErrorAn
     ``link``: the choice travels in the page's link as ``err_from`` (a table's
     choice; a drill-down's stays out of it).
     """
-    files = testset.error_spans
+    files = span_sources(testset)
     if not files:
         return None
     if len(files) == 1:
@@ -81,7 +105,11 @@ def annotation_choice(testset: TestSet, key: str, link: bool = False) -> ErrorAn
     param = [error_file_param(key, names)] if link else []
     apply_links(param)
     chosen = st.selectbox(
-        "Error spans from", names, key=key, help="Which file's error spans to show and count"
+        "Error spans from",
+        names,
+        key=key,
+        help="Which file's error spans to show and count"
+        + (f"; “{NOTES_NAME}”: the words your saved notes mark" if NOTES_NAME in names else ""),
     )
     write_links(param)
     return files[names.index(str(chosen))]
@@ -119,6 +147,11 @@ def segment_errors(
     """
     if annotations is None:
         return None
+    if annotations.name != NOTES_NAME and NOTES_NAME in _marked_here(system, index):
+        st.caption(
+            f"Your notes mark an error here too: choose “{NOTES_NAME}” under "
+            "“Error spans from” to see it."
+        )
     if system not in annotations.segments:
         st.caption(f"{md(annotations.name)} annotates no segment of {md(system)}.")
         return None
@@ -137,6 +170,13 @@ def segment_errors(
     who = ", ".join(annotation.raters) if rater is None else rater
     st.caption(f"{md(annotations.name)} error spans by {md(who)}: {md(severity_counts(spans))}.")
     return ShownErrors(annotations.name, rater, spans)
+
+
+def _marked_here(system: str, index: int) -> tuple[str, ...]:
+    """``(NOTES_NAME,)`` when a saved note marks an error on this segment, else ``()``."""
+    notes = your_notes(scored_testset().testset)
+    annotation = None if notes is None else notes.annotation(system, index)
+    return (NOTES_NAME,) if annotation is not None and annotation.spans else ()
 
 
 def severity_counts(spans: tuple[ErrorSpan, ...]) -> str:
@@ -199,7 +239,7 @@ def with_pair_counts(
         if name not in annotations.segments:
             continue
         counts = cached_error_counts(
-            spans_id(), annotations.name, name, testset.n_segments, annotations
+            spans_id(annotations), annotations.name, name, testset.n_segments, annotations
         )
         for severity, values in counts.items():
             column = pd.Series(values[lines], index=page.index).astype("Int64")
@@ -241,7 +281,7 @@ def error_filter(testset: TestSet, system: str, prefix: str) -> ErrorFilter:
         claim("err_cat", "err_sev")  # a link's filter, for a system with errors
         return ErrorFilter()
     n = testset.n_segments
-    counts = cached_error_counts(spans_id(), annotations.name, system, n, annotations)
+    counts = cached_error_counts(spans_id(annotations), annotations.name, system, n, annotations)
     result = ErrorFilter(annotations.name, counts)
     chosen = _choose_errors(annotations, [system], prefix, st.columns([3, 2]))
     if chosen is not None:

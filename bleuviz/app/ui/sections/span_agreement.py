@@ -69,7 +69,7 @@ def _metrics_agreement(
     for metric in metrics:
         try:
             reports = cached_metric_agreement(
-                spans_id(), (metric.name, gold.name), rater, metric, gold
+                spans_id(gold), (metric.name, gold.name), rater, metric, gold
             )
         except BleuvizError as exc:
             st.caption(md(str(exc)))
