@@ -22,7 +22,7 @@ from bleuviz.app.ui.cache.scores import (
     segment_frame,
 )
 from bleuviz.app.ui.sections.all_systems import segment_in_every_system
-from bleuviz.app.ui.sections.error_spans import FILTER_SUFFIXES, error_filter
+from bleuviz.app.ui.sections.error_filter import FILTER_SUFFIXES, error_filter
 from bleuviz.app.ui.sections.notes import (
     ANY_NOTE,
     NO_NOTE,

@@ -24,13 +24,12 @@ from bleuviz.app import routes
 from bleuviz.app.ui.cache.compare import sentence_axis
 from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
+from bleuviz.app.ui.sections.error_filter import pair_error_filter, with_pair_counts
 from bleuviz.app.ui.sections.error_spans import (
     ShownErrors,
     annotation_choice,
-    pair_error_filter,
     segment_errors,
     show_source,
-    with_pair_counts,
 )
 from bleuviz.app.ui.sections.notes import note_editor
 from bleuviz.app.ui.sections.segment_view import (
