@@ -174,3 +174,14 @@ def test_chosen_span_file_travels_in_the_link(
     (message,) = link_warnings(bad)
     assert "err_from=BLEURT" in message and "no error-span file of that name" in message
     assert bad.selectbox(key="cmp_err_from").value == "MQM"
+
+
+def test_compare_clear_the_filters_clears_the_error_filter(
+    opened: Callable[..., AppTest],
+) -> None:
+    at = opened(COMPARE, a="literal", b="terse", seg="4", view=SEGMENTS, err_sev="major")
+    assert 4 not in rows(at) == with_error("literal", {"major"}) | with_error("terse", {"major"})
+    at.button(key="cmp_step_clear").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key="cmp_err_severities").value == []
+    assert len(rows(at)) == len(sample_annotations().segments["literal"])

@@ -104,14 +104,18 @@ def segment_table(
     filters: dict[str, ActiveFilter],
     metric: str,
 ) -> pd.DataFrame:
-    """The filtered, sorted table of segments; a click on a row opens it below."""
+    """The filtered, sorted table of segments; a click on a row opens it below.
+
+    ``filters``: the filters set in other tabs; the table's own error filter is
+    added to it, so that the page's "clear the filters" clears that one too.
+    """
     testset = evaluation.testset
     frame = comparison.copy()
     if testset.doc_ids is not None:
         frame.insert(1, "doc", testset.doc_ids)
     errors = pair_error_filter(testset, names, "cmp")  # draws nothing without error spans
-    if errors.segments is not None:
-        filters = {**filters, errors.label: ActiveFilter(errors.segments, errors.keys)}
+    if errors.segments is not None:  # into the page's filters: its stepper clears them all
+        filters[errors.label] = ActiveFilter(errors.segments, errors.keys)
     mask = np.ones(len(frame), dtype=bool)
     for active in filters.values():
         mask &= np.isin(np.arange(len(frame)), active.segments)
