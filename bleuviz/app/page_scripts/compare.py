@@ -5,8 +5,9 @@ only the open tab runs, so changing A or B redraws what is on screen and no more
 
 Deep link: ``/compare?a=BASELINE&b=SYSTEM&seg=N`` opens that pair (and segment N,
 counted from 1, in the Segments tab); ``view``, ``metric``, ``seg_metric``, ``bs``, ``ar``,
-``seed``, ``bucket_by``, ``edges``, ``bucket``, ``ngram_order`` and ``ngram`` carry the
-rest. The URL follows the selection, so it can be shared.
+``seed``, ``bucket_by``, ``edges``, ``bucket``, ``ngram_order``, ``ngram`` and the error
+filter's ``err_from``, ``err_cat``, ``err_sev`` and ``err_in`` carry the rest. The URL
+follows the selection, so it can be shared.
 """
 
 from __future__ import annotations

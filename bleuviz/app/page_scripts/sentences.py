@@ -1,8 +1,9 @@
 """Sentences: a filterable table of every segment and one segment's n-grams, highlighted.
 
 Deep link: ``/sentences?sys=NAME&seg=N`` (N counted from 1) opens that segment; ``doc``,
-``q`` (the search), ``bleu`` and ``len`` (ranges ``low,high``) and ``range.METRIC``
-(an imported score's range) carry the filters.
+``q`` (the search), ``bleu`` and ``len`` (ranges ``low,high``), ``range.METRIC``
+(an imported score's range) and, with error spans, ``err_from``, ``err_cat`` and
+``err_sev`` (comma-separated) carry the filters.
 """
 
 from __future__ import annotations
