@@ -72,7 +72,7 @@ def test_a_note_saved_in_the_editor_is_drawn_on_the_segment(
         "bleuviz",
     )
     assert error["text"] == "argues"
-    assert any(f"{NOTES_NAME} error spans by bleuviz: 1 major" in c.value for c in app.caption)
+    assert any("Your saved notes by bleuviz: 1 major" in c.value for c in app.caption)
     counts = table(app).set_index("seg")
     assert counts.loc[1, "major"] == 1 and counts.loc[1, "minor"] == 0
     assert counts.drop(index=1)["major"].isna().all()  # no note: not rated

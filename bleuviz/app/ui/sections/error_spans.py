@@ -147,7 +147,10 @@ def segment_errors(
         rater = None if chosen == EVERY_RATER else chosen
     spans = rater_spans(annotation, rater)
     who = ", ".join(annotation.raters) if rater is None else rater
-    st.caption(f"{md(annotations.name)} error spans by {md(who)}: {md(severity_counts(spans))}.")
+    whose = (
+        "Your saved notes" if annotations.name == NOTES_NAME else f"{annotations.name} error spans"
+    )
+    st.caption(f"{md(whose)} by {md(who)}: {md(severity_counts(spans))}.")
     return ShownErrors(annotations.name, rater, spans)
 
 
