@@ -30,11 +30,39 @@ def choice(options: Sequence[str], what: str) -> Callable[[str], object]:
 
 
 def choices(options: Sequence[str], what: str) -> Callable[[str], object]:
-    """Comma-separated values, each one of ``options`` (empty: none)."""
+    """Comma-separated values, each one of ``options`` (empty: none), each kept once.
+
+    An option may hold commas itself (an error category read from a file): the
+    parts are read as runs that each name an option (the longest run first where
+    there is a choice), so ``show_list`` of any chosen options reads back as
+    options covering the same text. A value named twice is kept once.
+    """
     one = choice(options, what)
+    known = set(options)
+    widest = max((option.count(",") for option in options), default=0) + 1
 
     def parse(raw: str) -> object:
-        return [one(part) for part in split_list(raw)]
+        parts = raw.split(",")
+        # ends[i]: where the run read from part i ends, if parts[i:] can be read at all.
+        ends: list[int | None] = [None] * len(parts) + [len(parts)]
+        for i in range(len(parts) - 1, -1, -1):
+            for j in range(min(len(parts), i + widest), i, -1):
+                if ends[j] is not None and ",".join(parts[i:j]).strip() in known:
+                    ends[i] = j
+                    break
+            else:
+                if not parts[i].strip() and ends[i + 1] is not None:
+                    ends[i] = i + 1  # a blank between commas
+        if ends[0] is None:
+            bad = [p.strip() for p in parts if p.strip() and p.strip() not in known]
+            one(bad[0] if bad else raw)  # raises, naming what is allowed
+        chosen, i = [], 0
+        while i < len(parts):
+            end = ends[i] if ends[i] is not None else len(parts)  # readable from 0: never None
+            if ",".join(parts[i:end]).strip():
+                chosen.append(",".join(parts[i:end]).strip())
+            i = end
+        return list(dict.fromkeys(chosen))
 
     return parse
 
