@@ -56,12 +56,13 @@ def choices(options: Sequence[str], what: str) -> Callable[[str], object]:
         if ends[0] is None:
             bad = [p.strip() for p in parts if p.strip() and p.strip() not in known]
             one(bad[0] if bad else raw)  # raises, naming what is allowed
-        chosen, i = [], 0
-        while i < len(parts):
-            end = ends[i] if ends[i] is not None else len(parts)  # readable from 0: never None
-            if ",".join(parts[i:end]).strip():
-                chosen.append(",".join(parts[i:end]).strip())
-            i = end
+        chosen: list[str] = []
+        at: int | None = 0
+        while at is not None and at < len(parts):  # readable from 0: each end is set
+            end = ends[at]
+            if ",".join(parts[at:end]).strip():
+                chosen.append(",".join(parts[at:end]).strip())
+            at = end
         return list(dict.fromkeys(chosen))
 
     return parse
