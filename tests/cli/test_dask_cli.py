@@ -184,3 +184,15 @@ def test_a_server_that_is_not_a_scheduler_is_one_line(capsys: pytest.CaptureFixt
     assert (status, out) == (2, "")
     assert err.startswith(f"bleuviz: error: --dask: tcp://127.0.0.1:{port} did not answer as")
     assert err.count("\n") == 1
+
+
+def test_a_terminal_sees_the_partitions_done(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    status, _, err = _run(capsys, [*SCORE, "--dask", "sync", "--partition-rows", "50"])
+    assert status == 0
+    drawn = [f"\rbleuviz: dask: partition {i} of 3 done" for i in (1, 2, 3)]
+    assert err.endswith("".join(drawn) + "\n")  # one line, rewritten in place
