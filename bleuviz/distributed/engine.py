@@ -56,7 +56,27 @@ class Engine:
         """Run ``func(item, *args)`` for every item; return the results in item order.
 
         ``progress`` hears "partition 3 of 40" (and the fraction) as each one finishes.
+
+        Raises:
+            InputError: a task's own (a reader's refusal), or a worker that cannot
+                import what the task needs (bleuviz not installed there).
         """
+        try:
+            return self._map(func, items, args, progress)
+        except ImportError as e:
+            raise InputError(
+                f"--dask: a worker cannot import {e.name or 'a module'}; install "
+                f"'bleuviz[dask]' at this version on every worker"
+            ) from None
+
+    def _map(
+        self,
+        func: Callable[..., T],
+        items: Sequence[Any],
+        args: tuple[Any, ...],
+        progress: Progress | None,
+    ) -> list[T]:
+        """``map``'s work, on the synchronous scheduler or the client."""
         if self._client is None:
             from dask.base import compute
             from dask.delayed import delayed

@@ -151,3 +151,17 @@ def test_rouge_a_mean_of_sentence_scores_equals_the_one_machine_mean(parts: int)
     for label in labels:
         for system, scores in here.scores(label).items():
             assert on_dask[label][system].corpus == scores.corpus
+
+
+def _needs_a_missing_module(item: int) -> int:
+    """A task on a worker without bleuviz fails this way when it is unpickled."""
+    raise ModuleNotFoundError("No module named 'bleuviz'", name="bleuviz")
+
+
+def test_a_worker_without_bleuviz_is_one_line() -> None:
+    with pytest.raises(InputError) as caught:
+        connect("sync").map(_needs_a_missing_module, [1, 2])
+    assert str(caught.value) == (
+        "--dask: a worker cannot import bleuviz; install 'bleuviz[dask]' at this version on "
+        "every worker"
+    )
