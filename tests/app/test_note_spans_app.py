@@ -17,7 +17,7 @@ from bleuviz.io.load import load_paths
 from bleuviz.workspace import Workspace
 from bleuviz.workspace.note_spans import NOTES_NAME
 from tests.app.error_span_data import sample_annotations, with_spans
-from tests.app.test_app_error_spans import errors_drawn
+from tests.app.test_app_error_spans import breakdown, errors_drawn
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
 SENTENCES = "bleuviz/app/page_scripts/sentences.py"
@@ -122,3 +122,22 @@ def test_beside_a_span_file_the_chooser_offers_the_notes_and_says_so(
     (error,) = errors_drawn(run(app))
     assert (error["data-rater"], error["text"]) == ("bleuviz", "argues")
     assert not any("Your notes mark an error here too" in c.value for c in app.caption)
+
+
+def test_overview_counts_the_notes_and_a_new_save_at_once(
+    new_app: Callable[..., AppTest], saved: tuple[Workspace, str]
+) -> None:
+    """The breakdown's cache is keyed on the notes: a note saved meanwhile is counted."""
+    workspace, set_id = saved
+    workspace.save_note(set_id, "terse", 0, "", "terminology", severity="major", span=ARGUES)
+    workspace.save_note(set_id, "literal", 1, "", "style", severity="minor", span=(0, 4))
+    workspace.save_note(set_id, "literal", 2, "only a comment", "other")
+    app = opened(new_app, "bleuviz/app/page_scripts/overview.py", set_id)
+    assert any(
+        "Error categories per system" in h.value and "Your notes" in h.value for h in app.subheader
+    )
+    frame = breakdown(app)
+    assert frame.loc["terse", "Terminology"] == 1 and frame.loc["terse", "ratings"] == 1
+    assert frame.loc["literal", "Style"] == 1 and frame.loc["literal", "ratings"] == 2
+    workspace.save_note(set_id, "literal", 3, "", "style", severity="major", span=(0, 4))
+    assert breakdown(run(app)).loc["literal", "Style"] == 2
