@@ -185,3 +185,13 @@ def test_compare_clear_the_filters_clears_the_error_filter(
     assert not at.exception, [e.value for e in at.exception]
     assert at.multiselect(key="cmp_err_severities").value == []
     assert len(rows(at)) == len(sample_annotations().segments["literal"])
+
+
+def test_a_span_file_the_page_does_not_hold_is_named(opened: Callable[..., AppTest]) -> None:
+    """A link from a session that had two span files, opened where there is only one."""
+    at = opened(SENTENCES, sys="literal", err_from="Your notes", err_sev="major")
+    (message,) = link_warnings(at)
+    assert "err_from=Your notes" in message and "no error-span file of that name" in message
+    assert "(one of MQM)" in message
+    assert rows(at) == with_error("literal", {"major"})  # the filter itself still applies
+    assert "err_from" not in params(at)

@@ -73,16 +73,18 @@ def annotation_choice(testset: TestSet, key: str, link: bool = False) -> ErrorAn
     """The error spans to show: None without any, the one file, or the user's choice of files.
 
     ``link``: the choice travels in the page's link as ``err_from`` (a table's
-    choice; a drill-down's stays out of it).
+    choice; a drill-down's stays out of it). A link naming a file the page
+    does not hold is reported even where there is only one to show.
     """
     files = span_sources(testset)
     if not files:
         return None
-    if len(files) == 1:
-        return files[0]
     names = [f.name for f in files]
     param = [error_file_param(key, names)] if link else []
     apply_links(param)
+    if len(files) == 1:
+        write_links(param)  # the one file is the default: left out of the link
+        return files[0]
     chosen = st.selectbox(
         "Error spans from",
         names,
