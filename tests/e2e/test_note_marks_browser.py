@@ -46,7 +46,7 @@ def test_marked_words_and_a_severity_are_saved_and_shown_inert(
         page.reload()
         wait_idle(page)
         expect(page.get_by_role("textbox", name="Note", exact=True)).to_have_value(NOTE)
-        expect(page.get_by_role("combobox", name="Severity")).to_have_value("major")
+        expect(page.get_by_role("combobox", name="Severity", exact=True)).to_have_value("major")
         expect(page.get_by_text("Marks: major, marks “argues”")).to_be_visible()
         expect(page.get_by_role("button", name="Notes (MQM TSV)")).to_be_visible()
         assert not page.locator("img[src='x']").count()  # the note's markup stays text
