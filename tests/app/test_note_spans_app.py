@@ -136,6 +136,8 @@ def test_overview_counts_the_notes_and_a_new_save_at_once(
     assert any(
         "Error categories per system" in h.value and "Your notes" in h.value for h in app.subheader
     )
+    assert any("What BLEU sees of" in h.value and "Your notes" in h.value for h in app.subheader)
+    assert not app.error, [e.value for e in app.error]
     frame = breakdown(app)
     assert frame.loc["terse", "Terminology"] == 1 and frame.loc["terse", "ratings"] == 1
     assert frame.loc["literal", "Style"] == 1 and frame.loc["literal", "ratings"] == 2
