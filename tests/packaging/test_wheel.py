@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,6 +184,9 @@ def test_the_installed_package_is_the_wheel_not_the_checkout(installed: Installe
 
 #: Imported only where present (a ``try: import ... except ImportError``), declared nowhere.
 OPTIONAL_IMPORTS = {"platformdirs"}
+#: The ``dask`` extra's modules (``pip install bleuviz[dask]``), imported only by
+#: ``bleuviz.distributed``: a plain install lacks them, and says so when --dask is asked for.
+DASK_EXTRA_IMPORTS = {"dask", "distributed", "fsspec"}
 
 #: Run in the installed environment: each third-party module any installed bleuviz module
 #: imports (at its top or inside a function), and whether it can be found there.
@@ -205,7 +209,16 @@ def test_every_module_the_package_imports_is_installed_with_it(installed: Instal
     """A dependency missing from pyproject.toml is missing here (scipy: only ``correlate``)."""
     found = json.loads(installed.run("python", "-c", FIND_IMPORTS).stdout)
     assert {"numpy", "pyarrow", "sacrebleu", "scipy", "streamlit"} <= set(found)
-    assert {name for name, ok in found.items() if not ok} - OPTIONAL_IMPORTS == set()
+    assert {name for name, ok in found.items() if not ok} - OPTIONAL_IMPORTS == DASK_EXTRA_IMPORTS
+
+
+def test_the_dask_extra_declares_every_module_it_stands_for() -> None:
+    """The modules a plain install may lack are exactly those the ``dask`` extra installs."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extra = {
+        re.split(r"[\[<>=~! ]", d, maxsplit=1)[0] for d in project["optional-dependencies"]["dask"]
+    }
+    assert extra == DASK_EXTRA_IMPORTS
 
 
 def test_the_installed_command_scores_the_shipped_sample(installed: Installed) -> None:
