@@ -53,6 +53,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import ClassVar
 
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
 
@@ -215,10 +216,69 @@ def streamlit(folder: Path, systems: int, log_name: str = "server.log") -> Itera
 
 
 def new_page(browser: Browser) -> Page:
-    """A page in a fresh context: a new Streamlit session."""
+    """A page in a fresh context: a new Streamlit session, its traffic counted (``Weight``)."""
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.set_default_timeout(TIMEOUT_MS)
+    Weight.watch(page)
     return page
+
+
+class Weight:
+    """What a page sent and drew: WebSocket bytes, Plotly's chunk, elements and markup.
+
+    ``watch`` counts every WebSocket frame the browser receives (Streamlit's deltas)
+    and notes whether the frontend fetched its Plotly chunk (``PlotlyChart.*.js``);
+    ``report`` then prints them with the drawn page's elements, raw-HTML blocks,
+    style sheets, code blocks and Plotly plots, and resets the counters.
+    """
+
+    received: ClassVar[dict[int, int]] = {}
+    plotly: ClassVar[dict[int, bool]] = {}
+
+    @classmethod
+    def watch(cls, page: Page) -> None:
+        """Count ``page``'s WebSocket bytes and note its Plotly chunk request."""
+        key = id(page)
+        cls.received[key], cls.plotly[key] = 0, False
+
+        def frame(payload: str | bytes) -> None:
+            cls.received[key] += len(payload)
+
+        def request(req: object) -> None:
+            if "PlotlyChart" in str(getattr(req, "url", "")):
+                cls.plotly[key] = True
+
+        page.on("websocket", lambda ws: ws.on("framereceived", frame))
+        page.on("request", request)
+
+    @classmethod
+    def report(cls, page: Page, what: str) -> None:
+        """Print what ``page`` received and drew since the last report (after ``loaded``)."""
+        loaded(page)
+        drawn = page.evaluate(DRAWN_COUNTS)
+        key = id(page)
+        print(
+            f"{what:<70} {cls.received[key] / 1024:7.0f} KiB sent · {drawn['elements']} elements"
+            f" · {drawn['html']} HTML blocks · {drawn['styles']} style sheets · "
+            f"{drawn['code']} code blocks · {drawn['plots']} plots · Plotly chunk "
+            + ("loaded" if cls.plotly[key] else "not loaded"),
+            flush=True,
+        )
+        cls.reset(page)
+
+    @classmethod
+    def reset(cls, page: Page) -> None:
+        """Count from now (before a navigation)."""
+        cls.received[id(page)], cls.plotly[id(page)] = 0, False
+
+
+DRAWN_COUNTS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]') || document;
+  const n = (sel) => main.querySelectorAll(sel).length;
+  return {elements: n('[data-testid="stElementContainer"]'), html: n(".bv-block"),
+          styles: document.querySelectorAll("style").length,
+          code: n('[data-testid="stCode"], code'), plots: n(".js-plotly-plot")};
+}"""
 
 
 # --- measurements ---------------------------------------------------------------------------
@@ -292,6 +352,7 @@ def select_segment(page: Page, seg: int, text: str) -> tuple[float, float]:
 def deep_link(page: Page, url: str, system: str, seg: int, text: str) -> float:
     """Seconds from navigation start until /sentences?sys=&seg= shows the segment."""
     page.bring_to_front()
+    Weight.reset(page)
     page.goto(f"{url}/sentences?sys={system}&seg={seg}", wait_until="commit")
     handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling=POLL_MS)
     return float(handle.json_value()) / 1000
@@ -483,6 +544,7 @@ def bench_big(
     with streamlit(folder, 1) as url:
         page = new_page(browser)
         firsts.append(cold_overview(page, url, launched))
+        Weight.report(page, f"{tag} first Overview, cold server: weight")
         shown = [first for first, _ in firsts]
         report_repeated(f"{tag} first Overview, cold server", shown, BIG_RENDER_TARGET)
         from_launch = [since for _, since in firsts]
@@ -493,6 +555,7 @@ def bench_big(
             page.context.close()
             page = new_page(browser)
             links.append(deep_link(page, url, "sys1", seg, lines["hyp.sys1"][seg - 1]))
+        Weight.report(page, f"{tag} sentences deep link, new session: weight")
         report_repeated(f"{tag} sentences deep link, new session", links, DEEP_LINK_TARGET)
         fresh = page
         fresh.set_default_timeout(120_000)
@@ -578,6 +641,7 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
     with serve(["--ref", str(ref), "--hyp", *map(str, hyps)], log) as url:
         page = new_page(browser)
         report_render(tag, "first Overview, cold server", first_render(page, url, len(hyps)))
+        Weight.report(page, f"{tag} first Overview: weight")
         smoothing = [
             (pick_option(page, "smooth_sacrebleu", option), None) for option in ("floor", "exp")
         ]
@@ -590,7 +654,7 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
         seg, name, other = 100, names[2], names[4]
         shown = deep_link(page, url, name, seg, lines[name][seg - 1])
         report(f"{tag} Sentences deep link (page load)", shown, None)
-        loaded(page)
+        Weight.report(page, f"{tag} Sentences deep link: weight")
         systems_steps = [
             (pick_option(page, "sent_system", n), (SEGMENT_SHOWN, [seg, lines[n][seg - 1]]))
             for n in (other, name)
@@ -612,8 +676,9 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
         took = repeated(page, smoothing, even)
         report_repeated(f"{tag} Sentences: sidebar smoothing floor <-> exp", took, CHANGE_TARGET)
 
+        Weight.report(page, f"{tag} Sentences after the interactions: weight")
         page.goto(f"{url}/compare", wait_until="commit")
-        page.wait_for_selector(IDLE)
+        Weight.report(page, f"{tag} Compare: weight")
         pair = [(pick_option(page, "cmp_b", n), None) for n in (names[3], names[5])]
         took = repeated(page, pair, 2)
         report(f"{tag} Compare: change B, each pair the first time", max(took), None)
@@ -631,6 +696,9 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
         next_button = keyed(page, "cmp_step_next").locator("button").first
         took = [interaction(page, next_button.click, None) for _ in range(repeats)]
         report_repeated(f"{tag} Compare [Segments]: step Next", took, CHANGE_TARGET)
+        Weight.reset(page)
+        page.goto(f"{url}/learn", wait_until="commit")
+        Weight.report(page, f"{tag} Learn: weight")
         page.context.close()
 
 

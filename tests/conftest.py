@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from streamlit.components.v2.component_manager import BidiComponentManager
 from streamlit.testing.v1 import AppTest, app_test
 
+from bleuviz.app.ui.sections.deferred import EVERY_PART
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
@@ -105,6 +106,10 @@ def new_app(monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
 
     def make(*argv: str) -> AppTest:
         monkeypatch.setattr("sys.argv", ["app.py", *argv])
-        return AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+        # No browser runs the script that draws a page's charts after its answer: draw them
+        # with the page (tests/app/test_deferred_parts.py tests the deferral itself).
+        app.session_state[EVERY_PART] = True
+        return app
 
     return make

@@ -36,7 +36,7 @@ from bleuviz.app.ui.sections.compare.corpus import (
     significance_settings,
 )
 from bleuviz.app.ui.sections.compare.disagreement import disagreement_finder
-from bleuviz.app.ui.sections.compare.segments import drill_down, plots, segment_table
+from bleuviz.app.ui.sections.compare.segments import PLOTS_PX, drill_down, plots, segment_table
 from bleuviz.app.ui.sections.compare.views import (
     BUCKETS,
     NGRAMS,
@@ -45,6 +45,7 @@ from bleuviz.app.ui.sections.compare.views import (
     SIGNIFICANCE,
     compare_views,
 )
+from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import compare_links
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
@@ -106,7 +107,9 @@ if (tab := views[SIGNIFICANCE]) is not None:
 if (tab := views[SENTENCES]) is not None:
     with tab:
         comparison = sentence_comparison(evaluation, names, sentence_metric)
-        plots(evaluation, comparison, names, sentence_metric)
+        # A link to this tab: the verdict above shows before Plotly loads.
+        draw_plots = partial(plots, evaluation, comparison, names, sentence_metric)
+        deferred("cmp_plots", "Draw the charts", PLOTS_PX, draw_plots)
         st.subheader("Where BLEU and another metric disagree")
         disagreement_finder(evaluation, names)
 

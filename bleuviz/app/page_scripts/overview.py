@@ -1,21 +1,34 @@
-"""Overview: each system's corpus BLEU, precision by order, sentence BLEU and documents."""
+"""Overview: each system's corpus BLEU, precision by order, sentence BLEU and documents.
+
+The answer (cards, ranked table, signatures) comes first; the charts and the document
+table are drawn once it is on screen (``ui/sections/deferred.py``).
+"""
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
-from bleuviz.analysis.segments import document_scores, system_scores
-from bleuviz.app import routes
+from bleuviz.analysis.segments import system_scores
 from bleuviz.app.ui.cache.data import current_corpus
-from bleuviz.app.ui.cache.scores import every_system_scores, sentence_bleu
+from bleuviz.app.ui.cache.scores import every_system_scores
 from bleuviz.app.ui.sections.all_systems import outlier_finder
 from bleuviz.app.ui.sections.bleu_sees import bleu_sees
+from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_breakdown import error_breakdown
-from bleuviz.app.ui.sections.humans import imported_cards, metrics_vs_humans
+from bleuviz.app.ui.sections.humans import HUMANS_PX, imported_cards, metrics_vs_humans
+from bleuviz.app.ui.sections.overview_charts import (
+    ERRORS_PX,
+    SEES_PX,
+    documents_px,
+    documents_section,
+    score_charts,
+    score_charts_px,
+)
 from bleuviz.app.ui.sections.overview_table import (
-    chart_order,
+    FOCUS_DEFAULT,
     export_frame,
-    focus_picker,
     rank_choice,
     ranked,
     ranked_scores,
@@ -26,7 +39,6 @@ from bleuviz.app.ui.state.settings import chosen_metrics, human_metric
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_bleu
 from bleuviz.app.ui.widgets.markup import show_signature
-from bleuviz.render.charts import document_bars, precision_by_order, sentence_score_boxes
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Overview")
@@ -70,11 +82,6 @@ if others:
         "An imported score shows its mean over the segments that have one, with a 95% "
         "bootstrap interval (1,000 resamples, sacrebleu's procedure)."
     )
-human = human_metric()
-if human is not None:
-    metrics_vs_humans(evaluation, config, human)
-error_breakdown(evaluation)  # draws nothing without error spans
-bleu_sees(evaluation)  # draws nothing without error spans
 with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
     st.markdown(
         "Corpus BLEU sums every segment's matched and total n-grams and lengths *first*, "
@@ -83,17 +90,6 @@ with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
         "effective order and smoothing on short segments) and averages the scores, so short "
         "segments weigh as much as long ones. The two answer different questions."
     )
-
-focus = focus_picker(chart_order(columns))  # not the ranking: its change redraws no chart
-left, right = st.columns(2)
-with left:
-    st.subheader("Modified precision by order")
-    st.plotly_chart(precision_by_order({n: scores[n] for n in focus}), key="ov_precision_chart")
-with right:
-    st.subheader("Sentence BLEU")
-    sentence = {n: sentence_bleu(evaluation, n, config).score for n in focus}
-    st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
-
 if len(evaluation.testset.systems) > 1:
     # Lazy: the finder's table, thresholds and downloads are built and sent only while the
     # expander is open, so that every other change on this page draws less.
@@ -106,33 +102,29 @@ if len(evaluation.testset.systems) > 1:
         with suspicious:
             outlier_finder(evaluation, config)
 
+# Below the answer, drawn once the answer is on screen (Plotly's chunk is loaded then).
+human = human_metric()
+if human is not None:
+    deferred(
+        "ov_humans",
+        "Draw the charts against humans",
+        HUMANS_PX,
+        partial(metrics_vs_humans, evaluation, config, human),
+    )
+if testset.error_spans:  # without error spans, these two sections draw nothing
+    deferred("ov_err", "Draw the error categories", ERRORS_PX, partial(error_breakdown, evaluation))
+    deferred("ov_sees", "Draw what BLEU sees", SEES_PX, partial(bleu_sees, evaluation))
+deferred(
+    "ov_charts",
+    "Draw the charts",
+    score_charts_px(len(order), FOCUS_DEFAULT),
+    partial(score_charts, evaluation, config, scores, columns),
+)
 if testset.doc_ids is not None:
-    st.subheader("Documents")
-    docs = document_scores(evaluation.bleu_statistics(), config)
-    st.plotly_chart(
-        document_bars(list(docs["doc"]), {n: list(docs[n]) for n in evaluation.testset.systems}),
-        key="ov_doc_chart",
-    )
-    # A scrolling grid, not st.table: 13 systems' columns fit 1280 px, the ids stay in view.
-    st.dataframe(
-        docs,
-        key="ov_docs_table",
-        hide_index=True,
-        column_config={
-            "doc": st.column_config.TextColumn("doc", pinned=True),
-            "segments": st.column_config.NumberColumn("segments", width="small"),
-            **{
-                name: st.column_config.NumberColumn(name, format="%.2f", width="small")
-                for name in evaluation.testset.systems
-            },
-        },
-    )
-    export_buttons(docs, "documents", "ov_docs_export", signature=scores[order[0]].signature)
-    doc = st.selectbox("Open a document's segments", list(docs["doc"]), key="ov_doc")
-    system = st.selectbox("System", list(evaluation.testset.systems), key="ov_doc_system")
-    st.page_link(
-        routes.SENTENCES,
-        label=f"Show the segments of {md(str(doc))} for {md(system)}",
-        query_params={"sys": system, "doc": str(doc)},
-        icon=":material/manage_search:",
+    signature = scores[order[0]].signature
+    deferred(
+        "ov_docs",
+        "Draw the documents",
+        documents_px(),
+        partial(documents_section, evaluation, config, signature),
     )

@@ -107,6 +107,10 @@ def human_references(human_view: MetricView) -> list[str]:
     return [s for s in human_view.corpus if is_human_reference(s)]
 
 
+#: The height ``metrics_vs_humans`` takes (px), reserved before it is drawn.
+HUMANS_PX = 1400
+
+
 def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) -> None:
     """Every metric against the human score: the table, system and segment scatters, gaps."""
     st.subheader(f"Metrics vs humans: {md(human)}")

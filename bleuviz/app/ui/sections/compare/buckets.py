@@ -27,6 +27,7 @@ from bleuviz.app.ui.cache.background import with_progress
 from bleuviz.app.ui.cache.compare import ALL, fmt_p, scores_of
 from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.sections.deferred import CHART_PX, deferred
 from bleuviz.app.ui.state.link_values import LinkValueError
 from bleuviz.app.ui.state.links import LinkParam, apply_links, write_links
 from bleuviz.app.ui.state.page_links import choice_param
@@ -326,7 +327,14 @@ def _show(
     chart = table.rename(columns={"score_a": "bleu_a", "score_b": "bleu_b"})
     with left:
         fig = bucket_bars(chart, names, title, f"{metric} of the bucket")
-        st.plotly_chart(fig, key="cmp_bucket_chart", on_select=pick_bucket, selection_mode="points")
+        draw = partial(
+            st.plotly_chart,
+            fig,
+            key="cmp_bucket_chart",
+            on_select=pick_bucket,
+            selection_mode="points",
+        )
+        deferred("cmp_bucket_bars", "Draw the chart", CHART_PX, draw)  # after the table
     shown = pd.DataFrame(
         {
             "segments": table["segments"].tolist(),

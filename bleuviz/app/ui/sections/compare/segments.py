@@ -68,6 +68,10 @@ def open_point() -> None:
         open_view(SEGMENTS)
 
 
+#: The height ``plots`` takes (px): a line, the scatter beside two charts, a caption.
+PLOTS_PX = 1000
+
+
 def plots(
     evaluation: Evaluation, comparison: pd.DataFrame, names: tuple[str, str], metric: str
 ) -> None:

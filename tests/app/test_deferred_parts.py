@@ -1,0 +1,101 @@
+"""AppTest of the parts drawn after a page's answer (``ui/sections/deferred.py``).
+
+A page's first run sends its answer and, in place of each deferred part, the part's
+button; the button (which the browser's script presses, ``tests/e2e`` checks that)
+draws the part. The charts then equal the ones the page drew before the deferral:
+same keys, same figures from the same builders.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.app.ui.sections.deferred import EVERY_PART, wanted_key
+
+OVERVIEW = "bleuviz/app/page_scripts/overview.py"
+COMPARE = "bleuviz/app/page_scripts/compare.py"
+
+
+def plotly_keys(at: AppTest) -> list[str]:
+    """The ids of the Plotly charts the run sent (their keys are part of them)."""
+    return [str(chart.proto.id) for chart in at.get("plotly_chart")]
+
+
+def buttons(at: AppTest) -> list[str]:
+    """The keys of the buttons the run drew."""
+    return [str(b.key) for b in at.button]
+
+
+@pytest.fixture
+def first_run(new_app: Callable[..., AppTest]) -> Callable[[str], AppTest]:
+    """Open a page as a browser's first run does: no part asked for yet."""
+
+    def make(page: str) -> AppTest:
+        at = new_app()
+        del at.session_state[EVERY_PART]
+        at.switch_page(page)
+        return at
+
+    return make
+
+
+def test_overview_sends_no_chart_before_its_answer(first_run: Callable[[str], AppTest]) -> None:
+    at = first_run(OVERVIEW).run()
+    assert not at.exception
+    assert len(at.metric) == 3 and at.table, "the answer: a card per system and the table"
+    assert not at.get("plotly_chart") and not at.dataframe
+    assert {"ov_charts_go", "ov_docs_go"} <= set(buttons(at))
+    at.button(key="ov_charts_go").click().run()
+    charts = plotly_keys(at)
+    assert any("ov_precision_chart" in c for c in charts)
+    assert any("ov_sentence_boxes" in c for c in charts)
+    assert at.session_state[wanted_key("ov_charts")]
+    # The documents part was not pressed, but the page is on screen now: drawn directly.
+    assert any("ov_doc_chart" in c for c in charts) and at.dataframe
+    assert not {"ov_charts_go", "ov_docs_go"} & set(buttons(at))
+
+
+def test_a_page_visited_again_draws_what_was_asked_for(
+    first_run: Callable[[str], AppTest],
+) -> None:
+    at = first_run(OVERVIEW).run()
+    at.button(key="ov_charts_go").click().run()
+    at.switch_page(COMPARE).run()
+    at.switch_page(OVERVIEW).run()
+    assert not at.exception
+    charts = plotly_keys(at)
+    assert any("ov_precision_chart" in c for c in charts), "asked for: with the answer"
+    assert not any("ov_doc_chart" in c for c in charts), "never asked for: deferred again"
+    assert "ov_docs_go" in buttons(at)
+
+
+def test_a_link_to_compares_sentence_tab_sends_the_verdict_first(
+    first_run: Callable[[str], AppTest],
+) -> None:
+    at = first_run(COMPARE)
+    at.query_params["view"] = "sentences"
+    at.run()
+    assert not at.exception
+    assert any(m.label.startswith("p-value") for m in at.metric)
+    assert not at.get("plotly_chart") and "cmp_plots_go" in buttons(at)
+    at.button(key="cmp_plots_go").click().run()
+    charts = plotly_keys(at)
+    assert [k for k in ("cmp_scatter", "cmp_hist", "cmp_wtl") if any(k in c for c in charts)] == [
+        "cmp_scatter",
+        "cmp_hist",
+        "cmp_wtl",
+    ]
+
+
+def test_the_reserved_room_and_the_script_name_the_button(
+    first_run: Callable[[str], AppTest],
+) -> None:
+    at = first_run(OVERVIEW).run()
+    html = [h.proto.body for h in at.get("html")]
+    script = next(body for body in html if "ov_charts_go" in body)
+    assert json.dumps(".st-key-ov_charts_go button") in script
+    assert 'style="height:' in script
