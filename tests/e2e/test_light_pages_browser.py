@@ -1,0 +1,130 @@
+"""Browser tests: each page shows its answer before its charts; a page without a chart in
+view loads no Plotly (``ui/sections/deferred.py``).
+
+An init script watches the page from its first byte: when the answer's first element
+appears it notes how many Plotly plots are drawn and whether the frontend has asked for
+its Plotly chunk (``PlotlyChart.*.js``) yet. Every request the page makes is recorded
+too, so "no Plotly" is checked on the network, not only in the drawn page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_browser import HYPS, wait_idle
+
+pytestmark = pytest.mark.e2e
+
+#: Notes, when the first element matching ``selector`` appears, the plots drawn and
+#: whether the Plotly chunk was requested; and that element's top later on.
+WATCH = """(selector) => {
+  window.bvSeen = null;
+  const plotly = () => performance.getEntriesByType("resource")
+    .some(e => e.name.includes("PlotlyChart"));
+  const look = () => {
+    const answer = document.querySelector(selector);
+    if (answer && !window.bvSeen) {
+      window.bvSeen = {plots: document.querySelectorAll(".js-plotly-plot").length,
+                       plotly: plotly(), top: answer.getBoundingClientRect().top};
+    }
+  };
+  new MutationObserver(look).observe(document, {childList: true, subtree: true});
+}"""
+
+CARD = '[data-testid="stMetricValue"]'
+PLOTS = ".js-plotly-plot"
+#: No element is still a placeholder waiting for its code.
+DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')"""
+
+
+@pytest.fixture
+def requests(page: Page) -> Iterator[list[str]]:
+    """Every URL the page requests from now on."""
+    urls: list[str] = []
+    page.on("request", lambda request: urls.append(request.url))
+    yield urls
+
+
+def watch(page: Page, selector: str) -> None:
+    """Install ``WATCH`` for ``selector`` in every document the page opens."""
+    page.add_init_script(f"({WATCH})({json.dumps(selector)})")
+
+
+def seen(page: Page) -> dict[str, float]:
+    """What ``WATCH`` noted when the answer appeared."""
+    page.wait_for_function("() => window.bvSeen")
+    return dict(page.evaluate("window.bvSeen"))
+
+
+def settled(page: Page) -> None:
+    """Wait until the script has run, every element is drawn, and no part is pending."""
+    wait_idle(page)
+    page.wait_for_function(DRAWN)
+    page.wait_for_timeout(1500)  # a deferred part's button would have been pressed by now
+    wait_idle(page)
+
+
+def plotly_requests(urls: list[str]) -> list[str]:
+    """The requests for Streamlit's Plotly chunk."""
+    return [url for url in urls if "PlotlyChart" in url]
+
+
+def test_overview_shows_its_answer_before_its_charts(
+    page: Page, server: str, requests: list[str]
+) -> None:
+    watch(page, CARD)
+    page.goto(server)
+    at_answer = seen(page)
+    assert at_answer["plots"] == 0 and not at_answer["plotly"], at_answer
+    expect(page.locator(CARD)).to_have_count(len(HYPS))
+    expect(page.locator('[data-testid="stTable"]')).to_be_visible()
+    # Then every chart arrives by itself: precision, sentence BLEU, documents.
+    expect(page.locator(PLOTS)).to_have_count(3)
+    assert len(plotly_requests(requests)) == 1
+    # Nothing jumped: the first card is where it was when it appeared.
+    top = page.locator(CARD).first.bounding_box()
+    assert top is not None and abs(top["y"] - at_answer["top"]) < 1
+    for key in ("ov_charts_go", "ov_docs_go"):
+        expect(page.locator(f".st-key-{key}")).to_have_count(0)
+
+
+def test_a_link_to_a_segment_loads_no_plotly(page: Page, server: str, requests: list[str]) -> None:
+    watch(page, ".bv-line")
+    page.goto(f"{server}/sentences?sys=terse&seg=5")
+    expect(page.get_by_role("heading", name="Segment 5 ·")).to_contain_text("terse")
+    expect(page.get_by_role("heading", name="This segment in every system")).to_be_visible()
+    settled(page)
+    assert seen(page)["plotly"] is False
+    assert page.locator(PLOTS).count() == 0
+    assert plotly_requests(requests) == []
+
+
+def test_learns_first_screen_loads_no_plotly(page: Page, server: str, requests: list[str]) -> None:
+    page.goto(f"{server}/learn")
+    expect(page.get_by_role("heading", name="Learn BLEU step by step")).to_be_visible()
+    settled(page)
+    assert page.locator(PLOTS).count() == 0
+    assert plotly_requests(requests) == []
+
+
+def test_a_link_to_compares_charts_shows_the_verdict_first(
+    page: Page, server: str, requests: list[str]
+) -> None:
+    watch(page, CARD)
+    page.goto(f"{server}/compare?a=literal&b=terse&view=sentences")
+    at_answer = seen(page)
+    assert at_answer["plots"] == 0 and not at_answer["plotly"], at_answer
+    expect(page.get_by_text("p-value, bootstrap")).to_be_visible()
+    expect(page.locator(PLOTS)).to_have_count(3)  # scatter, differences, win/tie/loss
+    assert len(plotly_requests(requests)) == 1
+    # The scatter still opens a segment: a click on a point opens the Segments tab.
+    wait_idle(page)
+    point = page.locator(f"{PLOTS} .scatterlayer .trace .points path").last
+    segment = point.evaluate("p => p.__data__.data")  # the point's customdata
+    point.click(force=True)
+    expect(page.get_by_role("tab", name="Segments", selected=True)).to_be_visible()
+    expect(page.get_by_role("heading", name=f"Segment {segment} ·")).to_be_visible()
