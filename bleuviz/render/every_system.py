@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from bleuviz.render.inert import inert_text
 
+#: The rows' CSS: the app's frame draws it once per page in its style sheet, with the
+#: highlight's (a block per segment carried its own copy).
 SYSTEM_STYLE = (
     "<style>.bv-system{margin:0.75rem 0 1rem 0}"
     ".bv-system-head{font-size:0.95rem;margin-bottom:0.15rem}"
@@ -42,8 +44,11 @@ class SystemLine:
 
 
 def every_system_html(rows: Sequence[SystemLine]) -> str:
-    """Return the rows in order, each a heading ``NAME (baseline) · BLEU x · ...`` and its lines."""
-    parts = [SYSTEM_STYLE]
+    """Return the rows in order, each a heading ``NAME (baseline) · BLEU x · ...`` and its lines.
+
+    The CSS is ``SYSTEM_STYLE``, drawn apart (once per page).
+    """
+    parts = []
     for row in rows:
         role = " (baseline)" if row.baseline else ""
         scores = " · ".join(

@@ -98,6 +98,10 @@ def test_a_link_to_a_segment_loads_no_plotly(page: Page, server: str, requests: 
     expect(page.get_by_role("heading", name="Segment 5 ·")).to_contain_text("terse")
     expect(page.get_by_role("heading", name="This segment in every system")).to_be_visible()
     settled(page)
+    # The word differences take their colours from the frame's one style sheet.
+    inserted = page.locator(".bv-diff ins").first
+    expect(inserted).to_have_css("background-color", "rgb(208, 235, 255)")
+    assert page.locator('[data-testid="stMain"] style').count() == 0
     assert seen(page)["plotly"] is False
     assert page.locator(PLOTS).count() == 0
     assert plotly_requests(requests) == []

@@ -20,7 +20,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.every_system import SystemLine, every_system_html
 from bleuviz.render.highlight import hypothesis_html, legend
-from bleuviz.render.word_diff import DIFF_STYLE, word_diff_html
+from bleuviz.render.word_diff import word_diff_html
 
 
 def segment_in_every_system(
@@ -58,7 +58,7 @@ def segment_in_every_system(
             else None
         )
         rows.append(SystemLine(name, name == baseline, scores, line, diff))
-    show_html(DIFF_STYLE + legend() + every_system_html(rows))
+    show_html(legend() + every_system_html(rows))  # its CSS: the frame's style sheet
     st.caption(
         f"Systems by sentence BLEU on this segment; n-grams of order {order} coloured as in the "
         "drill-down. Differences: blue words only this system has, red words only the "
