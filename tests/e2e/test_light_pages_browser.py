@@ -107,12 +107,18 @@ def test_a_link_to_a_segment_loads_no_plotly(page: Page, server: str, requests: 
     assert plotly_requests(requests) == []
 
 
-def test_learns_first_screen_loads_no_plotly(page: Page, server: str, requests: list[str]) -> None:
+def test_learn_loads_no_plotly_and_no_highlighter(
+    page: Page, server: str, requests: list[str]
+) -> None:
     page.goto(f"{server}/learn")
     expect(page.get_by_role("heading", name="Learn BLEU step by step")).to_be_visible()
     settled(page)
     assert page.locator(PLOTS).count() == 0
     assert plotly_requests(requests) == []
+    # The score line and signature are code through Markdown: no syntax highlighter loads.
+    expect(page.locator("code.bv-signature").filter(has_text="BLEU = ")).to_have_count(1)
+    expect(page.locator("code.bv-signature").filter(has_text="nrefs:")).to_have_count(1)
+    assert not [url for url in requests if "SyntaxHighlighter" in url]
 
 
 def test_a_link_to_compares_charts_shows_the_verdict_first(

@@ -4,7 +4,7 @@ Deep link: ``/learn?hyp=TEXT&ref=TEXT&ref=TEXT`` opens that candidate with those
 references (up to four); ``tok`` and ``lc`` set the tokenizer and case, and ``back``
 (a segment page's address) draws a link back to the segment the text came from.
 The URL follows every edit, so it can be shared.
-Text typed by the user is shown only through st.text, st.code, st.dataframe and
+Text typed by the user is shown only through st.text, st.dataframe and
 the escaped highlight HTML, never through Markdown or LaTeX.
 """
 

@@ -88,6 +88,11 @@ def highlight_style_sheet() -> None:
     segment; first in the sidebar, 0.07 s sooner again (medians of 12 pairs, 2.36 ->
     2.29 s, 10 of 12 pairs faster). Its element takes no room (``_OWN_ELEMENT``).
     """
-    st.sidebar.markdown(
-        one_block(STYLE + SYSTEM_STYLE + DIFF_STYLE + _OWN_ELEMENT), unsafe_allow_html=True
-    )
+    sheet = one_sheet(STYLE, SYSTEM_STYLE, DIFF_STYLE)
+    st.sidebar.markdown(one_block(sheet + _OWN_ELEMENT), unsafe_allow_html=True)
+
+
+def one_sheet(*sheets: str) -> str:
+    """The rules of ``sheets`` (each ``<style>...</style>``) in one ``<style>`` element."""
+    rules = (s.strip().removeprefix("<style>").removesuffix("</style>") for s in sheets)
+    return f"<style>{''.join(rules)}</style>"

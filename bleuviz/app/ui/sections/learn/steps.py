@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp
-from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.app.ui.widgets.markup import show_html, show_signature
 from bleuviz.render.highlight import hypothesis_html, legend, reference_html
 from bleuviz.teach.rules import mean_note
 from bleuviz.teach.smoothing import SMOOTHINGS
@@ -134,9 +134,11 @@ def step_score(walk: Walkthrough) -> None:
     a.metric("BLEU", fmt_bleu(core.score), help="the core's corpus_score of this one segment")
     b.metric("Brevity penalty", fmt_bp(core.bp))
     c.metric("c / r", f"{core.hyp_len} / {core.ref_len}")
-    st.code(core.format(), language=None)
+    # As code through Markdown, not st.code: its syntax highlighter (1.5 MB) would load for
+    # two lines of plain text (``widgets/markup.py``).
+    show_signature(core.format())
     st.caption("Signature")
-    st.code(core.signature, language=None)
+    show_signature(core.signature)
 
 
 def _sub(n: int) -> str:
