@@ -171,7 +171,7 @@ def report(tag: str, times: list[float]) -> None:
 
 async def run(args: argparse.Namespace) -> None:
     """Start the server, run each round, print the figures and the server's memory."""
-    ref, hyps = real_files(args.data, args.systems)
+    ref, hyps = real_files(args.data, args.systems, 0, Path())  # every segment: no copy
     system = args.system or system_name(hyps[min(2, len(hyps) - 1)])
     by_name = {system_name(h): h for h in hyps}
     if system not in by_name:

@@ -40,8 +40,11 @@ _SCRIPT = """<script>
   const idle = () => document.querySelector(
       '[data-testid="stApp"][data-test-script-state="notRunning"]')
     && !document.querySelector('[data-testid="stSkeleton"]');
+  let shown = false;
   const press = () => {{
     const button = document.querySelector(selector);
+    if (!button && shown) return;  // drawn by another part's rerun: nothing left to do
+    shown = shown || Boolean(button);
     if (button && idle()) {{
       button.click();
     }} else if (Date.now() < stop) {{
