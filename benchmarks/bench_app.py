@@ -383,8 +383,11 @@ SHOWN_WATCH = """([expression, arg, pollMs]) => {
 }"""
 
 
-#: No element is still a placeholder: the browser has loaded and drawn every element.
-DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')"""
+#: No element is still a placeholder (the browser has loaded and drawn every element), and
+#: no part drawn after the answer is still waiting for its button (``ui/sections/deferred.py``:
+#: its key ends in ``_go``), whose press reruns the page.
+DRAWN = """() => !document.querySelector('[data-testid="stSkeleton"]')
+  && !document.querySelector('[class*="st-key-"][class*="_go"]')"""
 
 
 def loaded(page: Page) -> None:
@@ -641,7 +644,7 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
     with serve(["--ref", str(ref), "--hyp", *map(str, hyps)], log) as url:
         page = new_page(browser)
         report_render(tag, "first Overview, cold server", first_render(page, url, len(hyps)))
-        Weight.report(page, f"{tag} first Overview: weight")
+        Weight.report(page, f"{tag} first Overview: weight")  # once its charts are in too
         smoothing = [
             (pick_option(page, "smooth_sacrebleu", option), None) for option in ("floor", "exp")
         ]
