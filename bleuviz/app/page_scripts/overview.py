@@ -17,6 +17,7 @@ from bleuviz.app.ui.sections.all_systems import outlier_finder
 from bleuviz.app.ui.sections.bleu_sees import bleu_sees
 from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_breakdown import error_breakdown
+from bleuviz.app.ui.sections.error_spans import span_sources
 from bleuviz.app.ui.sections.humans import HUMANS_PX, imported_cards, metrics_vs_humans
 from bleuviz.app.ui.sections.overview_charts import (
     ERRORS_PX,
@@ -111,7 +112,7 @@ if human is not None:
         HUMANS_PX,
         partial(metrics_vs_humans, evaluation, config, human),
     )
-if testset.error_spans:  # without error spans, these two sections draw nothing
+if span_sources(testset):  # without spans (loaded, or marked in notes) these draw nothing
     deferred("ov_err", "Draw the error categories", ERRORS_PX, partial(error_breakdown, evaluation))
     deferred("ov_sees", "Draw what BLEU sees", SEES_PX, partial(bleu_sees, evaluation))
 deferred(
