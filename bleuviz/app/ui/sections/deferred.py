@@ -37,9 +37,11 @@ _WAIT_MS = 60_000
 _SCRIPT = """<script>
 (() => {{
   const selector = {selector}, stop = Date.now() + {wait};
+  // The run has ended, every element is drawn, and no list or dialog the user opened
+  // would be closed by the rerun.
   const idle = () => document.querySelector(
       '[data-testid="stApp"][data-test-script-state="notRunning"]')
-    && !document.querySelector('[data-testid="stSkeleton"]');
+    && !document.querySelector('[data-testid="stSkeleton"], [role="listbox"], [role="dialog"]');
   let shown = false;
   const press = () => {{
     const button = document.querySelector(selector);
