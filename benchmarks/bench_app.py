@@ -67,10 +67,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-RENDER_TARGET = 3.0
-BIG_RENDER_TARGET = 6.0
-DEEP_LINK_TARGET = 2.0
-CHANGE_TARGET = 0.5
+# Issue 35's targets on this 2-core machine (WMT17 first Overview; 100k first Overview,
+# deep link in a new session; any interaction, Next included).
+RENDER_TARGET = 2.5
+BIG_RENDER_TARGET = 4.0
+DEEP_LINK_TARGET = 1.5
+CHANGE_TARGET = 0.3
 TIMEOUT_MS = int(os.environ.get("BENCH_TIMEOUT_MS", "600000"))
 REAL_DATA = ROOT.parent / "shared" / "data" / "wmt17-en-de"
 POLL_MS = 10  # requestAnimationFrame polling stalls in a page that is not in front

@@ -9,7 +9,8 @@ its heading names the segment and the highlighted hypothesis is that system's li
 
 ``--floor`` adds a round on a page that holds only the heading and the line
 (``FLOOR_SCRIPT``): the same load then measures what Streamlit's frontend and
-chromium cost on this machine without bleuviz, the least any page can take.
+chromium cost on this machine without bleuviz, the least any page can take, and
+each round's median is printed over the floor's (issue 35's target: at most 1.5x).
 
 Printed: the slowest, median and fastest session (seconds from the moment all
 were started, browser included), then the server's memory after the load
@@ -58,6 +59,8 @@ from bleuviz.io.load import load_paths
 from bleuviz.workspace import Workspace
 
 LOAD_TARGET = 10.0
+#: Issue 35: the deep link's median under the load is at most this many times the floor's.
+FLOOR_RATIO_TARGET = 1.5
 #: The least a Streamlit page can be: a heading and the segment's line, nothing else. The same
 #: load on it measures what Streamlit's frontend and chromium cost on this machine alone.
 FLOOR_SCRIPT = """
@@ -198,6 +201,7 @@ async def run(args: argparse.Namespace) -> None:
             browser = await playwright.chromium.launch(
                 executable_path=CHROMIUM, args=CHROMIUM_ARGS + FOREGROUND_ARGS
             )
+            medians: dict[str, float] = {}
             for name in args.rounds:
                 before = cpu_split(args.server_pid)
                 times = await load_round(
@@ -205,6 +209,7 @@ async def run(args: argparse.Namespace) -> None:
                 )
                 after = cpu_split(args.server_pid)
                 report(f"{tag} {name}", times)
+                medians[name] = statistics.median(times)
                 print(
                     f"{tag} {name}: CPU seconds of the server {after[0] - before[0]:.1f}, "
                     f"of the browser and this script {after[1] - before[1]:.1f}",
@@ -214,11 +219,19 @@ async def run(args: argparse.Namespace) -> None:
         rss, hwm = memory_mib(args.server_pid)
         print(f"{tag} server memory after the load: VmRSS {rss:,.0f} MiB · VmHWM {hwm:,.0f} MiB")
     if args.floor:
-        await floor_round(args, by_name[system], folder, tag)
+        floor = await floor_round(args, by_name[system], folder, tag)
+        for name, median in medians.items():
+            ratio = median / floor
+            verdict = "ok" if ratio <= FLOOR_RATIO_TARGET else "OVER TARGET"
+            print(
+                f"{tag} {name} / floor (medians): {ratio:.2f}x "
+                f"(target <= {FLOOR_RATIO_TARGET:g}x: {verdict})",
+                flush=True,
+            )
 
 
-async def floor_round(args: argparse.Namespace, hyp: Path, folder: Path, tag: str) -> None:
-    """The same load on ``FLOOR_SCRIPT``: what Streamlit and chromium alone take here."""
+async def floor_round(args: argparse.Namespace, hyp: Path, folder: Path, tag: str) -> float:
+    """Run the same load on ``FLOOR_SCRIPT`` (Streamlit and chromium alone); return its median."""
     script = folder / "floor.py"
     script.write_text(FLOOR_SCRIPT, encoding="utf-8")
     lines = hyp.read_text(encoding="utf-8").splitlines()
@@ -231,6 +244,7 @@ async def floor_round(args: argparse.Namespace, hyp: Path, folder: Path, tag: st
             times = await load_round(browser, link, args.sessions, args.seg, lines[args.seg - 1])
             report(f"{tag} floor (a page with only the heading and the line)", times)
             await browser.close()
+    return statistics.median(times)
 
 
 def main() -> None:
