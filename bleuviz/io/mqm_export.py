@@ -36,28 +36,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bleuviz.errors import InputError
+from bleuviz.io.mqm_tsv import COMMENT, REQUIRED_COLUMNS
+from bleuviz.io.span_marks import CLOSE, OPEN
 from bleuviz.io.testset import TestSet
 
-#: Google's columns, in order.
-MQM_TSV_HEADER = (
-    "system",
-    "doc",
-    "doc_id",
-    "seg_id",
-    "rater",
-    "source",
-    "target",
-    "category",
-    "severity",
-    "comment",
-)
+#: Google's columns, in order: the reader's, then the comment it also reads.
+MQM_TSV_HEADER = (*REQUIRED_COLUMNS, COMMENT)
 #: The rater bleuviz's own notes are written as.
 RATER = "bleuviz"
 #: Category and severity of a row saying a rater found no error.
 NO_ERROR = "No-error"
 #: ``doc`` where the test set has no document ids.
 NO_DOC = "-"
-OPEN, CLOSE = "<v>", "</v>"
 _BREAKS = ("\t", "\n", "\r")
 _BREAK_RUN = re.compile(r"\s*[\t\n\r]\s*")
 
