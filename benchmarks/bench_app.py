@@ -50,8 +50,9 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -372,6 +373,7 @@ RUN_WATCH = """() => {
 RUN_ENDED = """([n]) => window.bvRuns.length > n && document.querySelector(
   '[data-testid="stApp"][data-test-script-state="notRunning"]') ? window.bvRuns.at(-1) : false"""
 
+OPEN_MS = 150  # a list's opening animation, before its option's place is read
 SETTLE_MS = 250  # a rerun a callback or a widget's own update starts right after the first
 
 SHOWN_WATCH = """([expression, arg, pollMs]) => {
@@ -398,7 +400,7 @@ def loaded(page: Page) -> None:
     page.wait_for_function(DRAWN, polling=POLL_MS)
 
 
-def interaction(page: Page, action: Callable[[], None], shown: tuple[str, object] | None) -> float:
+def interaction(page: Page, action: Step, shown: tuple[str, object] | None) -> float:
     """Seconds from ``action`` until its reruns have ended (and ``shown`` holds, if given).
 
     The end of a run is taken from the app's own script-state attribute, watched by a
@@ -410,11 +412,12 @@ def interaction(page: Page, action: Callable[[], None], shown: tuple[str, object
     page.bring_to_front()
     page.wait_for_selector(IDLE)
     page.evaluate(RUN_WATCH)
+    action.prepare()
     if shown is not None:
         page.evaluate(SHOWN_WATCH, [shown[0], shown[1], POLL_MS])
     runs = int(page.evaluate("window.bvRuns.length"))
     start = float(page.evaluate("performance.now()"))
-    action()
+    action.act()
     end = float(page.wait_for_function(RUN_ENDED, arg=[runs], polling=POLL_MS).json_value())
     while True:
         runs = int(page.evaluate("window.bvRuns.length"))
@@ -439,18 +442,56 @@ def blur(page: Page) -> None:
     page.locator("h1").first.click()
 
 
-def pick_option(page: Page, key: str, option: str) -> Callable[[], None]:
-    """An action: open the selectbox ``key`` and click ``option``."""
+@dataclass(frozen=True)
+class Step:
+    """One interaction: ``prepare`` (not timed: opening a list) then ``act`` (timed)."""
 
-    def act() -> None:
-        keyed(page, key).locator('[data-testid="stSelectbox"]').click()
-        page.get_by_role("option", name=option, exact=True).click()
-
-    return act
+    act: Callable[[], None]
+    prepare: Callable[[], None] = lambda: None
 
 
-def click_row(page: Page, row: int) -> Callable[[], None]:
-    """An action: click the selection cell of ``row`` (from 0) of the first data frame."""
+def pick_option(page: Page, key: str, option: str) -> Step:
+    """Open the selectbox ``key`` (not timed), then click ``option`` (timed).
+
+    A user waits from the click on the option: the list opening before it is theirs.
+    The click is a mouse click at the option's centre, read once the list is open, so
+    Playwright's own checks before a click stay out of the time.
+    """
+    where: dict[str, float] = {}
+
+    def prepare() -> None:
+        box = keyed(page, key).locator('[data-testid="stSelectbox"]')
+        # A selectbox at the viewport's bottom edge (the sidebar's smoothing) takes the
+        # focus but opens no list: centre it first.
+        box.evaluate("e => e.scrollIntoView({block: 'center'})")
+        box.click()
+        choice = page.get_by_role("option", name=option, exact=True)
+        choice.wait_for()
+        page.wait_for_timeout(OPEN_MS)
+        found = choice.bounding_box()
+        if found is None:
+            raise RuntimeError(f"option {option!r} of {key} is not on screen")
+        where.update(x=found["x"] + found["width"] / 2, y=found["y"] + found["height"] / 2)
+
+    return Step(lambda: page.mouse.click(where["x"], where["y"]), prepare)
+
+
+def press(page: Page, target: Locator) -> Step:
+    """Click ``target`` (a button, a tab) at its centre, read before the timed click."""
+    where: dict[str, float] = {}
+
+    def prepare() -> None:
+        target.scroll_into_view_if_needed()
+        found = target.bounding_box()
+        if found is None:
+            raise RuntimeError(f"{target} is not on screen")
+        where.update(x=found["x"] + found["width"] / 2, y=found["y"] + found["height"] / 2)
+
+    return Step(lambda: page.mouse.click(where["x"], where["y"]), prepare)
+
+
+def click_row(page: Page, row: int) -> Step:
+    """Click the selection cell of ``row`` (from 0) of the first data frame."""
 
     def act() -> None:
         grid = page.locator('[data-testid="stDataFrame"]').first
@@ -459,7 +500,7 @@ def click_row(page: Page, row: int) -> Callable[[], None]:
         header = height = 35  # st.dataframe's default header and row heights
         page.mouse.click(box["x"] + 17, box["y"] + header + row * height + height / 2)
 
-    return act
+    return Step(act)
 
 
 def report(what: str, seconds: float, target: float | None) -> None:
@@ -567,7 +608,9 @@ def bench_big(
         loaded(fresh)
         next_button = keyed(fresh, "sent_step_next").locator("button").first
         took = [
-            interaction(fresh, next_button.click, (SEGMENT_SHOWN, [s + 1, lines["hyp.sys1"][s]]))
+            interaction(
+                fresh, press(fresh, next_button), (SEGMENT_SHOWN, [s + 1, lines["hyp.sys1"][s]])
+            )
             for s in range(seg, seg + repeats)
         ]
         report_repeated(f"{tag} step Next: runs done, highlight shown", took, CHANGE_TARGET)
@@ -607,7 +650,7 @@ def report_repeated(what: str, seconds: list[float], target: float | None) -> No
 
 def repeated(
     page: Page,
-    steps: list[tuple[Callable[[], None], tuple[str, object] | None]],
+    steps: Sequence[tuple[Step, tuple[str, object] | None]],
     times: int,
     unfocus: bool = True,
 ) -> list[float]:
@@ -674,7 +717,7 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
         start = int(keyed(page, "sent_seg").locator("input").input_value())
         next_button = keyed(page, "sent_step_next").locator("button").first
         took = [
-            interaction(page, next_button.click, (SEGMENT_SHOWN, [s + 1, lines[name][s]]))
+            interaction(page, press(page, next_button), (SEGMENT_SHOWN, [s + 1, lines[name][s]]))
             for s in range(start, start + repeats)
         ]
         report_repeated(f"{tag} Sentences: step Next", took, CHANGE_TARGET)
@@ -690,16 +733,16 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
         # Each tab redraws only itself: B changes between two pairs seen before, per tab.
         for tab in ("Significance", "Sentence by sentence", "Buckets", "Salient n-grams"):
             if tab != "Significance":
-                interaction(page, page.get_by_role("tab", name=tab).click, None)
+                interaction(page, press(page, page.get_by_role("tab", name=tab)), None)
                 repeated(page, pair, 2)  # each pair's first time in this tab
             took = repeated(page, pair, even)
             report_repeated(f"{tag} Compare [{tab}]: change B (seen)", took, CHANGE_TARGET)
-        interaction(page, page.get_by_role("tab", name="Segments").click, None)
+        interaction(page, press(page, page.get_by_role("tab", name="Segments")), None)
         repeated(page, pair, 2)
         took = repeated(page, pair, even)
         report_repeated(f"{tag} Compare [Segments]: change B (seen)", took, CHANGE_TARGET)
         next_button = keyed(page, "cmp_step_next").locator("button").first
-        took = [interaction(page, next_button.click, None) for _ in range(repeats)]
+        took = [interaction(page, press(page, next_button), None) for _ in range(repeats)]
         report_repeated(f"{tag} Compare [Segments]: step Next", took, CHANGE_TARGET)
         Weight.reset(page)
         page.goto(f"{url}/learn", wait_until="commit")
