@@ -18,6 +18,7 @@ from bleuviz.app.ui.sections.deferred import EVERY_PART, wanted_key
 
 OVERVIEW = "bleuviz/app/page_scripts/overview.py"
 COMPARE = "bleuviz/app/page_scripts/compare.py"
+SENTENCES = "bleuviz/app/page_scripts/sentences.py"
 
 
 def plotly_keys(at: AppTest) -> list[str]:
@@ -99,3 +100,36 @@ def test_the_reserved_room_and_the_script_name_the_button(
     script = next(body for body in html if "ov_charts_go" in body)
     assert json.dumps(".st-key-ov_charts_go button") in script
     assert 'style="height:' in script
+
+
+def test_a_link_to_one_segment_sends_its_drill_down_before_the_table(
+    first_run: Callable[[str], AppTest],
+) -> None:
+    at = first_run(SENTENCES)
+    at.query_params["sys"] = "terse"
+    at.query_params["seg"] = "4"
+    at.run()
+    assert not at.exception
+    assert any(
+        h.value.startswith("Segment 4 ") and h.value.endswith(" · terse") for h in at.subheader
+    )
+    keys = [str(d.proto.id) for d in at.dataframe]
+    assert not any("sent_table" in k for k in keys), "the table waits for the answer"
+    assert not [b for b in at.get("download_button")], "so do its downloads"
+    assert {"sent_table_part_go", "sent_every_part_go"} <= set(buttons(at))
+    at.button(key="sent_table_part_go").click().run()
+    assert not at.exception
+    assert any("sent_table" in str(d.proto.id) for d in at.dataframe)
+    assert len(at.get("download_button")) >= 6
+    assert not {"sent_table_part_go", "sent_every_part_go"} & set(buttons(at))
+    # The linked segment stays open once the table is drawn above it.
+    assert at.number_input(key="sent_seg").value == 4
+
+
+def test_the_table_is_the_answer_without_a_linked_segment(
+    first_run: Callable[[str], AppTest],
+) -> None:
+    at = first_run(SENTENCES).run()
+    assert not at.exception
+    assert any("sent_table" in str(d.proto.id) for d in at.dataframe)
+    assert "sent_table_part_go" not in buttons(at)

@@ -72,10 +72,18 @@ def wait_idle(page: Page) -> None:
     page.wait_for_selector(IDLE)
 
 
+#: A part of the page drawn after its answer, still waiting for its button (``KEY_go``: see
+#: ``bleuviz/app/ui/sections/deferred.py``), whose press reruns the page.
+PENDING_PART = '[class*="st-key-"][class*="_go"]'
+
+
 def open_url(page: Page, url: str, text: str) -> None:
-    """Go to ``url`` and wait for ``text`` to appear and the script to finish."""
+    """Go to ``url``, wait for ``text`` to appear, then for the whole page (parts drawn after
+    the answer included) and the end of the script's runs."""
     page.goto(url)
     expect(page.get_by_text(text).first).to_be_visible()
+    wait_idle(page)
+    expect(page.locator(PENDING_PART)).to_have_count(0)
     wait_idle(page)
 
 

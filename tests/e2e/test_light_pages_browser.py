@@ -138,3 +138,43 @@ def test_a_link_to_compares_charts_shows_the_verdict_first(
     point.click(force=True)
     expect(page.get_by_role("tab", name="Segments", selected=True)).to_be_visible()
     expect(page.get_by_role("heading", name=f"Segment {segment} ·")).to_be_visible()
+
+
+#: On a link to a segment: whether the segment table and the other systems' lines were on
+#: the page when the linked segment's hypothesis first showed.
+WATCH_TABLE = """() => {
+  window.bvTable = null;
+  new MutationObserver(() => {
+    if (document.querySelector(".bv-line") && window.bvTable === null) {
+      window.bvTable = {table: Boolean(document.querySelector(".st-key-sent_table")),
+                        every: document.querySelectorAll(".bv-diff").length};
+    }
+  }).observe(document, {childList: true, subtree: true});
+}"""
+
+
+def test_a_link_to_a_segment_shows_it_before_the_table(page: Page, server: str) -> None:
+    page.add_init_script(f"({WATCH_TABLE})()")
+    page.goto(f"{server}/sentences?sys=terse&seg=5")
+    heading = page.get_by_role("heading", name="Segment 5 ·")
+    expect(heading).to_contain_text("terse")
+    page.wait_for_function("() => window.bvTable")
+    # Then the table, its downloads and every system's line arrive by themselves.
+    expect(page.locator(".st-key-sent_table")).to_be_visible()
+    expect(page.locator(".st-key-sent_export_csv")).to_be_visible()
+    expect(page.locator(".bv-diff").first).to_be_attached()
+    settled(page)
+    assert page.evaluate("window.bvTable") == {"table": False, "every": 0}
+    # The table arrived above the linked segment without pushing it down: its heading is
+    # still at the window's top, just below Streamlit's header bar (widgets/scroll.py).
+    top = heading.bounding_box()
+    assert top is not None and 40 < top["y"] < 100, top
+    for key in ("sent_table_part_go", "sent_every_part_go"):
+        expect(page.locator(f".st-key-{key}")).to_have_count(0)
+    # A click on a row still opens that row's segment.
+    grid = page.locator(".st-key-sent_table [data-testid='stDataFrame']")
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + 17, box["y"] + 35 + 2 * 35 + 17)  # the third row's tick cell
+    expect(page.get_by_role("heading", name="Segment 3 ·")).to_contain_text("terse")

@@ -22,7 +22,8 @@ from bleuviz.app.ui.cache.scores import (
     score_every_system,
     segment_frame,
 )
-from bleuviz.app.ui.sections.all_systems import segment_in_every_system
+from bleuviz.app.ui.sections.all_systems import every_system_px, segment_in_every_system
+from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_filter import FILTER_SUFFIXES, error_filter
 from bleuviz.app.ui.sections.notes import (
     ANY_NOTE,
@@ -32,7 +33,7 @@ from bleuviz.app.ui.sections.notes import (
     note_mask,
     notes_of,
 )
-from bleuviz.app.ui.sections.segment_exports import sentence_exports
+from bleuviz.app.ui.sections.segment_exports import EXPORTS_PX, sentence_exports
 from bleuviz.app.ui.sections.segment_view import (
     imported_ranges,
     in_range,
@@ -50,7 +51,7 @@ from bleuviz.app.ui.state.stepper import row_stepper
 from bleuviz.app.ui.widgets.filters import filter_chips, forget
 from bleuviz.app.ui.widgets.format import number_format
 from bleuviz.app.ui.widgets.scroll import scroll_into_view
-from bleuviz.app.ui.widgets.table_window import table_window
+from bleuviz.app.ui.widgets.table_window import TABLE_PX, table_window
 from bleuviz.workspace import NOTE_CATEGORIES
 
 st.title("Sentences")
@@ -136,32 +137,47 @@ filter_chips(active, "sent_chip")
 st.caption(subset_caption(evaluation, config, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a row to open it.")
 page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
-st.session_state["sent_visible"] = page["seg"].tolist()
-sync_selection("sent_table", st.session_state["sent_visible"], st.session_state.get("sent_seg"))
-st.dataframe(
-    page,
-    key="sent_table",
-    hide_index=True,
-    on_select=partial(clicked_segment, "sent_table", "sent_visible", "sent_seg"),
-    selection_mode="single-row",
-    height=320,
-    column_config={
-        "bleu": st.column_config.NumberColumn("BLEU", format="%.2f"),
-        "bp": st.column_config.NumberColumn("BP", format="%.3f"),
-        "note": st.column_config.TextColumn("note", width="small"),
-        **{
-            f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
-            for n in range(config.max_order)
+
+
+def table_and_exports() -> None:
+    """The page of the table (a click opens a row) and the downloads below it."""
+    st.session_state["sent_visible"] = page["seg"].tolist()
+    sync_selection("sent_table", st.session_state["sent_visible"], st.session_state.get("sent_seg"))
+    st.dataframe(
+        page,
+        key="sent_table",
+        hide_index=True,
+        on_select=partial(clicked_segment, "sent_table", "sent_visible", "sent_seg"),
+        selection_mode="single-row",
+        height=TABLE_PX,
+        column_config={
+            "bleu": st.column_config.NumberColumn("BLEU", format="%.2f"),
+            "bp": st.column_config.NumberColumn("BP", format="%.3f"),
+            "note": st.column_config.TextColumn("note", width="small"),
+            **{
+                f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
+                for n in range(config.max_order)
+            },
+            **{
+                label: st.column_config.NumberColumn(
+                    label, format=number_format(metric_spec(evaluation, label))
+                )
+                for label in labels
+            },
         },
-        **{
-            label: st.column_config.NumberColumn(
-                label, format=number_format(metric_spec(evaluation, label))
-            )
-            for label in labels
-        },
-    },
+    )
+    sentence_exports(evaluation, config, system, table, (shown["seg"] - 1).tolist(), labels)
+
+
+# A link to one segment: its drill-down is the answer, the table and the other systems' lines
+# arrive once it is on screen (on any other visit the table is drawn with the page).
+deferred(
+    "sent_table_part",
+    "Show the table",
+    TABLE_PX + EXPORTS_PX,
+    table_and_exports,
+    defer=opened_on_segment,
 )
-sentence_exports(evaluation, config, system, table, (shown["seg"] - 1).tolist(), labels)
 
 st.session_state.setdefault("sent_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
 seg = st.number_input("Segment", 1, testset.n_segments, step=1, key="sent_seg")
@@ -177,4 +193,10 @@ if text.strip():
 if len(systems) > 1:
     st.subheader("This segment in every system")
     order = int(st.session_state.get("sent_order", 1))
-    segment_in_every_system(evaluation, config, int(seg) - 1, order)
+    deferred(
+        "sent_every_part",
+        "Show every system's line",
+        every_system_px(len(systems)),
+        partial(segment_in_every_system, evaluation, config, int(seg) - 1, order),
+        defer=opened_on_segment,
+    )

@@ -22,6 +22,16 @@ from bleuviz.render.every_system import SystemLine, every_system_html
 from bleuviz.render.highlight import hypothesis_html, legend
 from bleuviz.render.word_diff import word_diff_html
 
+#: Heights in ``segment_in_every_system`` (px, with the gaps): the row of widgets, one
+#: system's highlighted line and its word differences, the caption below them (one
+#: system's line grows with the segment: this is a WMT news sentence's).
+_WIDGETS_PX, _LINE_PX, _CAPTION_PX = 84, 170, 60
+
+
+def every_system_px(n_systems: int) -> int:
+    """About the height ``segment_in_every_system`` takes with ``n_systems`` systems."""
+    return _WIDGETS_PX + n_systems * _LINE_PX + _CAPTION_PX
+
 
 def segment_in_every_system(
     evaluation: Evaluation, config: BleuConfig, index: int, order: int

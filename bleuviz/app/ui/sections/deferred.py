@@ -37,11 +37,12 @@ _WAIT_MS = 60_000
 _SCRIPT = """<script>
 (() => {{
   const selector = {selector}, stop = Date.now() + {wait};
-  // The run has ended, every element is drawn, and no list or dialog the user opened
-  // would be closed by the rerun.
+  // The run has ended, every element is drawn, no list or dialog the user opened would be
+  // closed by the rerun, and the user is not typing into a box (a note, a search).
   const idle = () => document.querySelector(
       '[data-testid="stApp"][data-test-script-state="notRunning"]')
-    && !document.querySelector('[data-testid="stSkeleton"], [role="listbox"], [role="dialog"]');
+    && !document.querySelector('[data-testid="stSkeleton"], [role="listbox"], [role="dialog"]')
+    && !document.activeElement?.matches('textarea, input:not([role="combobox"])');
   let shown = false;
   const press = () => {{
     const button = document.querySelector(selector);
@@ -62,6 +63,10 @@ _SCRIPT = """<script>
 #: The height of a Plotly figure of default height (px): what one deferred chart reserves.
 CHART_PX = 450
 
+#: What the button takes of the reserved height (px): its own 40 and the 16 of the gap
+#: Streamlit leaves between elements.
+_BUTTON_PX = 56
+
 #: Session-state key of a session that wants every part with its page's first run: an
 #: AppTest (no browser, so no script presses the buttons) sets it; the app never does.
 EVERY_PART = "deferred::every_part"
@@ -72,17 +77,22 @@ def wanted_key(key: str) -> str:
     return f"{key}::wanted"
 
 
-def deferred(key: str, label: str, reserve_px: int, draw: Callable[[], object]) -> None:
+def deferred(
+    key: str, label: str, reserve_px: int, draw: Callable[[], object], *, defer: bool = True
+) -> None:
     """Draw ``draw()`` here; on a page's first run, only once the rest of it is shown.
 
     Args:
         key: The part's key, with the page's prefix (its button is ``KEY_go``).
         label: The button's label, e.g. "Draw the charts".
-        reserve_px: The part's height, reserved while it is not drawn.
+        reserve_px: The height the button and the empty block below it take together,
+            reserved while the part is not drawn (about the part's own height).
         draw: Draws the part (its widgets keep their own keys).
+        defer: False draws the part now, on any run: on this visit it is the answer
+            (the Sentences table when no segment is linked).
     """
     state = st.session_state
-    if not arriving() or state.get(wanted_key(key)) or state.get(EVERY_PART):
+    if not defer or not arriving() or state.get(wanted_key(key)) or state.get(EVERY_PART):
         draw()
         return
     st.button(
@@ -94,7 +104,7 @@ def deferred(key: str, label: str, reserve_px: int, draw: Callable[[], object]) 
         help="Drawn as soon as the page above is shown.",
     )
     st.html(
-        f'<div style="height:{int(reserve_px)}px"></div>'
+        f'<div style="height:{max(int(reserve_px) - _BUTTON_PX, 0)}px"></div>'
         + _SCRIPT.format(selector=json.dumps(f".st-key-{key}_go button"), wait=_WAIT_MS),
         unsafe_allow_javascript=True,
     )

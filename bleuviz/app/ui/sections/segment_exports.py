@@ -26,6 +26,10 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.export import export_style
 
+#: The height ``sentence_exports`` takes with the gap above it (px): two captions and two rows
+#: of buttons, each followed by Streamlit's 16 px gap (measured in chromium at 1400 px wide).
+EXPORTS_PX = 16 + 2 * (22 + 16 + 40) + 16
+
 
 def sentence_exports(
     evaluation: Evaluation,

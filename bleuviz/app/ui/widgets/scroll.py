@@ -33,8 +33,16 @@ _SCRIPT = """<script>
     if (target) {{
       target.style.scrollMarginTop = "4.5rem";  // clear of Streamlit's header bar
       target.scrollIntoView({{ block: "start" }});
-      // Once more when what is drawn above it has settled (charts, tables).
-      setTimeout(() => {{ if (!busy()) target.scrollIntoView({{ block: "start" }}); }}, 600);
+      // Again whenever what is drawn above it changes size (a table or chart arriving
+      // after the answer), until the user acts or the wait is over.
+      const page = document.querySelector('[data-testid="stMainBlockContainer"]');
+      if (!page) return;
+      const follow = new ResizeObserver(() => {{
+        const again = document.getElementById(id);
+        if (busy() || Date.now() > stop || !again) {{ follow.disconnect(); return; }}
+        again.scrollIntoView({{ block: "start" }});
+      }});
+      follow.observe(page);
     }} else if (Date.now() < stop) {{
       setTimeout(show, 50);
     }}

@@ -16,6 +16,9 @@ import streamlit as st
 #: Rows per page (Streamlit's own page size for lazily loaded frames).
 PAGE_ROWS = 1_000
 
+#: The height of a segment table on the page (px): about eight rows, the rest scrolls.
+TABLE_PX = 320
+
 
 def _pages(n_rows: int) -> list[str]:
     """The page labels of a table of ``n_rows`` rows: "rows 1–1,000", ..."""
