@@ -7,6 +7,7 @@ by its widget id). Oracle: the workspace read back through ``Workspace``.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -49,8 +50,19 @@ def test_a_source_given_after_the_references_joins_the_saved_set(
         upload(page, "Source", SOURCE)
         expect(page.get_by_text("These files are saved as the test set above")).to_be_visible()
         wait_idle(page)
+        # That caption was already there before the source came: the run that saves the
+        # source may start after it (the file goes up first). Wait for the saved set itself.
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while saved_source(workspace) != lines(SOURCE) and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
         context.close()
     (saved,) = Workspace.open(workspace).testsets()
     testset = Workspace.open(workspace).load(saved.id)
     assert testset.source == lines(SOURCE)
     assert sorted(testset.systems) == ["literal", "terse"]
+
+
+def saved_source(workspace: Path) -> tuple[str, ...] | None:
+    """The source of the workspace's one saved set, if it has one set and that a source."""
+    sets = Workspace.open(workspace).testsets()
+    return Workspace.open(workspace).load(sets[0].id).source if len(sets) == 1 else None
