@@ -116,12 +116,16 @@ def test_a_link_to_one_segment_sends_its_drill_down_before_the_table(
     keys = [str(d.proto.id) for d in at.dataframe]
     assert not any("sent_table" in k for k in keys), "the table waits for the answer"
     assert not [b for b in at.get("download_button")], "so do its downloads"
-    assert {"sent_table_part_go", "sent_every_part_go"} <= set(buttons(at))
+    assert not at.dataframe, "nor the n-gram table: no data frame before the answer"
+    assert {"sent_table_part_go", "sent_ngrams_part_go", "sent_every_part_go"} <= set(buttons(at))
     at.button(key="sent_table_part_go").click().run()
     assert not at.exception
     assert any("sent_table" in str(d.proto.id) for d in at.dataframe)
+    assert len(at.dataframe) == 2, "the table and the n-gram table"
     assert len(at.get("download_button")) >= 6
-    assert not {"sent_table_part_go", "sent_every_part_go"} & set(buttons(at))
+    assert not {"sent_table_part_go", "sent_ngrams_part_go", "sent_every_part_go"} & set(
+        buttons(at)
+    )
     # The linked segment stays open once the table is drawn above it.
     assert at.number_input(key="sent_seg").value == 4
 

@@ -140,13 +140,14 @@ def test_a_link_to_compares_charts_shows_the_verdict_first(
     expect(page.get_by_role("heading", name=f"Segment {segment} ·")).to_be_visible()
 
 
-#: On a link to a segment: whether the segment table and the other systems' lines were on
-#: the page when the linked segment's hypothesis first showed.
+#: On a link to a segment: whether the segment table, any data frame (the n-gram table too)
+#: and the other systems' lines were on the page when the linked segment's hypothesis showed.
 WATCH_TABLE = """() => {
   window.bvTable = null;
   new MutationObserver(() => {
     if (document.querySelector(".bv-line") && window.bvTable === null) {
       window.bvTable = {table: Boolean(document.querySelector(".st-key-sent_table")),
+                        frames: document.querySelectorAll('[data-testid="stDataFrame"]').length,
                         every: document.querySelectorAll(".bv-diff").length};
     }
   }).observe(document, {childList: true, subtree: true});
@@ -164,7 +165,7 @@ def test_a_link_to_a_segment_shows_it_before_the_table(page: Page, server: str) 
     expect(page.locator(".st-key-sent_export_csv")).to_be_visible()
     expect(page.locator(".bv-diff").first).to_be_attached()
     settled(page)
-    assert page.evaluate("window.bvTable") == {"table": False, "every": 0}
+    assert page.evaluate("window.bvTable") == {"table": False, "frames": 0, "every": 0}
     # The table arrived above the linked segment without pushing it down: its heading is
     # still at the window's top, just below Streamlit's header bar (widgets/scroll.py).
     top = heading.bounding_box()

@@ -186,7 +186,9 @@ write_links(links)
 scroll_slot = st.empty()  # drawn on every run: the elements below keep their places
 if opened_on_segment:  # the drill-down, not the table above it
     scroll_into_view(segment_anchor("sent"), scroll_slot)
-show_segment(evaluation, config, system, int(seg) - 1, key_prefix="sent")
+show_segment(
+    evaluation, config, system, int(seg) - 1, key_prefix="sent", defer_table=opened_on_segment
+)
 if text.strip():
     search_hits(testset, system, int(seg) - 1, text)
 

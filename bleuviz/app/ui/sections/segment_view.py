@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import cast
 
 import numpy as np
@@ -11,6 +12,7 @@ from numpy.typing import NDArray
 
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_spans import (
     ShownErrors,
     annotation_choice,
@@ -31,6 +33,7 @@ from bleuviz.app.ui.widgets.format import (
     segment_score_title,
 )
 from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.app.ui.widgets.table_window import table_px
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
@@ -99,9 +102,18 @@ def segment_anchor(key_prefix: str) -> str:
 
 
 def show_segment(
-    evaluation: Evaluation, config: BleuConfig, system: str, index: int, key_prefix: str
+    evaluation: Evaluation,
+    config: BleuConfig,
+    system: str,
+    index: int,
+    key_prefix: str,
+    defer_table: bool = False,
 ) -> None:
-    """Draw source, hypothesis and references highlighted, the n-gram tables and the BP."""
+    """Draw source, hypothesis and references highlighted, the n-gram tables and the BP.
+
+    ``defer_table``: the n-gram table follows once the rest is on screen (a link to one
+    segment: without it, the page sends no data frame before its answer is drawn).
+    """
     testset = evaluation.testset
     stats = evaluation.bleu_statistics().systems[system]
     row = stats.select([index])
@@ -139,7 +151,14 @@ def show_segment(
         show_html(reference_html(expl, order, r))
     note_editor(testset, system, index, key_prefix)
     _precision_lines(expl, config)
-    st.dataframe(ngram_frame(expl, order), hide_index=True, key=f"{key_prefix}_ngrams_{order}")
+    ngrams = ngram_frame(expl, order)
+    deferred(
+        f"{key_prefix}_ngrams_part",
+        "Show the n-gram table",
+        table_px(len(ngrams)),
+        partial(st.dataframe, ngrams, hide_index=True, key=f"{key_prefix}_ngrams_{order}"),
+        defer=defer_table,
+    )
     specs = {label: metric_spec(evaluation, label) for label in chosen_metrics()}
     rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
     if rouge:

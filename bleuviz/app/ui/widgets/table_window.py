@@ -19,6 +19,15 @@ PAGE_ROWS = 1_000
 #: The height of a segment table on the page (px): about eight rows, the rest scrolls.
 TABLE_PX = 320
 
+#: ``st.dataframe``'s row height and the most rows its own height shows (px, rows).
+_ROW_PX, _AUTO_ROWS = 35, 10
+
+
+def table_px(n_rows: int) -> int:
+    """The height ``st.dataframe`` takes by itself for ``n_rows`` rows (px): a header and up
+    to ten rows, and its border."""
+    return (min(n_rows, _AUTO_ROWS) + 1) * _ROW_PX + 2
+
 
 def _pages(n_rows: int) -> list[str]:
     """The page labels of a table of ``n_rows`` rows: "rows 1–1,000", ..."""
