@@ -468,10 +468,7 @@ def pick_option(page: Page, key: str, option: str) -> Step:
         choice = page.get_by_role("option", name=option, exact=True)
         choice.wait_for()
         page.wait_for_timeout(OPEN_MS)
-        found = choice.bounding_box()
-        if found is None:
-            raise RuntimeError(f"option {option!r} of {key} is not on screen")
-        where.update(x=found["x"] + found["width"] / 2, y=found["y"] + found["height"] / 2)
+        where.update(centre(choice))
 
     return Step(lambda: page.mouse.click(where["x"], where["y"]), prepare)
 
@@ -482,12 +479,17 @@ def press(page: Page, target: Locator) -> Step:
 
     def prepare() -> None:
         target.scroll_into_view_if_needed()
-        found = target.bounding_box()
-        if found is None:
-            raise RuntimeError(f"{target} is not on screen")
-        where.update(x=found["x"] + found["width"] / 2, y=found["y"] + found["height"] / 2)
+        where.update(centre(target))
 
     return Step(lambda: page.mouse.click(where["x"], where["y"]), prepare)
+
+
+def centre(target: Locator) -> dict[str, float]:
+    """Where the centre of ``target`` is on the page now (``x``, ``y``)."""
+    found = target.bounding_box()
+    if found is None:
+        raise RuntimeError(f"{target} is not on screen")
+    return {"x": found["x"] + found["width"] / 2, "y": found["y"] + found["height"] / 2}
 
 
 def click_row(page: Page, row: int) -> Step:

@@ -64,5 +64,6 @@ def test_a_source_given_after_the_references_joins_the_saved_set(
 
 def saved_source(workspace: Path) -> tuple[str, ...] | None:
     """The source of the workspace's one saved set, if it has one set and that a source."""
-    sets = Workspace.open(workspace).testsets()
-    return Workspace.open(workspace).load(sets[0].id).source if len(sets) == 1 else None
+    opened = Workspace.open(workspace)
+    sets = opened.testsets()
+    return opened.load(sets[0].id).source if len(sets) == 1 else None

@@ -45,13 +45,13 @@ from bleuviz.app.ui.sections.segment_view import (
 from bleuviz.app.ui.sections.subset import active_filters, subset_caption
 from bleuviz.app.ui.state.links import apply_links, arriving, write_links
 from bleuviz.app.ui.state.page_links import sentence_links
-from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
+from bleuviz.app.ui.state.selection import TABLE_PX, clickable_segment_table
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.state.stepper import row_stepper
 from bleuviz.app.ui.widgets.filters import filter_chips, forget
 from bleuviz.app.ui.widgets.format import number_format
 from bleuviz.app.ui.widgets.scroll import scroll_into_view
-from bleuviz.app.ui.widgets.table_window import TABLE_PX, table_window
+from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.workspace import NOTE_CATEGORIES
 
 st.title("Sentences")
@@ -141,16 +141,10 @@ page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
 
 def table_and_exports() -> None:
     """The page of the table (a click opens a row) and the downloads below it."""
-    st.session_state["sent_visible"] = page["seg"].tolist()
-    sync_selection("sent_table", st.session_state["sent_visible"], st.session_state.get("sent_seg"))
-    st.dataframe(
+    clickable_segment_table(
         page,
-        key="sent_table",
-        hide_index=True,
-        on_select=partial(clicked_segment, "sent_table", "sent_visible", "sent_seg"),
-        selection_mode="single-row",
-        height=TABLE_PX,
-        column_config={
+        "sent",
+        {
             "bleu": st.column_config.NumberColumn("BLEU", format="%.2f"),
             "bp": st.column_config.NumberColumn("BP", format="%.3f"),
             "note": st.column_config.TextColumn("note", width="small"),

@@ -17,9 +17,37 @@ was replaced by the ticked row's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import partial
+from typing import Any
 
+import pandas as pd
 import streamlit as st
+
+#: The height of a segment table on the page (px): about eight rows, the rest scrolls.
+TABLE_PX = 320
+
+
+def clickable_segment_table(
+    page: pd.DataFrame, prefix: str, column_config: Mapping[str, Any]
+) -> None:
+    """Draw ``page`` (a ``seg`` column, from 1) as a table whose click on a row opens it.
+
+    Keys: the table is ``PREFIX_table``, its rows' segments ``PREFIX_visible``, and the
+    open segment ``PREFIX_seg``, which the tick follows (``sync_selection``).
+    """
+    table, visible, open_key = f"{prefix}_table", f"{prefix}_visible", f"{prefix}_seg"
+    st.session_state[visible] = page["seg"].tolist()
+    sync_selection(table, st.session_state[visible], st.session_state.get(open_key))
+    st.dataframe(
+        page,
+        key=table,
+        hide_index=True,
+        height=TABLE_PX,
+        on_select=partial(clicked_segment, table, visible, open_key),
+        selection_mode="single-row",
+        column_config=dict(column_config),
+    )
 
 
 def sync_selection(key: str, visible: Sequence[int], open_segment: int | None) -> None:

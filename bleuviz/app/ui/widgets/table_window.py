@@ -16,9 +16,6 @@ import streamlit as st
 #: Rows per page (Streamlit's own page size for lazily loaded frames).
 PAGE_ROWS = 1_000
 
-#: The height of a segment table on the page (px): about eight rows, the rest scrolls.
-TABLE_PX = 320
-
 #: ``st.dataframe``'s row height and the most rows its own height shows (px, rows).
 _ROW_PX, _AUTO_ROWS = 35, 10
 

@@ -4,8 +4,6 @@ and one segment's drill-down (with the callbacks their clicks run).
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -39,7 +37,7 @@ from bleuviz.app.ui.sections.segment_view import (
     source_and_order,
 )
 from bleuviz.app.ui.sections.subset import subset_caption
-from bleuviz.app.ui.state.selection import clicked_segment, sync_selection
+from bleuviz.app.ui.state.selection import clickable_segment_table
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.filters import ActiveFilter, filter_chips
 from bleuviz.app.ui.widgets.format import fmt_metric, segment_score_title
@@ -138,16 +136,10 @@ def segment_table(
         table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows"), testset, names
     )
     page = with_pair_counts(page, testset, names, errors.annotations)  # only with span files
-    st.session_state["cmp_visible"] = page["seg"].tolist()
-    sync_selection("cmp_table", st.session_state["cmp_visible"], st.session_state.get("cmp_seg"))
-    st.dataframe(
+    clickable_segment_table(
         page,
-        key="cmp_table",
-        hide_index=True,
-        height=320,
-        on_select=partial(clicked_segment, "cmp_table", "cmp_visible", "cmp_seg"),
-        selection_mode="single-row",
-        column_config={
+        "cmp",
+        {
             "seg": st.column_config.NumberColumn("segment", width="small"),
             "score_a": st.column_config.NumberColumn(f"{metric} {names[0]}", format=digits),
             "score_b": st.column_config.NumberColumn(f"{metric} {names[1]}", format=digits),
