@@ -6,11 +6,20 @@ in a checkout, :mod:`bleuviz.app.main` when installed) call :func:`show_app`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from bleuviz.app import routes
+from bleuviz.app.ui.cache.workspace import saved_sets
 from bleuviz.app.ui.frame.author import author_sidebar
-from bleuviz.app.ui.frame.data_source import choose_data_source, data_sidebar
+from bleuviz.app.ui.frame.data_source import choose_data_source, data_sidebar, data_sources
+from bleuviz.app.ui.frame.first_look import (
+    ask_for_the_page,
+    first_look_wanted,
+    sentences_first_look,
+)
 from bleuviz.app.ui.frame.imported import imported_sidebar
 from bleuviz.app.ui.frame.sidebar import (
     imported_params,
@@ -26,6 +35,7 @@ from bleuviz.app.ui.state.links import (
     arrive,
     drop_unclaimed,
     keep_frame_query,
+    session_starting,
     settle,
     show_link_problems,
     write_links,
@@ -33,6 +43,9 @@ from bleuviz.app.ui.state.links import (
 from bleuviz.app.ui.state.setting_links import apply_setting_links, write_setting_links
 from bleuviz.app.ui.widgets.markup import highlight_style_sheet
 from bleuviz.render.labels import escape_markdown as md
+
+#: The pages that show a first look at a linked segment (by address): what draws it.
+FIRST_LOOKS: dict[str, Callable[[], None]] = {routes.SENTENCES_PATH: sentences_first_look}
 
 #: Another address of the Overview, which Streamlit serves at "/" as the default page.
 OVERVIEW_ALIAS = "overview"
@@ -66,6 +79,7 @@ def show_app() -> None:
         # The Overview lives at "/"; "/overview", the name it has in the menu, shows it too.
         st.Page(routes.OVERVIEW, title="Overview", url_path=OVERVIEW_ALIAS, visibility="hidden"),
     ]
+    starting = session_starting()
     page = st.navigation(pages)
     arrive(page.url_path)
     highlight_style_sheet()
@@ -73,6 +87,13 @@ def show_app() -> None:
     if not learn:  # Learn reads its own tok and lc from its link
         apply_setting_links()
     choose_data_source()  # after the settings: the command line's files are counted with them
+    first_look = FIRST_LOOKS.get(page.url_path) if first_look_wanted(starting) else None
+    if first_look is not None:  # the segment alone; the next run draws the rest
+        data_sources(saved_sets())
+        ask_for_the_page()
+        page_place()
+        first_look()
+        return
     data_sidebar()
     author_sidebar()
     if learn:
@@ -89,14 +110,25 @@ def show_app() -> None:
         apply_links(imported)
         imported_sidebar()
         write_links(imported)
-    if (argument_problem := app_args().problem) is not None:  # on every page, until fixed
-        st.error(md(argument_problem), icon=":material/error:")
-    link_problems = st.container()  # filled after the page, which applies its own parameters
+    link_problems, body = page_place()
     try:
         keep_frame_query()  # a page's links to another page carry the frame's settings
-        page.run()
+        with body:
+            page.run()
         drop_unclaimed()
     finally:
         settle()
         with link_problems:
             show_link_problems()
+
+
+def page_place() -> tuple[DeltaGenerator, DeltaGenerator]:
+    """The command line's problem (if any), then the link's problems and the page's place.
+
+    Both are containers, filled after the page has run. A first look is drawn below
+    them, so that the next run, drawing the page in its place, leaves the first look
+    on screen until the page is drawn.
+    """
+    if (argument_problem := app_args().problem) is not None:  # on every page, until fixed
+        st.error(md(argument_problem), icon=":material/error:")
+    return st.container(), st.container()

@@ -35,6 +35,8 @@ STYLE = """
 }
 .bv-legend .bv-tok { margin-right: 0.6rem; }
 .bv-legend-side { display: inline-block; width: 6.5rem; font-weight: 600; }
+.bv-glance-title { font-size: 0.875rem; line-height: 1.6; }
+.bv-glance-value { font-size: 2.25rem; line-height: 1.4; }
 """
 # The human error spans' underlines (``bleuviz.render.error_marks``), in the same sheet.
 STYLE += ERROR_CSS + "\n</style>\n"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.frame.first_look import WHOLE_PAGE
 from bleuviz.app.ui.sections.deferred import EVERY_PART, wanted_key
 
 OVERVIEW = "bleuviz/app/page_scripts/overview.py"
@@ -109,6 +110,7 @@ def test_a_link_to_one_segment_sends_its_drill_down_before_the_table(
     at.query_params["sys"] = "terse"
     at.query_params["seg"] = "4"
     at.run()
+    at.button(key=f"{WHOLE_PAGE}_go").click().run()  # past the first look (test_first_look.py)
     assert not at.exception
     assert any(
         h.value.startswith("Segment 4 ") and h.value.endswith(" · terse") for h in at.subheader

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 import urllib.parse
 from collections import Counter
@@ -77,14 +78,25 @@ def wait_idle(page: Page) -> None:
 PENDING_PART = '[class*="st-key-"][class*="_go"]'
 
 
+#: The script is not running and no part is pending, and has been so for 400 ms: each
+#: part's button is pressed within a frame and 50 ms of the run that drew it ending, and
+#: a pressed part's run may draw more parts (a linked segment's first look, then the page,
+#: then its table). ``window.bvCalmSince`` is when the calm began.
+SETTLED = f"""() => {{
+  const calm = document.querySelector({json.dumps(IDLE)})
+    && !document.querySelector({json.dumps(PENDING_PART)});
+  if (!calm) {{ window.bvCalmSince = 0; return false; }}
+  window.bvCalmSince = window.bvCalmSince || Date.now();
+  return Date.now() - window.bvCalmSince > 400;
+}}"""
+
+
 def open_url(page: Page, url: str, text: str) -> None:
     """Go to ``url``, wait for ``text`` to appear, then for the whole page (parts drawn after
     the answer included) and the end of the script's runs."""
     page.goto(url)
     expect(page.get_by_text(text).first).to_be_visible()
-    wait_idle(page)
-    expect(page.locator(PENDING_PART)).to_have_count(0)
-    wait_idle(page)
+    page.wait_for_function(SETTLED, polling=100)
 
 
 def open_segment(page: Page, server: str, system: str, seg: int) -> None:

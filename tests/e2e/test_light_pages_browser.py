@@ -179,3 +179,53 @@ def test_a_link_to_a_segment_shows_it_before_the_table(page: Page, server: str) 
     assert box is not None
     page.mouse.click(box["x"] + 17, box["y"] + 35 + 2 * 35 + 17)  # the third row's tick cell
     expect(page.get_by_role("heading", name="Segment 3 ·")).to_contain_text("terse")
+
+
+#: When the linked segment's hypothesis first shows: the widgets then drawn, and the code
+#: of which kinds of element the frontend had asked for (its chunks, by file name).
+WATCH_FIRST_LOOK = """() => {
+  window.bvFirstLook = null;
+  new MutationObserver(() => {
+    if (document.querySelector(".bv-line") && window.bvFirstLook === null) {
+      const chunks = performance.getEntriesByType("resource")
+        .map(e => e.name.split("/").pop().split(".")[0]);
+      window.bvFirstLook = {
+        widgets: document.querySelectorAll('[data-testid="stSelectbox"], '
+          + '[data-testid="stNumberInput"], [data-testid="stTextInput"], '
+          + '[data-testid="stSlider"], [data-testid="stRadio"], [data-testid="stCheckbox"], '
+          + '[data-testid="stMultiSelect"], [data-testid="stFileUploader"], '
+          + '[data-testid="stMetric"]').length,
+        chunks: [...new Set(chunks)].filter(c => /^[A-Z]/.test(c)).sort(),
+        title: Boolean(document.querySelector("h1")),
+      };
+    }
+  }).observe(document, {childList: true, subtree: true});
+}"""
+
+
+def test_a_new_session_sees_the_linked_segment_before_any_widget(page: Page, server: str) -> None:
+    page.add_init_script(f"({WATCH_FIRST_LOOK})()")
+    page.goto(f"{server}/sentences?sys=terse&seg=5")
+    page.wait_for_function("() => window.bvFirstLook")
+    first = page.evaluate("window.bvFirstLook")
+    assert first["widgets"] == 0 and not first["title"], first
+    # The code of a kind of widget is fetched when one is drawn: none before the segment
+    # but the sidebar's button (and the Markdown and HTML the segment is drawn with).
+    widget_code = {"Selectbox", "NumberInput", "Slider", "Radio", "Checkbox", "Metric"}
+    assert not widget_code & set(first["chunks"]), first["chunks"]
+    # Then the page arrives around it by itself: title, settings, table, drill-down.
+    expect(page.get_by_role("heading", name="Sentences", exact=True)).to_be_visible()
+    expect(page.get_by_text("BLEU settings")).to_be_visible()
+    expect(page.locator(".st-key-sent_table")).to_be_visible()
+    settled(page)
+    heading = page.get_by_role("heading", name="Segment 5 ·")
+    expect(heading).to_have_count(1)  # the first look is gone
+    expect(heading).to_contain_text("terse")
+    expect(page.locator('[data-testid="stMetric"]').first).to_be_visible()
+    expect(page.locator('[class*="st-key-frame_whole_page_go"]')).to_have_count(0)
+    top = heading.bounding_box()
+    assert top is not None and 40 < top["y"] < 100, top  # kept in view as the page came
+    # The settings work as before: lowercasing changes nothing here, but is applied.
+    page.get_by_text("Lowercase").click()
+    wait_idle(page)
+    expect(page.get_by_text("case:lc").first).to_be_attached()

@@ -44,7 +44,7 @@ from bleuviz.app.ui.sections.segment_view import (
 )
 from bleuviz.app.ui.sections.subset import active_filters, subset_caption
 from bleuviz.app.ui.state.links import apply_links, arriving, write_links
-from bleuviz.app.ui.state.page_links import sentence_links
+from bleuviz.app.ui.state.page_links import document_choices, longest_hypothesis, sentence_links
 from bleuviz.app.ui.state.selection import TABLE_PX, clickable_segment_table
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.state.stepper import row_stepper
@@ -60,8 +60,8 @@ testset = evaluation.testset
 systems = list(evaluation.testset.systems)
 
 # The link: ?sys=&seg=&doc=&q=&bleu=&len= are applied before the widgets are drawn.
-longest = max(max(int(s.hyp_len.max()) for s in evaluation.bleu_statistics().systems.values()), 1)
-documents = ["(all)", *dict.fromkeys(testset.doc_ids)] if testset.doc_ids is not None else []
+longest = longest_hypothesis(evaluation)
+documents = document_choices(testset)
 links = sentence_links(systems, testset.n_segments, longest, documents)
 opened_on_segment = arriving() and "seg" in st.query_params  # a link to one segment
 st.session_state.setdefault("sent_bleu", (0.0, 100.0))

@@ -34,7 +34,7 @@ from bleuviz.io.error_span_files import attach_score_files
 from bleuviz.io.mqm_score import parse_weights
 from bleuviz.io.seg_scores import set_directions
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.workspace import DefiningStreams
+from bleuviz.workspace import DefiningStreams, SavedSet
 
 
 def cli_paths(args: AppArgs) -> PathSet | None:
@@ -113,20 +113,32 @@ def registered_files(
     return save_testset(loaded, f"command line: {upload_name(names)}", defining).id
 
 
-def data_sidebar() -> None:
-    """Where the test set comes from: a saved one, the sample, command-line files or uploads."""
+def data_sources(sets: tuple[SavedSet, ...]) -> dict[str, str]:
+    """Settle this run's test set (a save's, the link's, else the one chosen); name each source.
+
+    ``sets``: the workspace's saved sets. Returns the sources the sidebar offers, by key,
+    with their labels; the chosen one is ``st.session_state["data_source"]`` (the sample
+    when the one chosen is gone).
+    """
     state = st.session_state
     pending = state.pop("pending_set", None)
     if pending is not None:  # a save of the last run switches to what it saved
         state["data_source"], state[SAVED_SET_KEY] = SAVED, pending
     apply_set_link()
-    sets = saved_sets()
     sources = {SAVED: "Saved test set"} if sets else {}
     if state["cli_paths"] is not None and state.get("data_source") == "cli":
         sources["cli"] = "Command-line files"
     sources |= {"sample": "Bundled sample", "upload": "Upload files"}
     if state.get("data_source") not in sources:
         state["data_source"] = "sample"
+    return sources
+
+
+def data_sidebar() -> None:
+    """Where the test set comes from: a saved one, the sample, command-line files or uploads."""
+    state = st.session_state
+    sets = saved_sets()
+    sources = data_sources(sets)
     st.sidebar.radio("Test set", list(sources), format_func=sources.__getitem__, key="data_source")
     if state["data_source"] == SAVED:
         saved_set_widgets(sets)

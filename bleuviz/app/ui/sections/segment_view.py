@@ -32,7 +32,7 @@ from bleuviz.app.ui.widgets.format import (
     fmt_metric,
     segment_score_title,
 )
-from bleuviz.app.ui.widgets.markup import show_html
+from bleuviz.app.ui.widgets.markup import glance_room, glance_score, show_html
 from bleuviz.app.ui.widgets.table_window import table_px
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, sentence_scores
@@ -115,21 +115,13 @@ def show_segment(
     segment: without it, the page sends no data frame before its answer is drawn).
     """
     testset = evaluation.testset
-    stats = evaluation.bleu_statistics().systems[system]
-    row = stats.select([index])
-    score = sentence_scores(row, config)
-    label = testset.segment_label(index)
-    doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
-    # Segment ids, document ids and system names come from the data: shown literally.
-    st.subheader(md(f"Segment {label}{doc} · {system}"), anchor=segment_anchor(key_prefix))
+    segment_heading(testset, system, index, key_prefix)
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
     expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)
-    a, b, c = st.columns(3)
-    a.metric("Sentence BLEU", fmt_bleu(float(score.score[0])))
-    b.metric("Brevity penalty", fmt_bp(float(score.bp[0])))
-    ref_len = int(config.flavor_spec.ref_lengths(row)[0])
-    c.metric("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}")
+    scores = zip(SEGMENT_BLEU_TITLES, segment_bleu(evaluation, config, system, index), strict=True)
+    for column, (title, value) in zip(st.columns(3), scores, strict=True):
+        column.metric(title, value)
     _other_metrics(evaluation, system, index)
     learn_link(hyp, refs)
     spans = annotation_choice(testset, f"{key_prefix}_seg_err_from")  # None without any
@@ -137,18 +129,10 @@ def show_segment(
     order = source_and_order(evaluation, config, index, f"{key_prefix}_order", errors)
     severities = [] if errors is None else [span.severity for span in errors.spans]
     show_html(legend() + ("" if errors is None else error_legend(severities)))
-    st.markdown("**Hypothesis**")
-    if expl.hyp_spans is None:
-        st.caption(
-            "The tokenizer changed this text, so its tokens are shown instead of the original."
-            + ("" if errors is None else " The error spans follow on the original text.")
-        )
-    show_html(marked_hypothesis(expl, order, errors))
+    _hypothesis(expl, order, errors)
     if errors is not None:
         error_table(expl, order, errors, key_prefix)
-    for r in range(len(refs)):
-        st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
-        show_html(reference_html(expl, order, r))
+    _references(expl, order, len(refs))
     note_editor(testset, system, index, key_prefix)
     _precision_lines(expl, config)
     ngrams = ngram_frame(expl, order)
@@ -163,6 +147,82 @@ def show_segment(
     rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
     if rouge:
         _rouge_section(hyp, refs, rouge, key_prefix)
+
+
+#: The titles of :func:`segment_bleu`'s three figures, as the drill-down's cards show them.
+SEGMENT_BLEU_TITLES = ("Sentence BLEU", "Brevity penalty", "Lengths (hyp / ref)")
+#: The heights (px) of the widgets a glance leaves room for, as chromium draws them at
+#: 1,400 px wide: the link to Learn and the order's radio buttons, each with its gap.
+_LEARN_LINK_PX, _ORDER_CHOICE_PX = 40, 67
+
+
+def segment_heading(testset: TestSet, system: str, index: int, key_prefix: str) -> None:
+    """The drill-down's heading: segment, document and system, with the page's anchor."""
+    label = testset.segment_label(index)
+    doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
+    # Segment ids, document ids and system names come from the data: shown literally.
+    st.subheader(md(f"Segment {label}{doc} · {system}"), anchor=segment_anchor(key_prefix))
+
+
+def segment_bleu(
+    evaluation: Evaluation, config: BleuConfig, system: str, index: int
+) -> tuple[str, str, str]:
+    """The segment's sentence BLEU, brevity penalty and "hyp / ref" lengths, formatted."""
+    row = evaluation.bleu_statistics().systems[system].select([index])
+    score = sentence_scores(row, config)
+    ref_len = int(config.flavor_spec.ref_lengths(row)[0])
+    return (
+        fmt_bleu(float(score.score[0])),
+        fmt_bp(float(score.bp[0])),
+        f"{int(row.hyp_len[0])} / {ref_len}",
+    )
+
+
+def segment_glance(
+    evaluation: Evaluation, config: BleuConfig, system: str, index: int, key_prefix: str
+) -> None:
+    """The drill-down's answer with no widget: heading, scores, source and highlighted lines.
+
+    A new session opened by a link to one segment shows this first (the frame's first
+    look), as :func:`show_segment` draws it, at the order chosen so far (1 in a new
+    session). Every widget and chart of the page follows on the next run; drawn
+    without them, the answer needs none of their browser code.
+    """
+    testset = evaluation.testset
+    segment_heading(testset, system, index, key_prefix)
+    scores = zip(SEGMENT_BLEU_TITLES, segment_bleu(evaluation, config, system, index), strict=True)
+    for column, (title, value) in zip(st.columns(3), scores, strict=True):
+        show_html(glance_score(title, value), column)
+    show_html(glance_room(_LEARN_LINK_PX))  # where the link to Learn will be
+    hyp = testset.systems[system][index]
+    refs = tuple(stream[index] for stream in testset.references)
+    expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)
+    order = min(int(st.session_state.get(f"{key_prefix}_order", 1)), config.max_order)
+    if testset.source is not None:
+        st.markdown("**Source**")
+        show_source(testset.source[index], None)
+    show_html(glance_room(_ORDER_CHOICE_PX))  # and the choice of the order
+    show_html(legend())
+    _hypothesis(expl, order, None)
+    _references(expl, order, len(refs))
+
+
+def _hypothesis(expl: SegmentExplanation, order: int, errors: ShownErrors | None) -> None:
+    """The hypothesis, highlighted at ``order`` (with the error spans shown, if any)."""
+    st.markdown("**Hypothesis**")
+    if expl.hyp_spans is None:
+        st.caption(
+            "The tokenizer changed this text, so its tokens are shown instead of the original."
+            + ("" if errors is None else " The error spans follow on the original text.")
+        )
+    show_html(marked_hypothesis(expl, order, errors))
+
+
+def _references(expl: SegmentExplanation, order: int, count: int) -> None:
+    """Each reference, with the tokens the hypothesis matched at ``order`` marked."""
+    for r in range(count):
+        st.markdown(f"**Reference {r + 1}**: tokens the hypothesis matched at order {order}")
+        show_html(reference_html(expl, order, r))
 
 
 def learn_link(hyp: str, refs: tuple[str, ...], label: str = "Open this segment in Learn") -> None:

@@ -71,6 +71,15 @@ class LinkParam:
     default_text: str = ""
 
 
+def session_starting() -> bool:
+    """Whether this run is the session's first (call it before :func:`arrive`).
+
+    Nothing is on the session's screen yet, nor any widget in its state: a run may
+    leave out what it likes without the browser or Streamlit forgetting anything.
+    """
+    return PAGE_KEY not in st.session_state
+
+
 def arrive(page: str) -> None:
     """Note the page this run shows (its first run reads the link); nothing is claimed yet.
 

@@ -16,7 +16,9 @@ from bleuviz.app.ui.state.link_values import (
     text,
 )
 from bleuviz.app.ui.state.links import LinkParam, frame_query
+from bleuviz.io.testset import TestSet
 from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import code_span
 
 ALL_DOCUMENTS = "(all)"
@@ -32,6 +34,19 @@ def segment_param(name: str, key: str, n_segments: int) -> LinkParam:
 def system_param(name: str, key: str, systems: Sequence[str]) -> LinkParam:
     """A system of the test set, by name."""
     return LinkParam(name, key, choice(systems, "system"), default_text=code_span(systems[0]))
+
+
+def longest_hypothesis(evaluation: Evaluation) -> int:
+    """The longest hypothesis of any system, in tokens (at least 1): the length range's top."""
+    systems = evaluation.bleu_statistics().systems.values()
+    return max(max(int(s.hyp_len.max()) for s in systems), 1)
+
+
+def document_choices(testset: TestSet) -> list[str]:
+    """The document filter's choices: every document in order of appearance, after "(all)"."""
+    if testset.doc_ids is None:
+        return []
+    return [ALL_DOCUMENTS, *dict.fromkeys(testset.doc_ids)]
 
 
 def sentence_links(

@@ -10,6 +10,7 @@ no markup, no Markdown and no line break from the data (see
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 import streamlit as st
@@ -44,6 +45,22 @@ def html_block(markup: str) -> str:
 def show_html(markup: str, where: Any = st) -> None:
     """Draw bleuviz's escaped HTML (``where``: ``st``, a column or a container)."""
     where.markdown(html_block(markup), unsafe_allow_html=True)
+
+
+def glance_score(title: str, value: str) -> str:
+    """A score as an ``st.metric`` card shows it (title over a large value), without a widget.
+
+    ``title`` and ``value`` are bleuviz's own (a figure's name and a formatted number).
+    """
+    return (
+        f'<div class="bv-glance-title">{escape(title)}</div>'
+        f'<div class="bv-glance-value">{escape(value)}</div>'
+    )
+
+
+def glance_room(height_px: int) -> str:
+    """An empty block ``height_px`` tall: the room a widget drawn on the next run will take."""
+    return f'<div style="height:{int(height_px)}px"></div>'
 
 
 def show_signature(signature: str, where: Any = st) -> None:
