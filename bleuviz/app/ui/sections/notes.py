@@ -47,10 +47,22 @@ ANY_NOTE, NO_NOTE = "(any note)", "(no note)"
 
 def notes_of(system: str) -> dict[int, Note]:
     """The notes on ``system``'s segments in the test set on screen, by 0-based segment."""
+    return notes_by_system().get(system, {})
+
+
+def notes_by_system() -> dict[str, dict[int, Note]]:
+    """Every note on the test set on screen, by system, then by 0-based segment.
+
+    One read of the workspace for every system (the downloads of every system's
+    segments ask for each system's notes on every run of the Sentences page).
+    """
     set_id, workspace = current_set_id(), open_workspace()
     if set_id is None or workspace is None:
         return {}
-    return {n.segment: n for n in workspace.notes(set_id) if n.system == system}
+    by_system: dict[str, dict[int, Note]] = {}
+    for note in workspace.notes(set_id):
+        by_system.setdefault(note.system, {})[note.segment] = note
+    return by_system
 
 
 #: What the segment table adds to a note written on an output since replaced.

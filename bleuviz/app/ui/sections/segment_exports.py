@@ -18,7 +18,7 @@ from numpy.typing import ArrayLike
 
 from bleuviz.analysis.segments import add_columns, export_columns, segment_export, segment_table
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
-from bleuviz.app.ui.sections.notes import note_column, notes_download, notes_of
+from bleuviz.app.ui.sections.notes import note_column, notes_by_system, notes_download
 from bleuviz.app.ui.sections.segment_view import sentence_signature
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.arrays import FloatArray
@@ -61,7 +61,8 @@ def sentence_exports(
         label: {n: metric_scores(evaluation, n, label).sentence for n in systems}
         for label in labels
     }
-    notes = {n: note_column(found, testset.n_segments) for n in systems if (found := notes_of(n))}
+    noted = notes_by_system()
+    notes = {n: note_column(noted[n], testset.n_segments) for n in systems if noted.get(n)}
     export_buttons(
         lambda: style(
             segment_export(testset, systems, _every_system(evaluation, config, metrics, notes))
