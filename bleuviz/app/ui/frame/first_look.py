@@ -6,13 +6,14 @@ drawn much of it: measured on WMT17 en-de (3,004 x 9) with 16 sessions opening t
 same link at once, the page with its sidebar and widgets took 1.6-2.1 times what a
 page holding only the segment's heading and line took in the same run
 (``benchmarks/bench_load.py --floor``), and the same page without its sidebar, with
-every widget of the drill-down, still 1.7 times. So the session's first run draws the
+every widget of the drill-down, still 1.6-1.7 times. So the session's first run draws the
 segment's heading, scores and highlighted lines alone (no widget, no chart: the browser
 code it needs is the floor page's), below an empty container that is the page's place;
 the frame puts one button in the sidebar, "Show the settings", which the page presses
 once the segment is drawn. That run draws the whole page as any first visit does, in
 its place above the first look, which stays on screen until the run ends and then goes;
-the page keeps the segment's heading in view while its parts arrive.
+the page keeps the segment's heading in view while its parts arrive. With the first look,
+the same load takes 1.1-1.3 times the one-line page (four runs, cold and warm).
 
 Only a session's first run takes this path: later runs hold widgets whose values
 Streamlit would forget if a run left them out. Without the page's script the button
