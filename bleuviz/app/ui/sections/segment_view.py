@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import cast
+from typing import Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -156,12 +156,19 @@ SEGMENT_BLEU_TITLES = ("Sentence BLEU", "Brevity penalty", "Lengths (hyp / ref)"
 _LEARN_LINK_PX, _ORDER_CHOICE_PX = 40, 67
 
 
-def segment_heading(testset: TestSet, system: str, index: int, key_prefix: str) -> None:
-    """The drill-down's heading: segment, document and system, with the page's anchor."""
+def segment_heading(
+    testset: TestSet, system: str, index: int, key_prefix: str, anchored: bool = True
+) -> None:
+    """The drill-down's heading: segment, document and system, with the page's anchor.
+
+    ``anchored``: False leaves the anchor out (a first look, which the page's own drill-down
+    follows: a link scrolls to that one, never to the first look below it).
+    """
     label = testset.segment_label(index)
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
     # Segment ids, document ids and system names come from the data: shown literally.
-    st.subheader(md(f"Segment {label}{doc} · {system}"), anchor=segment_anchor(key_prefix))
+    anchor: str | Literal[False] = segment_anchor(key_prefix) if anchored else False
+    st.subheader(md(f"Segment {label}{doc} · {system}"), anchor=anchor)
 
 
 def segment_bleu(
@@ -189,7 +196,7 @@ def segment_glance(
     without them, the answer needs none of their browser code.
     """
     testset = evaluation.testset
-    segment_heading(testset, system, index, key_prefix)
+    segment_heading(testset, system, index, key_prefix, anchored=False)
     scores = zip(SEGMENT_BLEU_TITLES, segment_bleu(evaluation, config, system, index), strict=True)
     for column, (title, value) in zip(st.columns(3), scores, strict=True):
         show_html(glance_score(title, value), column)

@@ -13,8 +13,10 @@ from typing import Any
 
 import streamlit as st
 
-#: How long the script looks for the element (it is drawn after the script arrives).
-_WAIT_MS = 8000
+#: How long the script looks for the element (it is drawn after the script arrives) and keeps
+#: it in view while the page above it grows (a linked segment's first look, then the page,
+#: then its deferred parts: three runs, which a busy server or browser may spread out).
+_WAIT_MS = 15_000
 
 _SCRIPT = """<script>
 (() => {{
