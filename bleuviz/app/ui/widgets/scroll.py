@@ -36,13 +36,15 @@ _SCRIPT = """<script>
       target.style.scrollMarginTop = "4.5rem";  // clear of Streamlit's header bar
       target.scrollIntoView({{ block: "start" }});
       // Again whenever what is drawn above it changes size (a table or chart arriving
-      // after the answer), until the user acts or the wait is over.
+      // after the answer), until the user acts or the wait is over. A change seen while
+      // the element is being drawn anew, or while a list is open, is let pass, not the
+      // following: a later one puts the element back in place.
       const page = document.querySelector('[data-testid="stMainBlockContainer"]');
       if (!page) return;
       const follow = new ResizeObserver(() => {{
+        if (moved || Date.now() > stop) {{ follow.disconnect(); return; }}
         const again = document.getElementById(id);
-        if (busy() || Date.now() > stop || !again) {{ follow.disconnect(); return; }}
-        again.scrollIntoView({{ block: "start" }});
+        if (again && !busy()) again.scrollIntoView({{ block: "start" }});
       }});
       follow.observe(page);
     }} else if (Date.now() < stop) {{
