@@ -128,17 +128,20 @@ def pick(page: Page, label: str, option: str) -> None:
 
     A rerun that lands while the dropdown is open (one a previous change started)
     redraws the widget and closes the dropdown, so the dropdown is opened again,
-    at most three times, until the option shows.
+    at most three times, until the option shows and takes the click.
     """
     choice = page.get_by_role("option", name=option, exact=True)
-    for _ in range(3):
+    for _ in range(2):
         wait_idle(page)
         page.get_by_role("combobox", name=label).click()
         try:
             choice.wait_for(state="visible", timeout=3000)
-            break
+            choice.click(timeout=3000)
+            return
         except PlaywrightTimeoutError:
             page.keyboard.press("Escape")
+    wait_idle(page)
+    page.get_by_role("combobox", name=label).click()
     choice.click()
 
 

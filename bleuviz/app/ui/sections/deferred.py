@@ -31,6 +31,7 @@ from typing import Any
 import streamlit as st
 
 from bleuviz.app.ui.state.links import arriving
+from bleuviz.app.ui.widgets.markup import empty_room
 
 #: Waits at most this long for the page to finish before pressing the button itself.
 _WAIT_MS = 60_000
@@ -96,33 +97,29 @@ def deferred(
     if not defer or not arriving() or state.get(wanted_key(key)) or state.get(EVERY_PART):
         draw()
         return
-    _press_soon(key, label, "Drawn as soon as the page above is shown.", reserve_px - _BUTTON_PX)
+    press_soon(
+        key, label, "Drawn as soon as the page above is shown.", spacer_px=reserve_px - _BUTTON_PX
+    )
 
 
 def press_soon(
-    key: str, label: str, help: str, where: Any = st, icon: str = ":material/bar_chart:"
+    key: str,
+    label: str,
+    help: str,
+    where: Any = st,
+    icon: str = ":material/bar_chart:",
+    spacer_px: int = 0,
 ) -> None:
     """Draw a button the page presses once this run is shown (its key ``KEY_go``).
 
     Pressing it notes the part ``key`` as wanted (:func:`wanted_key`) and reruns the
-    page: what :func:`deferred` does for one part, for a caller that draws the part
-    elsewhere (the frame's first look at a linked segment, in the sidebar).
+    page. Below the button, an empty block ``spacer_px`` tall holds the pressing script:
+    :func:`deferred` reserves the part's room with it; a caller that draws the part
+    elsewhere (the frame's first look at a linked segment, in the sidebar) leaves it 0.
     """
-    _press_soon(key, label, help, 0, where, icon)
-
-
-def _press_soon(
-    key: str,
-    label: str,
-    help: str,
-    spacer_px: int,
-    where: Any = st,
-    icon: str = ":material/bar_chart:",
-) -> None:
-    """The button ``KEY_go``, then an empty block ``spacer_px`` tall holding its pressing script."""
     where.button(label, key=f"{key}_go", on_click=_want, args=(key,), icon=icon, help=help)
     where.html(
-        f'<div style="height:{max(int(spacer_px), 0)}px"></div>'
+        empty_room(spacer_px)
         + _SCRIPT.format(selector=json.dumps(f".st-key-{key}_go button"), wait=_WAIT_MS),
         unsafe_allow_javascript=True,
     )

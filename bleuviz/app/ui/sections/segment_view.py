@@ -32,7 +32,7 @@ from bleuviz.app.ui.widgets.format import (
     fmt_metric,
     segment_score_title,
 )
-from bleuviz.app.ui.widgets.markup import glance_room, glance_score, show_html
+from bleuviz.app.ui.widgets.markup import empty_room, glance_score, show_html
 from bleuviz.app.ui.widgets.table_window import table_px
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig, sentence_scores
@@ -119,8 +119,8 @@ def show_segment(
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
     expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)
-    scores = zip(SEGMENT_BLEU_TITLES, segment_bleu(evaluation, config, system, index), strict=True)
-    for column, (title, value) in zip(st.columns(3), scores, strict=True):
+    cards = segment_bleu(evaluation, config, system, index)
+    for column, (title, value) in zip(st.columns(len(cards)), cards, strict=True):
         column.metric(title, value)
     _other_metrics(evaluation, system, index)
     learn_link(hyp, refs)
@@ -149,8 +149,6 @@ def show_segment(
         _rouge_section(hyp, refs, rouge, key_prefix)
 
 
-#: The titles of :func:`segment_bleu`'s three figures, as the drill-down's cards show them.
-SEGMENT_BLEU_TITLES = ("Sentence BLEU", "Brevity penalty", "Lengths (hyp / ref)")
 #: The heights (px) of the widgets a glance leaves room for, as chromium draws them at
 #: 1,400 px wide: the link to Learn and the order's radio buttons, each with its gap.
 _LEARN_LINK_PX, _ORDER_CHOICE_PX = 40, 67
@@ -173,16 +171,19 @@ def segment_heading(
 
 def segment_bleu(
     evaluation: Evaluation, config: BleuConfig, system: str, index: int
-) -> tuple[str, str, str]:
-    """The segment's sentence BLEU, brevity penalty and "hyp / ref" lengths, formatted."""
+) -> list[tuple[str, str]]:
+    """The drill-down's three cards: sentence BLEU, brevity penalty and "hyp / ref" lengths.
+
+    Each as (title, formatted value).
+    """
     row = evaluation.bleu_statistics().systems[system].select([index])
     score = sentence_scores(row, config)
     ref_len = int(config.flavor_spec.ref_lengths(row)[0])
-    return (
-        fmt_bleu(float(score.score[0])),
-        fmt_bp(float(score.bp[0])),
-        f"{int(row.hyp_len[0])} / {ref_len}",
-    )
+    return [
+        ("Sentence BLEU", fmt_bleu(float(score.score[0]))),
+        ("Brevity penalty", fmt_bp(float(score.bp[0]))),
+        ("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}"),
+    ]
 
 
 def segment_glance(
@@ -197,10 +198,10 @@ def segment_glance(
     """
     testset = evaluation.testset
     segment_heading(testset, system, index, key_prefix, anchored=False)
-    scores = zip(SEGMENT_BLEU_TITLES, segment_bleu(evaluation, config, system, index), strict=True)
-    for column, (title, value) in zip(st.columns(3), scores, strict=True):
+    cards = segment_bleu(evaluation, config, system, index)
+    for column, (title, value) in zip(st.columns(len(cards)), cards, strict=True):
         show_html(glance_score(title, value), column)
-    show_html(glance_room(_LEARN_LINK_PX))  # where the link to Learn will be
+    show_html(empty_room(_LEARN_LINK_PX))  # where the link to Learn will be
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
     expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)
@@ -208,7 +209,7 @@ def segment_glance(
     if testset.source is not None:
         st.markdown("**Source**")
         show_source(testset.source[index], None)
-    show_html(glance_room(_ORDER_CHOICE_PX))  # and the choice of the order
+    show_html(empty_room(_ORDER_CHOICE_PX))  # and the choice of the order
     show_html(legend())
     _hypothesis(expl, order, None)
     _references(expl, order, len(refs))

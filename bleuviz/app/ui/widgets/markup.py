@@ -58,9 +58,9 @@ def glance_score(title: str, value: str) -> str:
     )
 
 
-def glance_room(height_px: int) -> str:
-    """An empty block ``height_px`` tall: the room a widget drawn on the next run will take."""
-    return f'<div style="height:{int(height_px)}px"></div>'
+def empty_room(height_px: int) -> str:
+    """An empty block ``height_px`` tall (none below 0): the room of what a later run draws."""
+    return f'<div style="height:{max(int(height_px), 0)}px"></div>'
 
 
 def show_signature(signature: str, where: Any = st) -> None:
