@@ -358,6 +358,38 @@ def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> Non
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seg"] == [str(target)]
 
 
+#: Script runs started since ``COUNT_RUNS`` was evaluated: ``window.bvRunsStarted``.
+COUNT_RUNS = """() => {
+  window.bvRunsStarted = 0;
+  const app = document.querySelector('[data-testid="stApp"]');
+  new MutationObserver(() => {
+    if (app.dataset.testScriptState === "running") window.bvRunsStarted += 1;
+  }).observe(app, {attributes: true, attributeFilter: ["data-test-script-state"]});
+}"""
+
+
+def test_pressing_a_segment_number_opens_it_in_one_run(page: Page, server: str) -> None:
+    """The number is a button of the row it is drawn in, whatever the user's sort; its press
+    is one script run (a tick box's selection comes 150 ms later and with a run of its own)."""
+    expected = search_terse_for_tram(page, server)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    ticks, number, header, height = 38, 75, 35, 35  # the tick boxes, a "small" column, rows
+    for _ in range(2):  # sort by the segment column, then the other way: the last first
+        page.mouse.click(box["x"] + ticks + number / 2, box["y"] + header / 2)
+        page.wait_for_timeout(300)
+    page.evaluate(COUNT_RUNS)
+    row = 1
+    page.mouse.click(box["x"] + ticks + number / 2, box["y"] + header + row * height + height / 2)
+    target = sorted(expected, reverse=True)[row]
+    expect(page.get_by_role("heading", name=f"Segment {target} ·")).to_be_visible()
+    page.wait_for_function(SETTLED, polling=100)
+    assert page.evaluate("window.bvRunsStarted") == 1
+    assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seg"] == [str(target)]
+
+
 @pytest.mark.parametrize("page_path", ["sentences?sys=terse", "compare?a=literal&b=terse"])
 def test_a_segment_typed_after_a_deep_link_opens(page: Page, server: str, page_path: str) -> None:
     """The table ticks the linked segment; the tick's echo from the browser is no click.

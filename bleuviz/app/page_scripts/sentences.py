@@ -135,7 +135,7 @@ if note_choice:
 active.update(errors.chips)
 filter_chips(active, "sent_chip")
 st.caption(subset_caption(evaluation, config, [system], (shown["seg"] - 1).tolist(), list(active)))
-st.caption("Click a row to open it.")
+st.caption("Click a segment's number to open it.")
 page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
 
 

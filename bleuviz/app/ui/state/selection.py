@@ -1,4 +1,10 @@
-"""Table selections that always show the open segment, never a stale tick.
+"""Segment tables that open a segment at a click and always tick the open one.
+
+Each row's segment number is a button (``st.column_config.ButtonColumn``): its
+click reaches the server at once. A click on a row's tick box opens the row
+too, but Streamlit sends a table's selection only after 150 ms without another
+change (the debounce of its DataFrame element), which alone is half of the
+0.3 s an interaction may take (issue 35).
 
 Streamlit keeps a table's selection by row position, so after sorting,
 filtering or switching systems the tick would stay on a row that is no longer
@@ -31,12 +37,15 @@ TABLE_PX = 320
 def clickable_segment_table(
     page: pd.DataFrame, prefix: str, column_config: Mapping[str, Any]
 ) -> None:
-    """Draw ``page`` (a ``seg`` column, from 1) as a table whose click on a row opens it.
+    """Draw ``page`` (a ``seg`` column, from 1) as a table whose segment numbers open them.
 
-    Keys: the table is ``PREFIX_table``, its rows' segments ``PREFIX_visible``, and the
-    open segment ``PREFIX_seg``, which the tick follows (``sync_selection``).
+    ``column_config`` configures the other columns: ``seg`` is the segment's button.
+    Keys: the table is ``PREFIX_table``, its buttons' click ``PREFIX_open``, its rows'
+    segments ``PREFIX_visible``, and the open segment ``PREFIX_seg``, which the tick
+    follows (``sync_selection``).
     """
     table, visible, open_key = f"{prefix}_table", f"{prefix}_visible", f"{prefix}_seg"
+    click = f"{prefix}_open"
     st.session_state[visible] = page["seg"].tolist()
     sync_selection(table, st.session_state[visible], st.session_state.get(open_key))
     st.dataframe(
@@ -46,7 +55,16 @@ def clickable_segment_table(
         height=TABLE_PX,
         on_select=partial(clicked_segment, table, visible, open_key),
         selection_mode="single-row",
-        column_config=dict(column_config),
+        column_config={
+            **column_config,
+            "seg": st.column_config.ButtonColumn(
+                "segment",
+                width="small",
+                help="Open this segment below",
+                key=click,
+                on_click=partial(pressed_segment, click, visible, open_key),
+            ),
+        },
     )
 
 
@@ -70,6 +88,15 @@ def clicked_segment(key: str, visible_key: str, seg_key: str) -> None:
     segment = state[visible_key][rows[0]]
     if segment != state.get(_synced(key)):  # the server's own tick coming back is no click
         state[seg_key] = segment
+
+
+def pressed_segment(click_key: str, visible_key: str, seg_key: str) -> None:
+    """Open the segment whose button the user pressed (the click ``click_key`` names its row)."""
+    state = st.session_state
+    row = state[click_key]["row"]  # the row in the table as sent, whatever the user's sort
+    visible = state[visible_key]
+    if 0 <= row < len(visible):  # Streamlit checks only that it is not negative
+        state[seg_key] = visible[row]
 
 
 def _synced(key: str) -> str:

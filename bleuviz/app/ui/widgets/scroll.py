@@ -22,7 +22,7 @@ _SCRIPT = """<script>
 (() => {{
   const id = {anchor}, stop = Date.now() + {wait};
   let moved = false;
-  for (const kind of ["wheel", "touchstart", "keydown", "mousedown"]) {{
+  for (const kind of ["wheel", "touchstart", "keydown", "mousedown", "pointerdown"]) {{
     window.addEventListener(kind, () => {{ moved = true; }}, {{ once: true, capture: true }});
   }}
   // The script may arrive after the user started: a focused field or an open list wins.
@@ -59,7 +59,8 @@ _SCRIPT = """<script>
 def scroll_into_view(anchor: str, where: Any = st) -> None:
     """Scroll the page to the element whose id is ``anchor``, once it is drawn.
 
-    The user wins: after their own scrolling (wheel, touch, a key, a click), or
+    The user wins: after their own scrolling (wheel, touch, a key, a click: a table
+    cancels the mouse events of a press, hence the pointer's too), or
     with a field focused or a list open (the script is fetched with the page's
     components, and may arrive after the user started), it does not move the page.
     ``where``: an ``st.empty()`` the page draws on every run, so that the elements

@@ -129,7 +129,7 @@ def segment_table(
     if filters and not rows:
         alone = [f"{label} alone leaves {len(f.segments)}" for label, f in filters.items()]
         st.caption("Each filter on its own: " + "; ".join(alone) + ".")
-    st.caption("Click a row to open it.")
+    st.caption("Click a segment's number to open it.")
     axis = sentence_axis(evaluation, metric)
     digits = "%.4f" if axis.scale <= 1 else "%.2f"
     page = with_previews(
@@ -140,7 +140,6 @@ def segment_table(
         page,
         "cmp",
         {
-            "seg": st.column_config.NumberColumn("segment", width="small"),
             "score_a": st.column_config.NumberColumn(f"{metric} {names[0]}", format=digits),
             "score_b": st.column_config.NumberColumn(f"{metric} {names[1]}", format=digits),
             "diff": st.column_config.NumberColumn(

@@ -1,0 +1,58 @@
+"""A segment table's numbers are buttons that open their segment (issue 35: a click opens a
+row within 0.3 s, which a tick box cannot: Streamlit sends its selection 150 ms late)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.app.ui.sections.compare.views import SEGMENTS
+from tests.app.compare_tabs import open_view
+from tests.app.segment_buttons import press_segment
+
+
+@pytest.fixture
+def app(new_app: Callable[..., AppTest]) -> AppTest:
+    return new_app()
+
+
+def shown_segments(app: AppTest, table_key: str) -> list[int]:
+    """The segment numbers of the table's rows, in its order."""
+    return [int(s) for s in app.dataframe(key=table_key).value["seg"]]
+
+
+def test_pressing_a_number_opens_its_segment_and_ticks_its_row(app: AppTest) -> None:
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
+    app.query_params["sys"] = "terse"
+    app.run()
+    app.text_input(key="sent_search").set_value("euros").run()
+    shown = shown_segments(app, "sent_table")
+    assert len(shown) > 2 and shown[1] != 2  # the row is not the segment's number
+    press_segment(app, "sent_table", 1)
+    assert not app.exception
+    assert app.number_input(key="sent_seg").value == shown[1]
+    assert app.session_state["sent_table"]["selection"]["rows"] == [1]
+    assert any(h.value.startswith(f"Segment {shown[1]} ·") for h in app.subheader)
+    assert app.query_params["seg"] == str(shown[1])  # the link follows
+
+
+def test_a_press_on_a_row_the_table_lacks_changes_nothing(app: AppTest) -> None:
+    app.switch_page("bleuviz/app/page_scripts/sentences.py")
+    app.query_params["seg"] = "7"
+    app.run()
+    press_segment(app, "sent_table", len(shown_segments(app, "sent_table")))
+    assert not app.exception
+    assert app.number_input(key="sent_seg").value == 7
+
+
+def test_compare_segments_numbers_open_their_segment(app: AppTest) -> None:
+    app.switch_page("bleuviz/app/page_scripts/compare.py")
+    app.run()
+    open_view(app, SEGMENTS)
+    shown = shown_segments(app, "cmp_table")
+    press_segment(app, "cmp_table", 3)
+    assert not app.exception
+    assert app.number_input(key="cmp_seg").value == shown[3]
+    assert app.session_state["cmp_table"]["selection"]["rows"] == [3]
