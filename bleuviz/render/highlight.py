@@ -108,6 +108,21 @@ def hypothesis_html(explanation: SegmentExplanation, order: int) -> str:
     )
 
 
+def hypothesis_status_html(explanation: SegmentExplanation, order: int) -> str:
+    """Return the hypothesis marked for ``order``, each token's hover text its status alone.
+
+    For a list of many systems' lines: counted hover text made "this segment in every
+    system" 2.6 times as heavy (WMT17 en-de, nine systems), and the drill-down counts
+    the open system's n-grams.
+    """
+    return highlight(
+        explanation.hyp_text,
+        explanation.hyp_tokens,
+        explanation.token_statuses(order),
+        explanation.hyp_spans,
+    )
+
+
 def hypothesis_titles(explanation: SegmentExplanation, order: int) -> list[str]:
     """Hover text of each hypothesis token at ``order``: the n-gram starting there, counted."""
     rows = {row.ngram: row for row in explanation.rows[order - 1]}

@@ -19,7 +19,7 @@ from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.every_system import SystemLine, every_system_html
-from bleuviz.render.highlight import hypothesis_html, legend
+from bleuviz.render.highlight import hypothesis_status_html, legend
 from bleuviz.render.word_diff import word_diff_html
 
 #: Heights in ``segment_in_every_system`` (px, with the gaps): the row of widgets, one
@@ -59,7 +59,7 @@ def segment_in_every_system(
             value = float(metric_scores(evaluation, name, label).sentence[index])
             scores.append((label, fmt_metric(metric_spec(evaluation, label), value)))
         hyp = testset.systems[name][index]
-        line = hypothesis_html(
+        line = hypothesis_status_html(
             explanation(hyp, refs, evaluation.settings.tokenize, config.max_order), order
         )
         diff = (
