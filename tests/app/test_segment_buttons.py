@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.app.ui.sections.compare.views import SEGMENTS
+from bleuviz.app.ui.sections.compare.views import SEGMENTS, SENTENCES, VIEW_KEY
 from tests.app.compare_tabs import open_view
 from tests.app.segment_buttons import press_segment
 
@@ -56,3 +56,16 @@ def test_compare_segments_numbers_open_their_segment(app: AppTest) -> None:
     assert not app.exception
     assert app.number_input(key="cmp_seg").value == shown[3]
     assert app.session_state["cmp_table"]["selection"]["rows"] == [3]
+
+
+def test_a_disagreements_number_opens_it_in_the_segments_tab(app: AppTest) -> None:
+    app.switch_page("bleuviz/app/page_scripts/compare.py")
+    app.session_state["metrics"] = ["chrF"]
+    app.run()
+    open_view(app, SENTENCES)
+    found = shown_segments(app, "cmp_disagree_table")
+    assert len(found) > 2
+    press_segment(app, "cmp_disagree_table", 2)
+    assert not app.exception
+    assert app.session_state[VIEW_KEY] == SEGMENTS.label
+    assert app.number_input(key="cmp_seg").value == found[2]

@@ -23,7 +23,7 @@ was replaced by the ticked row's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -57,14 +57,20 @@ def clickable_segment_table(
         selection_mode="single-row",
         column_config={
             **column_config,
-            "seg": st.column_config.ButtonColumn(
-                "segment",
-                width="small",
-                help="Open this segment below",
-                key=click,
-                on_click=partial(pressed_segment, click, visible, open_key),
+            "seg": segment_buttons(
+                click, partial(pressed_segment, click, visible, open_key), "Open this segment below"
             ),
         },
+    )
+
+
+def segment_buttons(key: str, on_click: Callable[[], None], tip: str) -> Any:
+    """The column config of a table's ``seg`` column: each number a button (its click ``key``).
+
+    ``on_click`` reads the pressed row from ``st.session_state[key]["row"]``.
+    """
+    return st.column_config.ButtonColumn(
+        "segment", width="small", help=tip, key=key, on_click=on_click
     )
 
 

@@ -9,8 +9,8 @@ import streamlit as st
 from bleuviz.analysis.disagreement import disagreements
 from bleuviz.app.ui.cache.compare import BLEU, sentence_comparison
 from bleuviz.app.ui.cache.scores import metric_spec
-from bleuviz.app.ui.sections.compare.views import open_clicked_row
-from bleuviz.app.ui.state.selection import sync_selection
+from bleuviz.app.ui.sections.compare.views import open_clicked_row, open_pressed_segment
+from bleuviz.app.ui.state.selection import segment_buttons, sync_selection
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
@@ -49,7 +49,7 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
     st.caption(
         f"{len(found)} segments where sentence BLEU and {md(metric)} prefer different systems, "
         "strongest first: each gain's size as a percentile among that metric's gains, and a "
-        "row as strong as its weaker side. Click a row to open it in the Segments tab."
+        "row as strong as its weaker side. Click a segment's number to open it in the Segments tab."
     )
     digits = number_format(metric_spec(evaluation, metric))
     sync_selection("cmp_disagree_table", found["seg"].tolist(), st.session_state.get("cmp_seg"))
@@ -62,7 +62,11 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
         selection_mode="single-row",
         column_order=["seg", "gain_x", "gain_y", "strength", "hyp_a", "hyp_b"],
         column_config={
-            "seg": st.column_config.NumberColumn("segment", width="small"),
+            "seg": segment_buttons(
+                "cmp_disagree_open",
+                partial(open_pressed_segment, "cmp_disagree_open", "cmp_disagree_visible"),
+                "Open this segment in the Segments tab",
+            ),
             "gain_x": st.column_config.NumberColumn(
                 "BLEU gain of B", format="%+.2f", help="sentence BLEU of B − A"
             ),

@@ -20,7 +20,7 @@ from streamlit.elements.lib.mutable_tab_container import TabContainer
 
 from bleuviz.app.ui.state.link_values import LinkValueError
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, write_links
-from bleuviz.app.ui.state.selection import clicked_segment
+from bleuviz.app.ui.state.selection import clicked_segment, pressed_segment
 
 #: Session-state key of the tabs (the open tab's label).
 VIEW_KEY = "cmp_view"
@@ -65,6 +65,12 @@ def open_view(view: View) -> None:
 def open_clicked_row(key: str, visible_key: str) -> None:
     """Open the segment of the row clicked in table ``key`` in the Segments tab."""
     clicked_segment(key, visible_key, "cmp_seg")
+    open_view(SEGMENTS)
+
+
+def open_pressed_segment(click_key: str, visible_key: str) -> None:
+    """Open the segment whose number was pressed (its click ``click_key``) in the Segments tab."""
+    pressed_segment(click_key, visible_key, "cmp_seg")
     open_view(SEGMENTS)
 
 
