@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.workspace import saved_sets
+from bleuviz.app.ui.cache.workspace import forget_listings, saved_sets
 from bleuviz.app.ui.frame.author import author_sidebar
 from bleuviz.app.ui.frame.data_source import choose_data_source, data_sidebar, data_sources
 from bleuviz.app.ui.frame.first_look import (
@@ -54,6 +54,7 @@ OVERVIEW_ALIAS = "overview"
 def show_app() -> None:
     """Draw the frame and run the page the URL names."""
     st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
+    forget_listings()  # the workspace may have changed since the last run
     init_state()
     pages = [
         st.Page(

@@ -538,3 +538,24 @@ def test_an_output_replaced_by_another_process_is_shown_on_the_next_run(
     run(app)
     repeat = next(m for m in app.metric if m.label == "repeat")
     assert repeat.value == f"{sacrebleu.corpus_bleu(refs[0], refs).score:.2f}"
+
+
+def test_a_run_reads_its_sets_listing_once(
+    new_app: Callable[..., AppTest], isolated_workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each score asks which set is loaded: one run reads the listing once, each run again."""
+    workspace = Workspace.open(isolated_workspace)
+    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    app = new_app()
+    app.query_params["set"] = saved.id
+    run(app)
+    asked: list[str] = []
+    read = Workspace.get
+    monkeypatch.setattr(
+        Workspace, "get", lambda self, set_id: asked.append(set_id) or read(self, set_id)
+    )
+    for page in ("overview", "sentences", "compare"):
+        asked.clear()
+        app.switch_page(f"bleuviz/app/page_scripts/{page}.py")
+        run(app)
+        assert asked == [saved.id], page

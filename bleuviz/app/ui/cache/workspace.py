@@ -9,6 +9,7 @@ sample and command-line files, with the reason shown in the sidebar.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection
 from datetime import UTC, datetime
 
@@ -75,12 +76,36 @@ def _load(folder: str, saved: SavedSet) -> LoadedTestSet:
 _SAVED_HERE: dict[str, tuple[SavedSet, LoadedTestSet]] = {}
 
 
+#: What this script run has read of the workspace's listing (set id -> ``SavedSet``), kept by
+#: the run's thread. Every score of a page asks which test set is loaded (the Overview asked
+#: 21 times a run, each a database connection and two queries); a run reads each listing
+#: once, and the next run again, so a set another process changed shows on the next run. Not
+#: in session state: a save may come from cached work, which must not touch it.
+_THIS_RUN = threading.local()
+
+
+def forget_listings() -> None:
+    """Read the saved sets' listings afresh: at a run's start, and after this server changes one."""
+    _THIS_RUN.listed = {}
+
+
+def _listed() -> dict[str, SavedSet]:
+    """The listings this run has read (on this thread)."""
+    if not hasattr(_THIS_RUN, "listed"):
+        forget_listings()
+    listed: dict[str, SavedSet] = _THIS_RUN.listed
+    return listed
+
+
 def load_saved(set_id: str) -> LoadedTestSet:
     """The saved test set ``set_id`` with its content id; raises UnknownTestSet if it is gone."""
     workspace = open_workspace()
     if workspace is None:
         raise BleuvizError(workspace_problem() or "no workspace")
-    saved = workspace.get(set_id)
+    listed = _listed()
+    saved = listed.get(set_id)
+    if saved is None:
+        saved = listed[set_id] = workspace.get(set_id)
     here = _SAVED_HERE.get(set_id)
     if here is not None and here[0] == saved:  # nothing added or renamed since
         return here[1]
@@ -122,6 +147,7 @@ def save_testset(
         replace_spans=replace_scores,
     )
     new = saved.id not in before
+    forget_listings()
     _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
     _SAVED_HERE.pop(saved.id, None)
     if new:  # the database now holds exactly the set given (no earlier systems or scores)

@@ -18,6 +18,7 @@ from bleuviz.app.ui.cache.workspace import (
     describe,
     earlier_outputs_text,
     error_spans_text,
+    forget_listings,
     open_workspace,
     what_goes,
     workspace_readonly,
@@ -108,6 +109,8 @@ def _workspace_change(change: Callable[[Workspace], object]) -> bool:
     except BleuvizError as exc:
         st.session_state["ws_error"] = str(exc)
         return False
+    finally:
+        forget_listings()
     return True
 
 

@@ -23,6 +23,7 @@ import streamlit as st
 
 from bleuviz.app.ui.cache.loading import upload_pending, uploaded_testset
 from bleuviz.app.ui.cache.workspace import (
+    forget_listings,
     open_workspace,
     save_testset,
     upload_name,
@@ -144,6 +145,7 @@ def _trash_if_unused(set_id: str) -> None:
     try:
         if workspace.count_notes(set_id) == 0:
             workspace.delete(set_id)
+            forget_listings()
     except BleuvizError:  # gone already, or the workspace refuses: it stays as it is
         return
 
