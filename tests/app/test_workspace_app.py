@@ -23,7 +23,7 @@ from bleuviz.io.load import load_paths
 from bleuviz.io.seg_scores import attach_seg_scores
 from bleuviz.io.testset import TestSet
 from bleuviz.progress import Progress
-from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
+from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, SavedSet, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
@@ -41,6 +41,12 @@ def run(app: AppTest) -> AppTest:
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     return app
+
+
+def saved_sample(folder: Path) -> tuple[Workspace, SavedSet]:
+    """The workspace in ``folder`` with the bundled sample saved in it (as "sample")."""
+    workspace = Workspace.open(folder)
+    return workspace, workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
 
 
 def warnings(app: AppTest) -> list[str]:
@@ -130,8 +136,7 @@ def test_a_note_on_the_sample_saves_the_sample_and_the_note(
 def test_a_saved_note_is_shown_again_and_replaced_on_save(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     workspace.save_note(saved.id, "repeat", 0, "repeats itself", "fluency/grammar")
     app = new_app()
     app.switch_page("bleuviz/app/page_scripts/sentences.py")
@@ -151,8 +156,7 @@ def test_a_saved_note_is_shown_again_and_replaced_on_save(
 def test_rename_and_delete_from_the_sidebar(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    first = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, first = saved_sample(isolated_workspace)
     workspace.save_note(first.id, "terse", 2, "kept in the trash", "style")
     app = new_app()
     app.query_params["set"] = first.id
@@ -244,8 +248,7 @@ def test_workspace_after_dashes_wins_over_the_environment(
 def test_notes_download_appears_once_there_is_a_note(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     app = new_app()
     app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["set"] = saved.id
@@ -259,8 +262,7 @@ def test_notes_download_appears_once_there_is_a_note(
 def test_a_note_written_on_compare_shows_on_sentences(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     app = new_app()
     app.switch_page("bleuviz/app/page_scripts/compare.py")
     app.query_params.update({"set": saved.id, "a": "literal", "b": "repeat", "seg": "9"})
@@ -386,8 +388,7 @@ def _open_note(new_app: Callable[..., AppTest], set_id: str) -> tuple[AppTest, s
 def test_a_note_changed_meanwhile_shows_both_texts_and_asks(
     new_app: Callable[..., AppTest], isolated_workspace: Path, choice: str, kept: str
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     workspace.save_note(saved.id, "repeat", 0, "first", "other", author="carl")
     app, text, save = _open_note(new_app, saved.id)
     app.sidebar.text_input(key="note_author").input("ann")
@@ -417,8 +418,7 @@ def test_a_note_changed_meanwhile_shows_both_texts_and_asks(
 def test_an_untouched_editor_follows_the_saved_note(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     app, text, save = _open_note(new_app, saved.id)
     assert app.text_area(key=text).value == ""
     workspace.save_note(saved.id, "repeat", 0, "from another session", "style", author="bob")
@@ -466,8 +466,7 @@ def test_a_note_on_a_replaced_output_says_so_in_the_table_the_editor_and_the_exp
 def test_every_page_reads_a_workspace_that_cannot_be_written(
     new_app: Callable[..., AppTest], isolated_workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     workspace.save_note(saved.id, "terse", 0, "kept", "style", author="ann")
     monkeypatch.setattr("bleuviz.workspace.opening.os.access", lambda path, mode: False)
     why = f"workspace {isolated_workspace} is read-only (its folder cannot be written)"
@@ -513,8 +512,7 @@ def test_files_of_a_trashed_set_bring_it_back_whole(
 def test_a_note_shows_again_after_a_visit_to_another_page(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     workspace.save_note(saved.id, "repeat", 0, "repeats itself", "style")
     app, text, _ = _open_note(new_app, saved.id)
     assert app.text_area(key=text).value == "repeats itself"
@@ -528,8 +526,7 @@ def test_a_note_shows_again_after_a_visit_to_another_page(
 def test_an_output_replaced_by_another_process_is_shown_on_the_next_run(
     new_app: Callable[..., AppTest], isolated_workspace: Path
 ) -> None:
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    workspace, saved = saved_sample(isolated_workspace)
     app = new_app()
     app.query_params["set"] = saved.id
     run(app)
@@ -544,8 +541,7 @@ def test_a_run_reads_its_sets_listing_once(
     new_app: Callable[..., AppTest], isolated_workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each score asks which set is loaded: one run reads the listing once, each run again."""
-    workspace = Workspace.open(isolated_workspace)
-    saved = workspace.save_testset(load_paths(SAMPLE_HYPS, SAMPLE_REFS), "sample")
+    _, saved = saved_sample(isolated_workspace)
     app = new_app()
     app.query_params["set"] = saved.id
     run(app)

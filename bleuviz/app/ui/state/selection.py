@@ -35,43 +35,57 @@ TABLE_PX = 320
 
 
 def clickable_segment_table(
-    page: pd.DataFrame, prefix: str, column_config: Mapping[str, Any]
+    page: pd.DataFrame,
+    prefix: str,
+    column_config: Mapping[str, Any],
+    *,
+    open_key: str | None = None,
+    then: Callable[[], None] | None = None,
+    tip: str = "Open this segment below",
+    height: int = TABLE_PX,
+    column_order: Sequence[str] | None = None,
 ) -> None:
     """Draw ``page`` (a ``seg`` column, from 1) as a table whose segment numbers open them.
 
-    ``column_config`` configures the other columns: ``seg`` is the segment's button.
-    Keys: the table is ``PREFIX_table``, its buttons' click ``PREFIX_open``, its rows'
-    segments ``PREFIX_visible``, and the open segment ``PREFIX_seg``, which the tick
-    follows (``sync_selection``).
+    ``column_config`` configures the other columns: ``seg`` is the segment's button,
+    ``tip`` its help. Keys: the table is ``PREFIX_table``, its buttons' click
+    ``PREFIX_open``, its rows' segments ``PREFIX_visible``, and the open segment
+    ``open_key`` (``PREFIX_seg`` by default), which the tick follows (``sync_selection``).
+    ``then`` runs after each click on a number or a tick (e.g. to show the tab that
+    draws the open segment).
     """
-    table, visible, open_key = f"{prefix}_table", f"{prefix}_visible", f"{prefix}_seg"
-    click = f"{prefix}_open"
+    table, visible, click = f"{prefix}_table", f"{prefix}_visible", f"{prefix}_open"
+    open_key = open_key or f"{prefix}_seg"
     st.session_state[visible] = page["seg"].tolist()
     sync_selection(table, st.session_state[visible], st.session_state.get(open_key))
     st.dataframe(
         page,
         key=table,
         hide_index=True,
-        height=TABLE_PX,
-        on_select=partial(clicked_segment, table, visible, open_key),
+        height=height,
+        on_select=partial(_opening, partial(clicked_segment, table, visible, open_key), then),
         selection_mode="single-row",
+        column_order=column_order,
         column_config={
             **column_config,
-            "seg": segment_buttons(
-                click, partial(pressed_segment, click, visible, open_key), "Open this segment below"
+            "seg": st.column_config.ButtonColumn(
+                "segment",
+                width="small",
+                help=tip,
+                key=click,
+                on_click=partial(
+                    _opening, partial(pressed_segment, click, visible, open_key), then
+                ),
             ),
         },
     )
 
 
-def segment_buttons(key: str, on_click: Callable[[], None], tip: str) -> Any:
-    """The column config of a table's ``seg`` column: each number a button (its click ``key``).
-
-    ``on_click`` reads the pressed row from ``st.session_state[key]["row"]``.
-    """
-    return st.column_config.ButtonColumn(
-        "segment", width="small", help=tip, key=key, on_click=on_click
-    )
+def _opening(opened: Callable[[], None], then: Callable[[], None] | None) -> None:
+    """A table's callback: ``opened`` (which opens the clicked segment), then ``then``."""
+    opened()
+    if then is not None:
+        then()
 
 
 def sync_selection(key: str, visible: Sequence[int], open_segment: int | None) -> None:

@@ -9,8 +9,8 @@ import streamlit as st
 from bleuviz.analysis.disagreement import disagreements
 from bleuviz.app.ui.cache.compare import BLEU, sentence_comparison
 from bleuviz.app.ui.cache.scores import metric_spec
-from bleuviz.app.ui.sections.compare.views import open_clicked_row, open_pressed_segment
-from bleuviz.app.ui.state.selection import segment_buttons, sync_selection
+from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
+from bleuviz.app.ui.state.selection import clickable_segment_table
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
@@ -45,28 +45,16 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
         found[f"hyp_{role}"] = [
             evaluation.testset.systems[name][s - 1][:PREVIEW] for s in found["seg"]
         ]
-    st.session_state["cmp_disagree_visible"] = found["seg"].tolist()
     st.caption(
         f"{len(found)} segments where sentence BLEU and {md(metric)} prefer different systems, "
         "strongest first: each gain's size as a percentile among that metric's gains, and a "
         "row as strong as its weaker side. Click a segment's number to open it in the Segments tab."
     )
     digits = number_format(metric_spec(evaluation, metric))
-    sync_selection("cmp_disagree_table", found["seg"].tolist(), st.session_state.get("cmp_seg"))
-    st.dataframe(
+    clickable_segment_table(
         found,
-        key="cmp_disagree_table",
-        hide_index=True,
-        height=280,
-        on_select=partial(open_clicked_row, "cmp_disagree_table", "cmp_disagree_visible"),
-        selection_mode="single-row",
-        column_order=["seg", "gain_x", "gain_y", "strength", "hyp_a", "hyp_b"],
-        column_config={
-            "seg": segment_buttons(
-                "cmp_disagree_open",
-                partial(open_pressed_segment, "cmp_disagree_open", "cmp_disagree_visible"),
-                "Open this segment in the Segments tab",
-            ),
+        "cmp_disagree",
+        {
             "gain_x": st.column_config.NumberColumn(
                 "BLEU gain of B", format="%+.2f", help="sentence BLEU of B − A"
             ),
@@ -81,6 +69,11 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
             "hyp_a": st.column_config.TextColumn(f"{names[0]} (A)", width="large"),
             "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),
         },
+        open_key="cmp_seg",
+        then=partial(open_view, SEGMENTS),
+        tip="Open this segment in the Segments tab",
+        height=280,
+        column_order=["seg", "gain_x", "gain_y", "strength", "hyp_a", "hyp_b"],
     )
     whole = found.drop(columns=["hyp_a", "hyp_b"]).rename(
         columns={"gain_x": "BLEU gain of B", "gain_y": f"{metric} gain of B"}

@@ -20,7 +20,6 @@ from streamlit.elements.lib.mutable_tab_container import TabContainer
 
 from bleuviz.app.ui.state.link_values import LinkValueError
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, write_links
-from bleuviz.app.ui.state.selection import clicked_segment, pressed_segment
 
 #: Session-state key of the tabs (the open tab's label).
 VIEW_KEY = "cmp_view"
@@ -60,18 +59,6 @@ VIEW_LINK = LinkParam(
 def open_view(view: View) -> None:
     """Switch the tabs to ``view`` (for a click in one tab that shows its result in another)."""
     st.session_state[VIEW_KEY] = view.label
-
-
-def open_clicked_row(key: str, visible_key: str) -> None:
-    """Open the segment of the row clicked in table ``key`` in the Segments tab."""
-    clicked_segment(key, visible_key, "cmp_seg")
-    open_view(SEGMENTS)
-
-
-def open_pressed_segment(click_key: str, visible_key: str) -> None:
-    """Open the segment whose number was pressed (its click ``click_key``) in the Segments tab."""
-    pressed_segment(click_key, visible_key, "cmp_seg")
-    open_view(SEGMENTS)
 
 
 def compare_views() -> dict[View, TabContainer | None]:
