@@ -26,7 +26,7 @@ overhead stays out where it can):
   signature shows the new setting and every metric is fresh; "whole page done"
   waits for the end of the script run (charts, document table).
 - segment selection: Enter in the Segment box (or navigation start, for a deep
-  link; or the click on a table's segment number or on a row's tick box) until the
+  link; or the click on a table's segment number) until the
   heading names the segment and its highlight shows its text.
 
 Usage::
@@ -58,6 +58,8 @@ from pathlib import Path
 from typing import ClassVar
 
 from playwright.sync_api import Browser, Locator, Page, sync_playwright
+
+from bleuviz.app.ui.state.selection import OPEN_PX
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -493,28 +495,24 @@ def centre(target: Locator) -> dict[str, float]:
     return {"x": found["x"] + found["width"] / 2, "y": found["y"] + found["height"] / 2}
 
 
-#: ``st.dataframe``'s header and row heights, its tick-box column's width and a "small"
-#: column's (px, Streamlit's defaults in chromium).
+#: ``st.dataframe``'s header and row heights and a "small" column's width (px, Streamlit's
+#: defaults in chromium).
 _HEADER_PX = _ROW_PX = 35
-_TICKS_PX, _SMALL_PX = 38, 75
+_SMALL_PX = 75
 
 
-def click_row(page: Page, row: int, x: float = _TICKS_PX / 2) -> Step:
-    """Click ``row`` (from 0) of the first data frame ``x`` px from its left: its tick box."""
+def press_segment(page: Page, row: int) -> Step:
+    """Click the segment-number button of ``row`` (from 0): "small", after the open mark."""
 
     def act() -> None:
         grid = page.locator('[data-testid="stDataFrame"]').first
         box = grid.bounding_box()
         if box is None:
             raise RuntimeError("the table is not on screen")
-        page.mouse.click(box["x"] + x, box["y"] + _HEADER_PX + row * _ROW_PX + _ROW_PX / 2)
+        x = box["x"] + OPEN_PX + _SMALL_PX / 2
+        page.mouse.click(x, box["y"] + _HEADER_PX + row * _ROW_PX + _ROW_PX / 2)
 
     return Step(act)
-
-
-def press_segment(page: Page, row: int) -> Step:
-    """Click the segment-number button of ``row`` (from 0): the first column, "small"."""
-    return click_row(page, row, _TICKS_PX + _SMALL_PX / 2)
 
 
 def report(what: str, seconds: float, target: float | None) -> None:
@@ -723,12 +721,12 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
         ]
         took = repeated(page, systems_steps, even)
         report_repeated(f"{tag} Sentences: change system", took, CHANGE_TARGET)
-        for what, step in (("press a segment's number", press_segment), ("tick a row", click_row)):
-            rows = [
-                (step(page, row), (SEGMENT_SHOWN, [row + 1, lines[name][row]])) for row in (2, 3)
-            ]
-            took = repeated(page, rows, even, unfocus=False)
-            report_repeated(f"{tag} Sentences: {what}", took, CHANGE_TARGET)
+        rows = [
+            (press_segment(page, row), (SEGMENT_SHOWN, [row + 1, lines[name][row]]))
+            for row in (2, 3)
+        ]
+        took = repeated(page, rows, even, unfocus=False)
+        report_repeated(f"{tag} Sentences: press a segment's number", took, CHANGE_TARGET)
         start = int(keyed(page, "sent_seg").locator("input").input_value())
         next_button = keyed(page, "sent_step_next").locator("button").first
         took = [

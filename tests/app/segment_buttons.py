@@ -1,4 +1,5 @@
-"""Pressing a segment's number in a segment table, in an AppTest, as a click does in chromium.
+"""Pressing a segment's number in a segment table, in an AppTest, as a click does in chromium;
+the rows a table marks as open.
 
 AppTest has no way to press a button drawn inside ``st.dataframe``
 (``st.column_config.ButtonColumn``): this sends the click the browser sends, the
@@ -11,11 +12,14 @@ from __future__ import annotations
 import json
 
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Dataframe
+
+from bleuviz.app.ui.state.selection import OPEN_COLUMN, OPEN_MARK
 
 
 def press_segment(at: AppTest, table_key: str, row: int) -> AppTest:
     """Press the segment button of ``row`` (from 0, as the table was sent); rerun; return ``at``."""
-    table = at.dataframe(key=table_key)
+    table = segment_table(at, table_key)
     widget = table.proto.button_click_widgets["seg"]
     label = str(table.value["seg"].iloc[row]) if row < len(table.value) else ""
     states = at._tree.get_widget_states()  # private: AppTest offers no public way
@@ -23,3 +27,31 @@ def press_segment(at: AppTest, table_key: str, row: int) -> AppTest:
     click.id = widget
     click.string_trigger_value.data = json.dumps({"row": row, "label": label})
     return at._run(states)
+
+
+def marked_segments(at: AppTest, table_key: str) -> list[int]:
+    """The segments whose rows the table ``table_key`` marks as the open one."""
+    table = segment_table(at, table_key).value
+    return [int(s) for s in table.loc[table[OPEN_COLUMN] == OPEN_MARK, "seg"]]
+
+
+def segment_table(at: AppTest, table_key: str) -> Dataframe:
+    """The segment table ``table_key`` (``PREFIX_table``) of the page ``at`` has drawn.
+
+    A table without row selection is no widget, so Streamlit drops its key: the table is
+    found by its number buttons' key, ``PREFIX_open``.
+    """
+    buttons = table_key.removesuffix("_table") + "_open"
+    for table in at.dataframe:
+        if table.proto.button_click_widgets.get("seg", "").endswith(buttons):
+            return table
+    raise KeyError(table_key)
+
+
+def has_segment_table(at: AppTest, table_key: str) -> bool:
+    """Whether the page ``at`` has drawn the segment table ``table_key``."""
+    try:
+        segment_table(at, table_key)
+    except KeyError:
+        return False
+    return True

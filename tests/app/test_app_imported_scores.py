@@ -22,6 +22,7 @@ from bleuviz.app.ui.sections.compare.views import BUCKETS, SEGMENTS, SENTENCES
 from bleuviz.render.labels import escape_markdown
 from tests.app.compare_tabs import open_view
 from tests.app.markup import signatures
+from tests.app.segment_buttons import segment_table
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -94,12 +95,12 @@ def test_sidebar_switches_direction_and_marks_a_human(app: Callable[..., AppTest
 def test_sentences_column_range_filter_and_drill_down(app: Callable[..., AppTest]) -> None:
     at = app(page="bleuviz/app/page_scripts/sentences.py")
     at.selectbox(key="sent_system").set_value("terse").run()
-    table = at.dataframe(key="sent_table").value
+    table = segment_table(at, "sent_table").value
     comet = file_scores(COMET_SCORES)["terse"]
     assert table["COMET-test"].tolist() == pytest.approx(comet.tolist())
     slider = at.slider(key="sent_range::COMET-test")
     slider.set_value((0.75, float(slider.max))).run()
-    shown = at.dataframe(key="sent_table").value
+    shown = segment_table(at, "sent_table").value
     assert shown["seg"].tolist() == [i + 1 for i in np.flatnonzero(comet >= 0.75)]
     at.number_input(key="sent_seg").set_value(5).run()
     values = {m.label: m.value for m in at.metric}
@@ -124,7 +125,7 @@ def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTe
     assert shown["p-value, bootstrap"] == f"{expected['p_bs']:.4f}"
     assert shown["p-value, randomization"] == f"{expected['p_ar']:.4f}"
     assert shown["human of B · terse"] == f"{np.nanmean(human['terse'][both]):.4f}"
-    found = open_view(at, SENTENCES).dataframe(key="cmp_disagree_table").value
+    found = segment_table(open_view(at, SENTENCES), "cmp_disagree_table").value
     comet = file_scores(COMET_SCORES)
     bleu = [
         [sacrebleu.sentence_bleu(h, [r[i] for r in REFS]).score for i, h in enumerate(HYPS[n])]
@@ -147,7 +148,7 @@ def test_compare_buckets_by_an_imported_score(app: Callable[..., AppTest]) -> No
     buckets = at.selectbox(key="cmp_bucket").options
     assert buckets[-1] == "(no score)"
     at.selectbox(key="cmp_bucket").set_value("(no score)").run()
-    shown = open_view(at, SEGMENTS).dataframe(key="cmp_table").value
+    shown = segment_table(open_view(at, SEGMENTS), "cmp_table").value
     assert sorted(shown["seg"]) == list(range(5, 127, 9))
 
 

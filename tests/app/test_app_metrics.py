@@ -21,6 +21,7 @@ from bleuviz.app.ui.sections.compare.views import SEGMENTS, VIEW_KEY
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize
 from tests.app.markup import html_bodies, signatures
+from tests.app.segment_buttons import segment_table
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 
 HYP = {path.name.split(".")[1]: path.read_text("utf-8").splitlines() for path in SAMPLE_HYPS}
@@ -65,7 +66,7 @@ def test_sentences_table_and_drill_down_show_the_chosen_metrics(app: AppTest) ->
     app.query_params["seg"] = "5"
     app.run()
     assert not app.exception
-    table = app.dataframe("sent_table").value
+    table = segment_table(app, "sent_table").value
     want = [
         CHRF(word_order=2).sentence_score(h, [r[i] for r in REFS]).score
         for i, h in enumerate(HYP["terse"])
@@ -114,5 +115,5 @@ def test_compare_runs_chrf_significance_as_paired_test(
     ter = [TER().sentence_score(h[seg - 1], [r[seg - 1] for r in REFS]).score for _, h in systems]
     assert shown["Sentence TER of A · literal"] == f"{ter[0]:.2f}"
     assert shown["Sentence difference A − B (gain of B)"] == f"{ter[0] - ter[1]:+.2f}"
-    table = app.dataframe("cmp_table").value
+    table = segment_table(app, "cmp_table").value
     assert table["diff"].tolist() == pytest.approx((table["score_a"] - table["score_b"]).tolist())

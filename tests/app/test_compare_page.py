@@ -41,6 +41,7 @@ from bleuviz.render.compare_charts import (
 from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
 from tests.analysis import salient_oracle as oracle
 from tests.app.compare_tabs import open_view
+from tests.app.segment_buttons import has_segment_table, segment_table
 from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
 
 REPO = Path(__file__).resolve().parents[2]
@@ -77,7 +78,7 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 
 def segments_shown(at: AppTest) -> list[int]:
-    return at.dataframe("cmp_table").value["seg"].tolist()
+    return segment_table(at, "cmp_table").value["seg"].tolist()
 
 
 def test_deep_link_opens_the_pair_with_core_numbers(app: AppTest, corpus: CorpusStats) -> None:
@@ -153,7 +154,7 @@ def test_bucket_and_salient_ngram_filter_the_segments_tab(
     app: AppTest, corpus: CorpusStats
 ) -> None:
     app.run()
-    assert not [df for df in app.dataframe if df.key == "cmp_table"]  # Segments closed: not built
+    assert not has_segment_table(app, "cmp_table")  # Segments closed: not built
     open_view(app, SEGMENTS)
     assert len(segments_shown(app)) == corpus.testset.n_segments
     open_view(app, BUCKETS)
@@ -266,7 +267,7 @@ def test_each_row_shows_the_start_of_its_own_hypotheses(app: AppTest, corpus: Co
     app.run()
     open_view(app, SEGMENTS)
     assert not app.exception
-    table = app.dataframe("cmp_table").value
+    table = segment_table(app, "cmp_table").value
     assert len(table) == corpus.testset.n_segments
     assert table["seg"].tolist() != sorted(table["seg"])  # sorted by the gain, not in order
     lines = corpus.testset.systems

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.frame.first_look import WHOLE_PAGE
 from bleuviz.app.ui.sections.deferred import EVERY_PART, wanted_key
+from tests.app.segment_buttons import has_segment_table
 
 OVERVIEW = "bleuviz/app/page_scripts/overview.py"
 COMPARE = "bleuviz/app/page_scripts/compare.py"
@@ -115,14 +116,13 @@ def test_a_link_to_one_segment_sends_its_drill_down_before_the_table(
     assert any(
         h.value.startswith("Segment 4 ") and h.value.endswith(" · terse") for h in at.subheader
     )
-    keys = [str(d.proto.id) for d in at.dataframe]
-    assert not any("sent_table" in k for k in keys), "the table waits for the answer"
+    assert not has_segment_table(at, "sent_table"), "the table waits for the answer"
     assert not [b for b in at.get("download_button")], "so do its downloads"
     assert not at.dataframe, "nor the n-gram table: no data frame before the answer"
     assert {"sent_table_part_go", "sent_ngrams_part_go", "sent_every_part_go"} <= set(buttons(at))
     at.button(key="sent_table_part_go").click().run()
     assert not at.exception
-    assert any("sent_table" in str(d.proto.id) for d in at.dataframe)
+    assert has_segment_table(at, "sent_table")
     assert len(at.dataframe) == 2, "the table and the n-gram table"
     assert len(at.get("download_button")) >= 6
     assert not {"sent_table_part_go", "sent_ngrams_part_go", "sent_every_part_go"} & set(
@@ -137,5 +137,5 @@ def test_the_table_is_the_answer_without_a_linked_segment(
 ) -> None:
     at = first_run(SENTENCES).run()
     assert not at.exception
-    assert any("sent_table" in str(d.proto.id) for d in at.dataframe)
+    assert has_segment_table(at, "sent_table")
     assert "sent_table_part_go" not in buttons(at)

@@ -24,6 +24,7 @@ from bleuviz.io.table import load_table
 from bleuviz.render.highlight import legend
 from tests.app.compare_tabs import open_view
 from tests.app.markup import html_bodies
+from tests.app.segment_buttons import marked_segments, segment_table
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
 HYPS = SAMPLE_SYSTEM_LINES
@@ -216,12 +217,12 @@ def test_compare_filters_are_chips_and_an_empty_result_names_them(app: AppTest) 
     open_view(app, BUCKETS)
     buckets = [b for b in app.selectbox(key="cmp_bucket").options if b != "(all)"]
     app.selectbox(key="cmp_bucket").set_value(buckets[-1]).run()
-    shown = len(open_view(app, SEGMENTS).dataframe(key="cmp_table").value)
+    shown = len(segment_table(open_view(app, SEGMENTS), "cmp_table").value)
     open_view(app, NGRAMS)
     ngrams = app.selectbox(key="cmp_salient").options
     for gram in ngrams[1:]:  # find an n-gram that empties the bucket's table
         app.selectbox(key="cmp_salient").set_value(gram).run()
-        if len(open_view(app, SEGMENTS).dataframe(key="cmp_table").value) == 0:
+        if len(segment_table(open_view(app, SEGMENTS), "cmp_table").value) == 0:
             break
         open_view(app, NGRAMS)
     else:
@@ -231,7 +232,7 @@ def test_compare_filters_are_chips_and_an_empty_result_names_them(app: AppTest) 
     assert any(c.startswith("Each filter on its own: bucket") for c in captions)
     app.button(key="cmp_chip_all").click().run()
     assert not app.exception
-    assert len(app.dataframe(key="cmp_table").value) == 126 > shown
+    assert len(segment_table(app, "cmp_table").value) == 126 > shown
 
 
 def test_learn_shows_one_set_of_settings_and_the_sidebars_are_kept(app: AppTest) -> None:
@@ -249,20 +250,21 @@ def test_learn_shows_one_set_of_settings_and_the_sidebars_are_kept(app: AppTest)
     assert app.sidebar.number_input(key="max_order").value == 3
 
 
-def test_the_table_selection_follows_the_open_segment(app: AppTest) -> None:
+def test_the_open_mark_follows_the_open_segment(app: AppTest) -> None:
     app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "terse"
     app.query_params["seg"] = "5"
     app.run()
-    assert app.session_state["sent_table"]["selection"]["rows"] == [4]  # segment 5, row 5
+    assert marked_segments(app, "sent_table") == [5]
     app.text_input(key="sent_search").set_value("euros").run()
-    shown = [int(s) for s in app.dataframe(key="sent_table").value["seg"]]
-    rows = app.session_state["sent_table"]["selection"]["rows"]
-    assert rows == [shown.index(5)]  # segment 5 holds "euros": its new row is ticked
-    app.selectbox(key="sent_system").set_value("literal").run()
-    shown = [int(s) for s in app.dataframe(key="sent_table").value["seg"]]
-    expected = [shown.index(5)] if 5 in shown else []
-    assert app.session_state["sent_table"]["selection"]["rows"] == expected
+    shown = [int(s) for s in segment_table(app, "sent_table").value["seg"]]
+    assert 5 in shown and shown.index(5) != 4  # segment 5 holds "euros", in another row now
+    assert marked_segments(app, "sent_table") == [5]
+    app.text_input(key="sent_search").set_value("zzz-nowhere").run()
+    assert marked_segments(app, "sent_table") == []  # the open segment is not in the table
+    app.text_input(key="sent_search").set_value("").run()
+    app.button(key="sent_step_next").click().run()
+    assert marked_segments(app, "sent_table") == [6]
 
 
 def test_sentences_filters_are_chips(app: AppTest) -> None:
@@ -279,7 +281,7 @@ def test_sentences_filters_are_chips(app: AppTest) -> None:
     app.button(key="sent_chip_all").click().run()
     assert not app.exception
     assert app.slider(key="sent_bleu").value == (0.0, 100.0)
-    assert len(app.dataframe(key="sent_table").value) == 126
+    assert len(segment_table(app, "sent_table").value) == 126
 
 
 def test_score_reads_a_quoted_tsv_from_the_command_line(

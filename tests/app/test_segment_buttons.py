@@ -1,5 +1,6 @@
-"""A segment table's numbers are buttons that open their segment (issue 35: a click opens a
-row within 0.3 s, which a tick box cannot: Streamlit sends its selection 150 ms late)."""
+"""A segment table's numbers are buttons that open their segment, and its first column marks
+the open one (issue 35: a click opens a row within 0.3 s, which a tick box cannot: Streamlit
+sends a table's selection 150 ms late)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, SENTENCES, VIEW_KEY
 from tests.app.compare_tabs import open_view
-from tests.app.segment_buttons import press_segment
+from tests.app.segment_buttons import marked_segments, press_segment, segment_table
 
 
 @pytest.fixture
@@ -20,10 +21,10 @@ def app(new_app: Callable[..., AppTest]) -> AppTest:
 
 def shown_segments(app: AppTest, table_key: str) -> list[int]:
     """The segment numbers of the table's rows, in its order."""
-    return [int(s) for s in app.dataframe(key=table_key).value["seg"]]
+    return [int(s) for s in segment_table(app, table_key).value["seg"]]
 
 
-def test_pressing_a_number_opens_its_segment_and_ticks_its_row(app: AppTest) -> None:
+def test_pressing_a_number_opens_its_segment_and_marks_its_row(app: AppTest) -> None:
     app.switch_page("bleuviz/app/page_scripts/sentences.py")
     app.query_params["sys"] = "terse"
     app.run()
@@ -33,7 +34,7 @@ def test_pressing_a_number_opens_its_segment_and_ticks_its_row(app: AppTest) -> 
     press_segment(app, "sent_table", 1)
     assert not app.exception
     assert app.number_input(key="sent_seg").value == shown[1]
-    assert app.session_state["sent_table"]["selection"]["rows"] == [1]
+    assert marked_segments(app, "sent_table") == [shown[1]]
     assert any(h.value.startswith(f"Segment {shown[1]} ·") for h in app.subheader)
     assert app.query_params["seg"] == str(shown[1])  # the link follows
 
@@ -55,7 +56,7 @@ def test_compare_segments_numbers_open_their_segment(app: AppTest) -> None:
     press_segment(app, "cmp_table", 3)
     assert not app.exception
     assert app.number_input(key="cmp_seg").value == shown[3]
-    assert app.session_state["cmp_table"]["selection"]["rows"] == [3]
+    assert marked_segments(app, "cmp_table") == [shown[3]]
 
 
 def test_a_disagreements_number_opens_it_in_the_segments_tab(app: AppTest) -> None:
@@ -69,3 +70,6 @@ def test_a_disagreements_number_opens_it_in_the_segments_tab(app: AppTest) -> No
     assert not app.exception
     assert app.session_state[VIEW_KEY] == SEGMENTS.label
     assert app.number_input(key="cmp_seg").value == found[2]
+    assert marked_segments(app, "cmp_table") == [found[2]]
+    open_view(app, SENTENCES)
+    assert marked_segments(app, "cmp_disagree_table") == [found[2]]

@@ -19,6 +19,7 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.state.selection import OPEN_COLUMN
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import Workspace
 from tests.app.downloads import capture_downloads
@@ -85,7 +86,8 @@ def test_segments_shown_carry_every_column(
     body = "\n".join(line for line in text.splitlines() if not line.startswith("# "))
     frame = pd.read_csv(io.StringIO(body))
     assert frame["seg"].tolist() == table["seg"].tolist()
-    shown = {"BLEU" if c == "bleu" else c for c in table.columns} - {"hypothesis"}
+    # The open mark is the page's, not the data's (ui/state/selection.py).
+    shown = {"BLEU" if c == "bleu" else c for c in table.columns} - {"hypothesis", OPEN_COLUMN}
     assert shown <= set(frame.columns)
     check_rows(frame, system)
     assert "# signature chrF: nrefs:2" in text and "# signature COMET-test: imported" in text

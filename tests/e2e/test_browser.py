@@ -26,6 +26,7 @@ from rouge_score import rouge_scorer
 from sacrebleu.significance import PairedTest
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
+from bleuviz.app.ui.state.selection import OPEN_MARK, OPEN_PX
 from bleuviz.render.labels import WORD_JOINER
 from bleuviz.rouge.stats import lcs_pairs
 from bleuviz.rouge.tokenize import tokenize as rouge_tokenize
@@ -344,18 +345,37 @@ def search_terse_for_tram(page: Page, server: str) -> list[int]:
     return expected
 
 
-def test_clicking_a_table_row_opens_that_segment(page: Page, server: str) -> None:
+def test_a_segment_number_opens_its_segment_and_marks_its_row(page: Page, server: str) -> None:
     expected = search_terse_for_tram(page, server)
     grid = page.locator('[data-testid="stDataFrame"]').first
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     assert box is not None
     row, header, height = 2, 35, 35  # st.dataframe's default header and row heights
-    page.mouse.click(box["x"] + 17, box["y"] + header + row * height + height / 2)
+    page.mouse.click(box["x"] + OPEN_PX + 37, box["y"] + header + row * height + height / 2)
     target = expected[row]
     expect(page.get_by_role("heading", name=f"Segment {target} ·")).to_be_visible()
     wait_idle(page)
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seg"] == [str(target)]
+    marked_row(grid, row)
+
+
+#: The first cell's text of each row a data grid draws (its accessible copy: a header, then
+#: the rows on screen), read at once: the grid redraws that copy as it likes.
+ROW_MARKS = """g => [...g.querySelectorAll("tr")].slice(1)
+  .map(r => (r.querySelector("td") || {}).textContent || "")"""
+
+
+def marked_row(grid: Locator, row: int) -> None:
+    """Wait until the segment table ``grid`` marks ``row`` (from 0, as drawn), and no other,
+    as open (its accessible copy is redrawn a moment after the page's run)."""
+    marks: list[str] = []
+    for _ in range(50):
+        marks = grid.evaluate(ROW_MARKS)
+        if len(marks) > row and marks[row] == OPEN_MARK and marks.count(OPEN_MARK) == 1:
+            return
+        grid.page.wait_for_timeout(100)
+    raise AssertionError(f"row {row} is not the one marked open: {marks}")
 
 
 #: Script runs started since ``COUNT_RUNS`` was evaluated: ``window.bvRunsStarted``.
@@ -370,33 +390,35 @@ COUNT_RUNS = """() => {
 
 def test_pressing_a_segment_number_opens_it_in_one_run(page: Page, server: str) -> None:
     """The number is a button of the row it is drawn in, whatever the user's sort; its press
-    is one script run (a tick box's selection comes 150 ms later and with a run of its own)."""
+    is one script run (a selection would come 150 ms later and with a run of its own). Its row
+    then carries the open mark, where the user's sort put it."""
     expected = search_terse_for_tram(page, server)
     grid = page.locator('[data-testid="stDataFrame"]').first
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     assert box is not None
-    ticks, number, header, height = 38, 75, 35, 35  # the tick boxes, a "small" column, rows
+    mark, number, header, height = OPEN_PX, 75, 35, 35  # the open mark, a "small" column, rows
     for _ in range(2):  # sort by the segment column, then the other way: the last first
-        page.mouse.click(box["x"] + ticks + number / 2, box["y"] + header / 2)
+        page.mouse.click(box["x"] + mark + number / 2, box["y"] + header / 2)
         page.wait_for_timeout(300)
     page.evaluate(COUNT_RUNS)
     row = 1
-    page.mouse.click(box["x"] + ticks + number / 2, box["y"] + header + row * height + height / 2)
+    page.mouse.click(box["x"] + mark + number / 2, box["y"] + header + row * height + height / 2)
     target = sorted(expected, reverse=True)[row]
     expect(page.get_by_role("heading", name=f"Segment {target} ·")).to_be_visible()
     page.wait_for_function(SETTLED, polling=100)
     assert page.evaluate("window.bvRunsStarted") == 1
     assert urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)["seg"] == [str(target)]
+    marked_row(grid, row)  # the sort kept, the mark in the pressed row
 
 
 @pytest.mark.parametrize("page_path", ["sentences?sys=terse", "compare?a=literal&b=terse"])
 def test_a_segment_typed_after_a_deep_link_opens(page: Page, server: str, page_path: str) -> None:
-    """The table ticks the linked segment; the tick's echo from the browser is no click.
+    """A segment typed in the Segment box after a deep link opens, and stays open.
 
-    Before the fix, the rerun the Enter started carried the browser's copy of the
-    server-set selection, Streamlit ran the table's on_select callback for it, and
-    that reopened the ticked segment: the number typed was lost.
+    When the tables ticked the open segment, the rerun the Enter started carried the
+    browser's copy of the server-set selection, Streamlit ran the table's on_select
+    callback for it, and that reopened the ticked segment: the number typed was lost.
     """
     open_url(page, f"{server}/{page_path}&seg=40", "Segment 40 ·")
     wait_idle(page)

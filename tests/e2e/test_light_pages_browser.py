@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from bleuviz.app.ui.state.selection import OPEN_PX
 from tests.e2e.test_browser import HYPS, wait_idle
 
 pytestmark = pytest.mark.e2e
@@ -172,12 +173,12 @@ def test_a_link_to_a_segment_shows_it_before_the_table(page: Page, server: str) 
     assert top is not None and 40 < top["y"] < 100, top
     for key in ("sent_table_part_go", "sent_every_part_go"):
         expect(page.locator(f".st-key-{key}")).to_have_count(0)
-    # A click on a row still opens that row's segment.
+    # A click on a row's number still opens that row's segment.
     grid = page.locator(".st-key-sent_table [data-testid='stDataFrame']")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     assert box is not None
-    page.mouse.click(box["x"] + 17, box["y"] + 35 + 2 * 35 + 17)  # the third row's tick cell
+    page.mouse.click(box["x"] + OPEN_PX + 37, box["y"] + 35 + 2 * 35 + 17)  # the third number
     expect(page.get_by_role("heading", name="Segment 3 ·")).to_contain_text("terse")
 
 

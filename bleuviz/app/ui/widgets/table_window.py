@@ -1,8 +1,9 @@
 """A window of a long segment table: the browser gets the rows of one page, not every row.
 
-A selectable ``st.dataframe`` is sent whole to the browser on every rerun that
-changes it (Streamlit loads only unselectable frames lazily): 100,000 segments
-are about 20 MB of Arrow per session. The table therefore shows one page of
+An ``st.dataframe`` is sent whole to the browser on every rerun that changes
+it, and a segment table changes at each click (its open mark, ``state/selection.py``);
+Streamlit loads an in-memory frame lazily only above 150,000 rows. 100,000
+segments are about 20 MB of Arrow per session. The table therefore shows one page of
 ``PAGE_ROWS`` rows, the page that holds the open segment unless the user picks
 another page; filters, sorting and the Previous/Next buttons still work on
 every row, server-side.
