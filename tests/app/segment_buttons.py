@@ -19,14 +19,26 @@ from bleuviz.app.ui.state.selection import OPEN_COLUMN, OPEN_MARK
 
 def press_segment(at: AppTest, table_key: str, row: int) -> AppTest:
     """Press the segment button of ``row`` (from 0, as the table was sent); rerun; return ``at``."""
-    table = segment_table(at, table_key)
-    widget = table.proto.button_click_widgets["seg"]
-    label = str(table.value["seg"].iloc[row]) if row < len(table.value) else ""
+    return press_cell_button(at, segment_table(at, table_key), "seg", row)
+
+
+def press_cell_button(at: AppTest, table: Dataframe, column: str, row: int) -> AppTest:
+    """Press the button ``column`` of ``row`` in ``table`` (a ``ButtonColumn``); rerun."""
+    widget = table.proto.button_click_widgets[column]
+    label = str(table.value[column].iloc[row]) if row < len(table.value) else ""
     states = at._tree.get_widget_states()  # private: AppTest offers no public way
     click = states.widgets.add()
     click.id = widget
     click.string_trigger_value.data = json.dumps({"row": row, "label": label})
     return at._run(states)
+
+
+def button_table(at: AppTest, column: str, key: str) -> Dataframe:
+    """The table whose column ``column`` is the buttons keyed ``key``."""
+    for table in at.dataframe:
+        if table.proto.button_click_widgets.get(column, "").endswith(key):
+            return table
+    raise KeyError(key)
 
 
 def marked_segments(at: AppTest, table_key: str) -> list[int]:
@@ -41,11 +53,10 @@ def segment_table(at: AppTest, table_key: str) -> Dataframe:
     A table without row selection is no widget, so Streamlit drops its key: the table is
     found by its number buttons' key, ``PREFIX_open``.
     """
-    buttons = table_key.removesuffix("_table") + "_open"
-    for table in at.dataframe:
-        if table.proto.button_click_widgets.get("seg", "").endswith(buttons):
-            return table
-    raise KeyError(table_key)
+    try:
+        return button_table(at, "seg", table_key.removesuffix("_table") + "_open")
+    except KeyError:
+        raise KeyError(table_key) from None
 
 
 def has_segment_table(at: AppTest, table_key: str) -> bool:

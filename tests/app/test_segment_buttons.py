@@ -9,9 +9,15 @@ from collections.abc import Callable
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleuviz.app.ui.sections.compare.views import SEGMENTS, SENTENCES, VIEW_KEY
+from bleuviz.app.ui.sections.compare.views import NGRAMS, SEGMENTS, SENTENCES, VIEW_KEY
 from tests.app.compare_tabs import open_view
-from tests.app.segment_buttons import marked_segments, press_segment, segment_table
+from tests.app.segment_buttons import (
+    button_table,
+    marked_segments,
+    press_cell_button,
+    press_segment,
+    segment_table,
+)
 
 
 @pytest.fixture
@@ -73,3 +79,20 @@ def test_a_disagreements_number_opens_it_in_the_segments_tab(app: AppTest) -> No
     assert marked_segments(app, "cmp_table") == [found[2]]
     open_view(app, SENTENCES)
     assert marked_segments(app, "cmp_disagree_table") == [found[2]]
+
+
+@pytest.mark.parametrize("role", ["a", "b"])
+def test_clicking_a_salient_ngram_chooses_it(app: AppTest, role: str) -> None:
+    app.switch_page("bleuviz/app/page_scripts/compare.py")
+    app.run()
+    open_view(app, NGRAMS)
+    table = button_table(app, "n-gram", f"cmp_salient_{role}_pick")
+    ngrams = table.value["n-gram"].tolist()
+    assert len(ngrams) > 2
+    press_cell_button(app, table, "n-gram", 2)
+    assert not app.exception
+    assert app.selectbox(key="cmp_salient").value == ngrams[2]
+    a_matches = int(table.value["a"].iloc[2])
+    assert any(f"matches it {a_matches} times" in m.value for m in app.markdown)
+    press_cell_button(app, button_table(app, "n-gram", f"cmp_salient_{role}_pick"), "n-gram", 99)
+    assert app.selectbox(key="cmp_salient").value == ngrams[2]  # a row the table lacks: no change

@@ -142,11 +142,16 @@ def corpus_level(
         )
 
 
-def pick_salient(table_key: str, texts: list[str]) -> None:
-    """Choose the salient n-gram of the row the user clicked."""
-    rows = st.session_state[table_key].selection.rows
-    if rows:
-        st.session_state["cmp_salient"] = texts[rows[0]]
+def pick_salient(click_key: str, texts: list[str]) -> None:
+    """Choose the salient n-gram the user clicked (the click ``click_key`` names its row).
+
+    An n-gram is a button (``st.column_config.ButtonColumn``), not a selectable row:
+    Streamlit sends a table's selection 150 ms late, half of the 0.3 s an
+    interaction may take (issue 35; ``ui/state/selection.py``).
+    """
+    row = st.session_state[click_key]["row"]  # the row as sent, whatever the user's sort
+    if 0 <= row < len(texts):
+        st.session_state["cmp_salient"] = texts[row]
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +222,10 @@ def salient_ngram_tables(choice: SalientChoice, names: tuple[str, str]) -> None:
         persist_state="page",
     )
     right.selectbox(
-        "N-gram (or click a row)", _ngram_options(report), key="cmp_salient", persist_state="page"
+        "N-gram (or click one in a table)",
+        _ngram_options(report),
+        key="cmp_salient",
+        persist_state="page",
     )
     write_links(choice.links)
     for col, role, side in zip(
@@ -226,15 +234,22 @@ def salient_ngram_tables(choice: SalientChoice, names: tuple[str, str]) -> None:
         name = names["AB".index(role)]
         frame = salient_frame(side)
         col.markdown(f"**{md(name)}** ({role}) matches more often")
+        click = f"cmp_salient_{role.lower()}_pick"
         col.dataframe(
             frame,
-            key=f"cmp_salient_{role.lower()}",
             hide_index=True,
             height=250,
             column_order=["n-gram", "order", "a", "b", "score"],
-            column_config=salient_columns(names),
-            on_select=partial(pick_salient, f"cmp_salient_{role.lower()}", [s.text for s in side]),
-            selection_mode="single-row",
+            column_config={
+                **salient_columns(names),
+                "n-gram": st.column_config.ButtonColumn(
+                    "n-gram",
+                    width=150,
+                    help="Show where it is matched",
+                    key=click,
+                    on_click=partial(pick_salient, click, [s.text for s in side]),
+                ),
+            },
         )
         with col:
             export_buttons(
@@ -256,10 +271,10 @@ def _salient_order(raw: str) -> object:
 
 
 def salient_columns(names: tuple[str, str]) -> dict[str, Any]:
-    """Column labels and help for the salient n-gram tables (A and B: names in the help)."""
+    """Column labels and help for the salient n-gram tables (A and B: names in the help); the
+    n-gram column is each table's button (``salient_ngram_tables``)."""
     return {
         # Widths in pixels, so the five columns fit half of a 1280-px page.
-        "n-gram": st.column_config.TextColumn(width=150),
         "order": st.column_config.NumberColumn("n", width=40, help="n-gram order"),
         "a": st.column_config.NumberColumn("A", help=f"matches by {names[0]} (A)", width=50),
         "b": st.column_config.NumberColumn("B", help=f"matches by {names[1]} (B)", width=50),
