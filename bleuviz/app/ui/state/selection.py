@@ -43,12 +43,11 @@ def clickable_segment_table(
     ``column_config`` configures the other columns: ``seg`` is the segment's button,
     ``tip`` its help, and a first column marks the open segment, ``open_key``
     (``PREFIX_seg`` by default). Keys: the table is ``PREFIX_table``, its buttons'
-    click ``PREFIX_open`` and its rows' segments ``PREFIX_visible``. ``then`` runs
-    after each click (e.g. to show the tab that draws the open segment).
+    click ``PREFIX_open``. ``then`` runs after each click (e.g. to show the tab that
+    draws the open segment).
     """
-    table, visible, click = f"{prefix}_table", f"{prefix}_visible", f"{prefix}_open"
+    table, click = f"{prefix}_table", f"{prefix}_open"
     open_key = open_key or f"{prefix}_seg"
-    st.session_state[visible] = page["seg"].tolist()
     marked = page.assign(**{OPEN_COLUMN: open_marks(page["seg"], st.session_state.get(open_key))})
     order = [OPEN_COLUMN, *(column_order if column_order is not None else page.columns)]
     # A table without row selection is no widget and keeps no key: the container carries it
@@ -67,7 +66,7 @@ def clickable_segment_table(
                 help=tip,
                 key=click,
                 on_click=partial(
-                    _opening, partial(pressed_segment, click, visible, open_key), then
+                    _opening, partial(choose_pressed, click, page["seg"].tolist(), open_key), then
                 ),
             ),
         },
@@ -86,10 +85,13 @@ def _opening(opened: Callable[[], None], then: Callable[[], None] | None) -> Non
         then()
 
 
-def pressed_segment(click_key: str, visible_key: str, seg_key: str) -> None:
-    """Open the segment whose button the user pressed (the click ``click_key`` names its row)."""
-    state = st.session_state
-    row = state[click_key]["row"]  # the row in the table as sent, whatever the user's sort
-    visible = state[visible_key]
-    if 0 <= row < len(visible):  # Streamlit checks only that it is not negative
-        state[seg_key] = visible[row]
+def choose_pressed(click_key: str, values: Sequence[object], target_key: str) -> None:
+    """Set ``target_key`` to the value of the row whose button the user pressed.
+
+    ``values``: the table's rows as it was sent (the callback is bound to the run that
+    drew it); the click ``click_key`` names the row in that order, whatever the user's
+    sort. A row the table lacks changes nothing.
+    """
+    row = st.session_state[click_key]["row"]
+    if 0 <= row < len(values):  # Streamlit checks only that it is not negative
+        st.session_state[target_key] = values[row]

@@ -26,6 +26,7 @@ from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.state.link_values import integer
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, write_links
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
+from bleuviz.app.ui.state.selection import choose_pressed
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_metric, metric_name
 from bleuviz.arrays import IntArray
@@ -142,18 +143,6 @@ def corpus_level(
         )
 
 
-def pick_salient(click_key: str, texts: list[str]) -> None:
-    """Choose the salient n-gram the user clicked (the click ``click_key`` names its row).
-
-    An n-gram is a button (``st.column_config.ButtonColumn``), not a selectable row:
-    Streamlit sends a table's selection 150 ms late, half of the 0.3 s an
-    interaction may take (issue 35; ``ui/state/selection.py``).
-    """
-    row = st.session_state[click_key]["row"]  # the row as sent, whatever the user's sort
-    if 0 <= row < len(texts):
-        st.session_state["cmp_salient"] = texts[row]
-
-
 @dataclass(frozen=True, slots=True)
 class SalientChoice:
     """The salient n-grams of the pair, when something needs them, and the chosen one.
@@ -247,7 +236,9 @@ def salient_ngram_tables(choice: SalientChoice, names: tuple[str, str]) -> None:
                     width=150,
                     help="Show where it is matched",
                     key=click,
-                    on_click=partial(pick_salient, click, [s.text for s in side]),
+                    # A button, not a selectable row: Streamlit sends a table's selection
+                    # 150 ms late (issue 35; ``ui/state/selection.py``).
+                    on_click=partial(choose_pressed, click, [s.text for s in side], "cmp_salient"),
                 ),
             },
         )
