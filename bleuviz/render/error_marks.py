@@ -16,7 +16,10 @@ Markup contract (tests, styling and the browser rely on it):
 - an omission (no span) is ``<span class="bv-err bv-omission" data-omission="true"
   ...>``, after the line's text; so is an error whose offsets fall outside the line
   (``data-outside="true"``), which a reader should have refused;
-- tokens keep ``<span class="bv-tok" data-status="...">`` around their pieces.
+- tokens keep ``<span class="bv-tok" data-status="...">`` around their pieces;
+  an error's piece at a token's edge says so (``data-edge="start"``, ``"end"`` or
+  ``"start end"``) and its underline runs on under the token's padding, so that an
+  error over several words is one unbroken line, not dashes at each token's edge.
 
 Every value from the data (text, severity, category, rater) enters the HTML
 through ``inert_text`` (see ``bleuviz.render.inert``), so markup in an annotation
@@ -38,6 +41,10 @@ SEVERITY_COLOURS = {MAJOR: "#c92a2a", MINOR: "#e8590c", NEUTRAL: "#868e96"}
 OTHER_COLOUR = "#862e9c"
 #: Nesting lanes drawn apart; deeper errors share the last lane's offset.
 LANES = 4
+#: A token's padding left and right (``highlight.STYLE``): a piece of an error at a token's
+#: edge reaches over it, or a multi-word error's underline would break at every token's
+#: edge into dashes, which read as the neutral severity's dashed line.
+TOKEN_PADDING_X = "0.2rem"
 
 #: CSS rules of the underlines (no ``<style>`` tag: ``highlight.STYLE`` holds them).
 ERROR_CSS = (
@@ -53,6 +60,10 @@ ERROR_CSS = (
         f'.bv-err[data-lane="{lane}"] {{ padding-bottom: {1 + 4 * lane}px; }}'
         for lane in range(LANES)
     )
+    + f'.bv-tok .bv-err[data-edge~="start"] {{ margin-left: -{TOKEN_PADDING_X};'
+    f" padding-left: {TOKEN_PADDING_X}; }}"
+    + f'.bv-tok .bv-err[data-edge~="end"] {{ margin-right: -{TOKEN_PADDING_X};'
+    f" padding-right: {TOKEN_PADDING_X}; }}"
     + ".bv-omission { border: 2px solid; border-radius: 0.25rem; padding: 0 0.25rem;"
     " margin-left: 0.4rem; font-size: 0.85rem; }"
     + "".join(
@@ -121,10 +132,18 @@ def place_errors(text: str, errors: Sequence[ErrorSpan]) -> tuple[list[_Placed],
     return drawn, markers
 
 
-def marked_text(text: str, start: int, end: int, drawn: Sequence[_Placed], under: str = "") -> str:
+def marked_text(
+    text: str,
+    start: int,
+    end: int,
+    drawn: Sequence[_Placed],
+    under: str = "",
+    token: bool = False,
+) -> str:
     """Return ``text[start:end]`` escaped, each piece wrapped in the errors covering it.
 
-    ``under``: the hover text of the token the characters belong to, if any.
+    ``under``: the hover text of the token the characters belong to, if any;
+    ``token``: the characters are a token's, whose edges its pieces mark (``data-edge``).
     """
     cuts = {start, end}
     cuts.update(p.start for p in drawn if start < p.start < end)
@@ -133,9 +152,11 @@ def marked_text(text: str, start: int, end: int, drawn: Sequence[_Placed], under
     parts = []
     for a, b in pairwise(edges):
         covering = sorted((p for p in drawn if p.start <= a and b <= p.end), key=lambda p: p.lane)
+        at_edge = " ".join(name for name, hit in (("start", a == start), ("end", b == end)) if hit)
+        edge = f' data-edge="{at_edge}"' if token and at_edge else ""
         opening = "".join(
             f'<span class="bv-err" {_attributes(p.error, p.number, under)} '
-            f'data-lane="{min(p.lane, LANES - 1)}">'
+            f'data-lane="{min(p.lane, LANES - 1)}"{edge}>'
             for p in covering
         )
         parts.append(opening + inert_text(text[a:b]) + "</span>" * len(covering))
@@ -182,7 +203,7 @@ def tokens_with_errors(
         parts.append(marked_text(text, cursor, start, drawn))
         parts.append(
             f'<span class="bv-tok" data-status="{status}" title="{inert_text(tip)}">'
-            f"{marked_text(text, start, end, drawn, tip)}</span>"
+            f"{marked_text(text, start, end, drawn, tip, token=True)}</span>"
         )
         cursor = end
     parts.append(marked_text(text, cursor, len(text), drawn))

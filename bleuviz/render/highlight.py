@@ -13,7 +13,12 @@ from collections.abc import Sequence
 from bleuviz.bleu.explain import NgramRow, SegmentExplanation
 from bleuviz.bleu.spans import Span
 from bleuviz.io.error_spans import ErrorSpan
-from bleuviz.render.error_marks import ERROR_CSS, error_line_html, tokens_with_errors
+from bleuviz.render.error_marks import (
+    ERROR_CSS,
+    TOKEN_PADDING_X,
+    error_line_html,
+    tokens_with_errors,
+)
 from bleuviz.render.inert import inert_text
 
 STATUS_LABELS = {
@@ -25,7 +30,10 @@ STATUS_LABELS = {
 STYLE = """
 <style>
 .bv-line { line-height: 2.1; font-size: 1.05rem; white-space: pre-wrap; }
-.bv-tok { padding: 0.1rem 0.2rem; border-radius: 0.25rem; }
+"""
+# A token's padding, which an error's underline reaches over (``error_marks``).
+STYLE += ".bv-tok { padding: 0.1rem " + TOKEN_PADDING_X + "; border-radius: 0.25rem; }"
+STYLE += """
 .bv-tok[data-status="match"] { background: #c8ecd0; color: #0b3d17; }
 .bv-tok[data-status="clip"] {
   background: #ffd8a8; color: #5a2d00; text-decoration: line-through;

@@ -187,3 +187,20 @@ def test_overlapping_errors_draw_apart(
         outer = {m.evaluate("e => getComputedStyle(e).paddingBottom") for m in minor.all()}
         assert outer == {"1px"} and inner == "5px"
         assert major.evaluate("e => e.parentElement.dataset.severity") == "minor"
+        # The three words' error is one unbroken underline, across the spaces and the
+        # tokens' padding (it broke into dashes at each token's edge, like "neutral").
+        assert minor.count() > 3  # pieces in three tokens and the two spaces between them
+        assert minor.evaluate_all(UNDERLINE_GAP) <= 0.5
+
+
+#: The widest horizontal gap (px) between the boxes of an error's pieces on one line: the
+#: stretches its underline leaves out.
+UNDERLINE_GAP = """els => {
+  const boxes = els.flatMap(e => [...e.getClientRects()]).sort((a, b) => a.left - b.left);
+  let reach = boxes[0].right, gap = 0;
+  for (const box of boxes.slice(1)) {
+    gap = Math.max(gap, box.left - reach);
+    reach = Math.max(reach, box.right);
+  }
+  return gap;
+}"""
