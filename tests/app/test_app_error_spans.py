@@ -7,6 +7,7 @@ data, counted here again in plain Python. Without spans, nothing new is drawn.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Callable, Iterator
@@ -496,3 +497,67 @@ def test_filter_survives_a_system_without_the_chosen_category(
     at.selectbox(key="sent_system").set_value("repeat").run()  # nor any span at all
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.dataframe[0].value) == len(SAMPLE_SYSTEM_LINES["repeat"])
+
+
+def every_system_errors(at: AppTest) -> dict[str, tuple[str, list[dict[str, str]]]]:
+    """Per system in "This segment in every system": its heading and its error pieces."""
+    (body,) = [b for b in html_bodies(at) if 'class="bv-system"' in b]
+    shown = {}
+    for part in body.split('<div class="bv-system">')[1:]:
+        name = re.search(r'<span class="bv-system-name">([^<]*)</span>', part)
+        assert name is not None
+        head = html.unescape(re.sub(r"<[^>]+>", "", part.split('<div class="bv-line">')[0]))
+        shown[name.group(1)] = (head, Errors("<div><div>" + part).pieces)
+    return shown
+
+
+def test_every_systems_line_draws_its_human_error_spans(
+    spans_app: Callable[..., AppTest],
+) -> None:
+    """Issue 44 (8): the spans are drawn where systems are compared on one segment."""
+    at = spans_app(SENTENCES, sys="literal", seg="1")
+    shown = every_system_errors(at)
+    assert set(shown) == set(SAMPLE_SYSTEM_LINES)
+    spans = sample_annotations()
+    for name, (head, pieces) in shown.items():
+        annotation = spans.annotation(name, 0)
+        expected = [] if annotation is None else list(annotation.spans)
+        drawn = {(p["data-severity"], p["data-rater"], p["data-span"]) for p in pieces}
+        assert len(drawn) == len(expected), name  # every rater's, each error once
+        line = SAMPLE_SYSTEM_LINES[name][0]
+        for error in expected:
+            text = "".join(
+                p["text"]
+                for p in pieces
+                if p["data-rater"] == error.rater and p["data-severity"] == error.severity
+            )
+            assert text == line[error.start : error.end]
+        assert ("MQM not annotated" in head) == (annotation is None), head
+    assert "MQM errors: 1 major, 1 minor" in shown["literal"][0]
+    assert any("Underlined: human errors (MQM), every rater's." in c for c in captions(at))
+
+
+def test_the_two_choosers_are_named_apart_and_the_drawn_one_follows_the_table(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44 (9): which chooser is which, and a link's ``err_from`` draws its spans too."""
+    with_spans(monkeypatch, sample_annotations, metric_annotations)
+    at = new_app()
+    at.switch_page(SENTENCES)
+    at.query_params.update({"sys": "literal", "seg": "1", "err_from": "xCOMET"})
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    table, drawn = at.selectbox(key="sent_err_from"), at.selectbox(key="sent_seg_err_from")
+    assert table.label != drawn.label
+    assert "table" in (table.help or "") and "drawn" in drawn.label
+    assert table.value == drawn.value == "xCOMET"
+    (council,) = errors_drawn(at)
+    assert council["text"] == "council quarrels"
+    table.set_value("MQM").run()  # the drill-down follows, until the user chooses there
+    assert at.selectbox(key="sent_seg_err_from").value == "MQM"
+    at.selectbox(key="sent_seg_err_from").set_value("xCOMET").run()
+    at.selectbox(key="sent_err_from").set_value("MQM").run()
+    assert at.selectbox(key="sent_seg_err_from").value == "xCOMET"
+    assert "err_from" not in at.query_params  # MQM, the first file, is the default
+    (council,) = errors_drawn(at)  # still the drill-down's own choice
+    assert council["text"] == "council quarrels"

@@ -180,7 +180,7 @@ write_links(links)
 scroll_slot = st.empty()  # drawn on every run: the elements below keep their places
 if opened_on_segment:  # the drill-down, not the table above it
     scroll_into_view(segment_anchor("sent"), scroll_slot)
-show_segment(
+drawn = show_segment(  # the error spans it draws, drawn in every system's line too
     evaluation, config, system, int(seg) - 1, key_prefix="sent", defer_table=opened_on_segment
 )
 if text.strip():
@@ -193,6 +193,6 @@ if len(systems) > 1:
         "sent_every_part",
         "Show every system's line",
         every_system_px(len(systems)),
-        partial(segment_in_every_system, evaluation, config, int(seg) - 1, order),
+        partial(segment_in_every_system, evaluation, config, int(seg) - 1, order, drawn),
         defer=opened_on_segment,
     )

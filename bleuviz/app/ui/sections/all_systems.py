@@ -8,8 +8,10 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.outliers import find_outliers
+from bleuviz.analysis.span_counts import rater_spans
 from bleuviz.app.ui.cache.loading import current_testset
 from bleuviz.app.ui.cache.scores import keyed_sentence_bleu, metric_scores, metric_spec
+from bleuviz.app.ui.sections.error_spans import severity_counts, whose_errors
 from bleuviz.app.ui.sections.segment_view import explanation
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
@@ -17,9 +19,12 @@ from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.render.error_marks import error_legend
 from bleuviz.render.every_system import SystemLine, every_system_html
 from bleuviz.render.highlight import hypothesis_status_html, legend
+from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.word_diff import word_diff_html
 
 #: Heights in ``segment_in_every_system`` (px, with the gaps): the row of widgets, one
@@ -34,9 +39,17 @@ def every_system_px(n_systems: int) -> int:
 
 
 def segment_in_every_system(
-    evaluation: Evaluation, config: BleuConfig, index: int, order: int
+    evaluation: Evaluation,
+    config: BleuConfig,
+    index: int,
+    order: int,
+    annotations: ErrorAnnotations | None = None,
 ) -> None:
-    """Every system's output of one segment, highlighted, scored and diffed against a baseline."""
+    """Every system's output of one segment, highlighted, scored and diffed against a baseline.
+
+    ``annotations``: the error spans the drill-down draws (None: none loaded); each
+    system's are underlined in its line, every rater's, as the drill-down draws them.
+    """
     testset = evaluation.testset
     names = list(evaluation.testset.systems)
     refs = tuple(stream[index] for stream in testset.references)
@@ -52,15 +65,17 @@ def segment_in_every_system(
         for n in names
     }
     metrics = chosen_metrics()
-    rows = []
+    rows, severities = [], []
     for name in sorted(names, key=lambda n: -bleu[n]):
         scores = [("BLEU", fmt_bleu(bleu[name]))]
         for label in metrics:
             value = float(metric_scores(evaluation, name, label).sentence[index])
             scores.append((label, fmt_metric(metric_spec(evaluation, label), value)))
+        spans = system_errors(annotations, name, index, scores)
+        severities += [span.severity for span in spans]
         hyp = testset.systems[name][index]
         line = hypothesis_status_html(
-            explanation(hyp, refs, evaluation.settings.tokenize, config.max_order), order
+            explanation(hyp, refs, evaluation.settings.tokenize, config.max_order), order, spans
         )
         diff = (
             word_diff_html(testset.systems[baseline][index], hyp)
@@ -68,12 +83,37 @@ def segment_in_every_system(
             else None
         )
         rows.append(SystemLine(name, name == baseline, scores, line, diff))
-    show_html(legend() + every_system_html(rows))  # its CSS: the frame's style sheet
+    marks = "" if annotations is None else error_legend(severities)
+    show_html(legend() + marks + every_system_html(rows))  # its CSS: the frame's style sheet
+    underlined = (
+        ""
+        if annotations is None
+        else f" Underlined: {md(whose_errors(annotations))}, every rater's."
+    )
     st.caption(
         f"Systems by sentence BLEU on this segment; n-grams of order {order} coloured as in the "
-        "drill-down. Differences: blue words only this system has, red words only the "
-        "baseline has."
+        f"drill-down.{underlined} Differences: blue words only this system has, red words "
+        "only the baseline has."
     )
+
+
+def system_errors(
+    annotations: ErrorAnnotations | None,
+    system: str,
+    index: int,
+    scores: list[tuple[str, str]],
+) -> tuple[ErrorSpan, ...]:
+    """Every rater's error spans of ``system`` on segment ``index``; their count joins ``scores``.
+
+    Nothing without annotations; "not annotated" where the file has no rating of the segment.
+    """
+    if annotations is None:
+        return ()
+    annotation = annotations.annotation(system, index)
+    spans = rater_spans(annotation, None)
+    counted = "not annotated" if annotation is None else f"errors: {severity_counts(spans)}"
+    scores.append((annotations.name, counted))  # "MQM errors: 1 major", "MQM not annotated"
+    return spans
 
 
 def flagged_segments(

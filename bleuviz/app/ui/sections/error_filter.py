@@ -18,7 +18,7 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from bleuviz.analysis.span_counts import categories_and_severities, error_counts, error_mask
-from bleuviz.app.ui.sections.error_spans import annotation_choice, spans_id
+from bleuviz.app.ui.sections.error_spans import TABLE_CHOICE, annotation_choice, spans_id
 from bleuviz.app.ui.state.links import apply_links, claim, write_links
 from bleuviz.app.ui.state.page_links import error_filter_links, error_side_param
 from bleuviz.io.error_spans import ErrorAnnotations
@@ -91,7 +91,7 @@ def error_filter(testset: TestSet, system: str, prefix: str) -> ErrorFilter:
     Draws nothing, and keeps every segment, when no error spans are loaded for
     ``system``. The choices travel in the link (``err_from``, ``err_cat``, ``err_sev``).
     """
-    annotations = annotation_choice(testset, f"{prefix}_err_from", link=True)
+    annotations = annotation_choice(testset, f"{prefix}_err_from", True, TABLE_CHOICE)
     if annotations is None or system not in annotations.segments:
         claim("err_cat", "err_sev")  # a link's filter, for a system with errors
         return ErrorFilter()
@@ -154,7 +154,7 @@ def pair_error_filter(testset: TestSet, names: tuple[str, str], prefix: str) -> 
     Draws nothing when neither system has error spans. The choices travel in the
     link (``err_from``, ``err_cat``, ``err_sev``, ``err_in``).
     """
-    annotations = annotation_choice(testset, f"{prefix}_err_from", link=True)
+    annotations = annotation_choice(testset, f"{prefix}_err_from", True, TABLE_CHOICE)
     annotated = [n for n in names if annotations is not None and n in annotations.segments]
     if annotations is None or not annotated:
         claim("err_cat", "err_sev", "err_in")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 
 import streamlit as st
 
@@ -69,12 +70,25 @@ def span_sources(testset: TestSet) -> tuple[ErrorAnnotations, ...]:
     return testset.error_spans + ((notes,) if notes is not None else ())
 
 
-def annotation_choice(testset: TestSet, key: str, link: bool = False) -> ErrorAnnotations | None:
+#: The choosers' labels: the segment table's (counts and filter) and the drill-down's,
+#: named apart where a page has both.
+TABLE_CHOICE, DRAWN_CHOICE = "Errors counted and filtered from", "Error spans drawn from"
+
+
+def annotation_choice(
+    testset: TestSet,
+    key: str,
+    link: bool = False,
+    label: str = "Error spans from",
+    follow: str | None = None,
+) -> ErrorAnnotations | None:
     """The error spans to show: None without any, the one file, or the user's choice of files.
 
     ``link``: the choice travels in the page's link as ``err_from`` (a table's
     choice; a drill-down's stays out of it). A link naming a file the page
-    does not hold is reported even where there is only one to show.
+    does not hold is reported even where there is only one to show. ``follow``:
+    the key of the page's other chooser (the table's), whose choice this one takes
+    until the user makes one here (a link's ``err_from`` draws that file's spans too).
     """
     files = span_sources(testset)
     if not files:
@@ -85,15 +99,29 @@ def annotation_choice(testset: TestSet, key: str, link: bool = False) -> ErrorAn
     if len(files) == 1:
         write_links(param)  # the one file is the default: left out of the link
         return files[0]
+    state, own = st.session_state, f"{key}::own"
+    if follow is not None and not state.get(own) and state.get(follow) in names:
+        state[key] = state[follow]
     chosen = st.selectbox(
-        "Error spans from",
+        label,
         names,
         key=key,
-        help="Which file's error spans to show and count"
-        + (f"; “{NOTES_NAME}”: the words your saved notes mark" if NOTES_NAME in names else ""),
+        on_change=None if follow is None else partial(state.__setitem__, own, True),
+        help=_choice_help(label, names),
     )
     write_links(param)
     return files[names.index(str(chosen))]
+
+
+def _choice_help(label: str, names: list[str]) -> str:
+    """The help of a chooser: what it decides, and what "Your notes" holds."""
+    what = {
+        TABLE_CHOICE: "Which file's errors the segment table counts and filters by",
+        DRAWN_CHOICE: "Which file's error spans are drawn on this segment (and in every "
+        "system's line of it); it follows the table's choice until you choose here",
+    }.get(label, "Which file's error spans to show and count")
+    notes = f"; “{NOTES_NAME}”: the words your saved notes mark" if NOTES_NAME in names else ""
+    return what + notes
 
 
 def whose_errors(annotations: ErrorAnnotations) -> str:
@@ -131,7 +159,7 @@ def segment_errors(
     if annotations.name != NOTES_NAME and NOTES_NAME in _marked_here(system, index):
         st.caption(
             f"Your notes mark an error here too: choose “{NOTES_NAME}” under "
-            "“Error spans from” to see it."
+            f"“{DRAWN_CHOICE}” to see it."
         )
     if system not in annotations.segments:
         st.caption(f"{md(annotations.name)} annotates no segment of {md(system)}.")

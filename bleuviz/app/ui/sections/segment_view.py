@@ -14,6 +14,7 @@ from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_spans import (
+    DRAWN_CHOICE,
     ShownErrors,
     annotation_choice,
     error_table,
@@ -39,6 +40,7 @@ from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
 from bleuviz.bleu.signature import signature
 from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import rouge_text
 from bleuviz.metrics.evaluation import Evaluation
@@ -113,11 +115,13 @@ def show_segment(
     index: int,
     key_prefix: str,
     defer_table: bool = False,
-) -> None:
+) -> ErrorAnnotations | None:
     """Draw source, hypothesis and references highlighted, the n-gram tables and the BP.
 
     ``defer_table``: the n-gram table follows once the rest is on screen (a link to one
     segment: without it, the page sends no data frame before its answer is drawn).
+    Returns the error spans drawn (None without any), for the page's other views of the
+    segment.
     """
     testset = evaluation.testset
     segment_heading(testset, system, index, key_prefix)
@@ -129,7 +133,10 @@ def show_segment(
         column.metric(title, value)
     _other_metrics(evaluation, system, index)
     learn_link(hyp, refs)
-    spans = annotation_choice(testset, f"{key_prefix}_seg_err_from")  # None without any
+    # None without any; the table's choice until the user makes one here.
+    spans = annotation_choice(
+        testset, f"{key_prefix}_seg_err_from", False, DRAWN_CHOICE, f"{key_prefix}_err_from"
+    )
     errors = segment_errors(spans, system, index, key_prefix)
     order = source_and_order(evaluation, config, index, f"{key_prefix}_order", errors)
     severities = [] if errors is None else [span.severity for span in errors.spans]
@@ -152,6 +159,7 @@ def show_segment(
     rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
     if rouge:
         _rouge_section(hyp, refs, rouge, key_prefix)
+    return spans
 
 
 #: The heights (px) of the widgets a glance leaves room for, as chromium draws them at

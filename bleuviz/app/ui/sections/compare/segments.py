@@ -24,6 +24,7 @@ from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
 from bleuviz.app.ui.sections.error_filter import pair_error_filter, with_pair_counts
 from bleuviz.app.ui.sections.error_spans import (
+    DRAWN_CHOICE,
     ShownErrors,
     annotation_choice,
     segment_errors,
@@ -213,7 +214,8 @@ def drill_down(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
     order = source_and_order(evaluation, config, index, key="cmp_order")
-    spans = annotation_choice(testset, "cmp_seg_err_from")  # None without error spans
+    # None without error spans; the table's choice until the user makes one here.
+    spans = annotation_choice(testset, "cmp_seg_err_from", False, DRAWN_CHOICE, "cmp_err_from")
     shown_legend = st.empty()  # the error legend joins it where a side shows error spans
     drawn: list[str] | None = None  # the severities shown, once a side shows error spans
     for i, col in enumerate(st.columns(2)):
