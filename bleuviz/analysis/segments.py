@@ -55,6 +55,26 @@ def add_columns(
     return table
 
 
+def reading_order(columns: Sequence[str]) -> list[str]:
+    """Return a segment table's columns as the page shows them: the hypothesis after the scores.
+
+    ``columns``: a ``segment_table``'s, with ``add_columns``'s and any others (error
+    counts, where the search matched). Ids and scores come first, then the hypothesis
+    and the note, then BLEU's details (precisions, brevity penalty, lengths): with
+    three metrics and error counts beside BLEU, the hypothesis had moved past the
+    details, out of view at 1280 px.
+    """
+    details = [c for c in columns if c in ("bp", "hyp_len", "ref_len") or _is_precision(c)]
+    text = [c for c in ("hypothesis", "note") if c in columns]
+    first = [c for c in columns if c not in details and c not in text]
+    return [*first, *text, *details]
+
+
+def _is_precision(column: str) -> bool:
+    """Whether ``column`` is one of ``segment_table``'s modified precisions (``p1``...)."""
+    return column[:1] == "p" and column[1:].isdigit()
+
+
 #: Columns of a segment table an export replaces (ids and the preview: it has whole texts).
 _REPLACED = ("seg", "doc", "hypothesis")
 

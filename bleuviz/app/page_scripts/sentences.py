@@ -14,7 +14,13 @@ from typing import cast
 import numpy as np
 import streamlit as st
 
-from bleuviz.analysis.segments import SegmentFilter, add_columns, filter_mask, match_places
+from bleuviz.analysis.segments import (
+    SegmentFilter,
+    add_columns,
+    filter_mask,
+    match_places,
+    reading_order,
+)
 from bleuviz.app.ui.cache.data import current_corpus
 from bleuviz.app.ui.cache.scores import (
     metric_scores,
@@ -159,6 +165,7 @@ def table_and_exports() -> None:
                 for label in labels
             },
         },
+        column_order=reading_order(list(page.columns)),
     )
     sentence_exports(evaluation, config, system, table, (shown["seg"] - 1).tolist(), labels)
 

@@ -213,7 +213,8 @@ def error_table(expl: SegmentExplanation, order: int, errors: ShownErrors, key: 
         key=f"{key}_errors_{order}",
         hide_index=True,
         column_config={
-            "marked": st.column_config.TextColumn("marked words", width="large"),
+            # Medium: at large, "flagged at order N" left the 818 px the page has at 1280.
+            "marked": st.column_config.TextColumn("marked words", width="medium"),
             "flagged": st.column_config.NumberColumn(
                 f"flagged at order {order}",
                 help=f"The error's tokens that no matched {order}-gram covers "

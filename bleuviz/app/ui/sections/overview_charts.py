@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.segments import document_scores
@@ -12,6 +13,7 @@ from bleuviz.app.ui.cache.scores import sentence_bleu
 from bleuviz.app.ui.sections.deferred import CHART_PX
 from bleuviz.app.ui.sections.overview_table import Column, chart_order, focus_picker
 from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.table_window import column_px, fits_width
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.result import BleuScore
 from bleuviz.metrics.evaluation import Evaluation
@@ -60,20 +62,7 @@ def documents_section(evaluation: Evaluation, config: BleuConfig, signature: str
         document_bars(list(docs["doc"]), {n: list(docs[n]) for n in systems}),
         key="ov_doc_chart",
     )
-    # A scrolling grid, not st.table: 13 systems' columns fit 1280 px, the ids stay in view.
-    st.dataframe(
-        docs,
-        key="ov_docs_table",
-        hide_index=True,
-        column_config={
-            "doc": st.column_config.TextColumn("doc", pinned=True),
-            "segments": st.column_config.NumberColumn("segments", width="small"),
-            **{
-                name: st.column_config.NumberColumn(name, format="%.2f", width="small")
-                for name in systems
-            },
-        },
-    )
+    document_table(docs, systems)
     export_buttons(docs, "documents", "ov_docs_export", signature=signature)
     doc = st.selectbox("Open a document's segments", list(docs["doc"]), key="ov_doc")
     system = st.selectbox("System", systems, key="ov_doc_system")
@@ -82,6 +71,50 @@ def documents_section(evaluation: Evaluation, config: BleuConfig, signature: str
         label=f"Show the segments of {md(str(doc))} for {md(system)}",
         query_params={"sys": system, "doc": str(doc)},
         icon=":material/manage_search:",
+    )
+
+
+def document_table(docs: pd.DataFrame, systems: list[str]) -> None:
+    """The documents' scores: a row per document, or per system where only that fits.
+
+    At 1,280 px the main column holds about ten systems' columns with their names whole
+    (WMT21 TED's 13 made the table scroll sideways); with more, a few documents go
+    across instead. Where neither fits, a row per document scrolls, its id pinned.
+    """
+    ids = [str(doc) for doc in docs["doc"]]
+    if fits_width(["doc", "segments", *systems]) or not fits_width(["system", *ids]):
+        st.dataframe(
+            docs,
+            key="ov_docs_table",
+            hide_index=True,
+            column_config={
+                "doc": st.column_config.TextColumn("doc", pinned=True),
+                "segments": st.column_config.NumberColumn("segments", width=column_px("segments")),
+                **{
+                    name: st.column_config.NumberColumn(name, format="%.2f", width=column_px(name))
+                    for name in systems
+                },
+            },
+        )
+        return
+    across = docs.set_index("doc")[systems].T.rename_axis("system").reset_index()
+    across.columns = ["system", *ids]
+    st.dataframe(
+        across,
+        key="ov_docs_table",
+        hide_index=True,
+        column_config={
+            "system": st.column_config.TextColumn("system", pinned=True),
+            **{
+                doc: st.column_config.NumberColumn(doc, format="%.2f", width=column_px(doc))
+                for doc in ids
+            },
+        },
+    )
+    sizes = " · ".join(f"{doc} {n}" for doc, n in zip(ids, docs["segments"], strict=True))
+    st.caption(
+        f"A row per system: {len(systems)} systems' columns would not fit side by side. "
+        f"Segments per document: {md(sizes)}."
     )
 
 

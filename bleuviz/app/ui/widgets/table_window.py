@@ -27,6 +27,22 @@ def table_px(n_rows: int) -> int:
     return (min(n_rows, _AUTO_ROWS) + 1) * _ROW_PX + 2
 
 
+#: The page's main column at 1,280 px and wider (Streamlit's centered layout, as chromium
+#: draws it), and what a grid column needs to show its header whole: about 7.5 px a
+#: character of the header's font and 20 of padding, and at least a number's room.
+MAIN_PX, _CHAR_PX, _PAD_PX, _NUMBER_PX = 818, 7.5, 20, 64
+
+
+def column_px(label: str) -> int:
+    """The width (px) a grid column needs for its header ``label`` and a number below it."""
+    return max(_NUMBER_PX, round(len(label) * _CHAR_PX) + _PAD_PX)
+
+
+def fits_width(labels: list[str]) -> bool:
+    """Whether columns headed ``labels`` fit the main column side by side, headers whole."""
+    return sum(column_px(label) for label in labels) <= MAIN_PX
+
+
 def _pages(n_rows: int) -> list[str]:
     """The page labels of a table of ``n_rows`` rows: "rows 1–1,000", ..."""
     return [
