@@ -11,7 +11,10 @@ import pandas as pd
 import pytest
 
 from bleuviz.analysis.outliers import find_outliers
-from bleuviz.analysis.segments import segment_export
+from bleuviz.analysis.segments import add_columns, reading_order, segment_export, segment_table
+from bleuviz.bleu import BleuConfig
+from bleuviz.bleu.corpus import compute_corpus_stats
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.load import load_paths
 from bleuviz.render.word_diff import word_diff_html
 from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
@@ -81,3 +84,18 @@ def test_edge_and_quantile_buckets() -> None:
     assert labels == ("<0.25", "0.25–0.5", "≥0.5", NO_SCORE)
     assert groups.tolist() == [0, 2, 0, 3, 2, 1, 2, 2]
     assert parse_edges("10, 20 30") == (10.0, 20.0, 30.0)
+
+
+def test_reading_order_puts_the_hypothesis_after_the_scores() -> None:
+    """Issue 44 (11): the scores and counts, the text, then BLEU's details; nothing lost."""
+    testset = load_paths(SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE, SAMPLE_DOCIDS)
+    corpus = compute_corpus_stats(testset, TokenizeConfig())
+    table = segment_table(corpus, next(iter(testset.systems)), BleuConfig())
+    add_columns(table, {"chrF": np.zeros(len(table)), "TER": np.zeros(len(table))}, [""] * 126)
+    table.insert(list(table.columns).index("hyp_len"), "major", 0)
+    order = reading_order(list(table.columns))
+    assert sorted(order) == sorted(table.columns)
+    assert order[: order.index("hypothesis")] == ["seg", "doc", "bleu", "chrF", "TER", "major"]
+    assert order[order.index("hypothesis") :] == [
+        "hypothesis", "note", "p1", "p2", "p3", "p4", "bp", "hyp_len", "ref_len"
+    ]  # fmt: skip

@@ -173,13 +173,14 @@ def test_a_link_to_a_segment_shows_it_before_the_table(page: Page, server: str) 
     assert top is not None and 40 < top["y"] < 100, top
     for key in ("sent_table_part_go", "sent_every_part_go"):
         expect(page.locator(f".st-key-{key}")).to_have_count(0)
-    # A click on a row's number still opens that row's segment.
+    # A click on a row's number still opens that row's segment. The table opens on the row
+    # before the linked one (scroll_table_to_row), so its third row is segment 5 - 1 + 2.
     grid = page.locator(".st-key-sent_table [data-testid='stDataFrame']")
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     assert box is not None
     page.mouse.click(box["x"] + OPEN_PX + 37, box["y"] + 35 + 2 * 35 + 17)  # the third number
-    expect(page.get_by_role("heading", name="Segment 3 ·")).to_contain_text("terse")
+    expect(page.get_by_role("heading", name="Segment 6 ·")).to_contain_text("terse")
 
 
 #: When the linked segment's hypothesis first shows: the widgets then drawn, and the code

@@ -56,9 +56,12 @@ from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.state.stepper import row_stepper
 from bleuviz.app.ui.widgets.filters import filter_chips, forget
 from bleuviz.app.ui.widgets.format import number_format
-from bleuviz.app.ui.widgets.scroll import scroll_into_view
+from bleuviz.app.ui.widgets.scroll import scroll_into_view, scroll_table_to_row
 from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.workspace import NOTE_CATEGORIES
+
+#: Session-state key: the table is to be scrolled to the open segment's row when drawn.
+TABLE_TO_ROW = "sent_table::to_row"
 
 st.title("Sentences")
 evaluation, config = current_corpus()
@@ -70,6 +73,8 @@ longest = longest_hypothesis(evaluation)
 documents = document_choices(testset)
 links = sentence_links(systems, testset.n_segments, longest, documents)
 opened_on_segment = arriving() and "seg" in st.query_params  # a link to one segment
+if opened_on_segment:  # its row is brought into view once the table is drawn
+    st.session_state[TABLE_TO_ROW] = True
 st.session_state.setdefault("sent_bleu", (0.0, 100.0))
 st.session_state.setdefault("sent_len", (0, longest))
 apply_links(links)
@@ -146,7 +151,10 @@ page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
 
 
 def table_and_exports() -> None:
-    """The page of the table (a click opens a row) and the downloads below it."""
+    """The page of the table (a click opens a row) and the downloads below it.
+
+    Drawn first after a link to a segment, the table is scrolled to that segment's row.
+    """
     clickable_segment_table(
         page,
         "sent",
@@ -167,6 +175,10 @@ def table_and_exports() -> None:
         },
         column_order=reading_order(list(page.columns)),
     )
+    slot = st.empty()  # drawn on every run: the elements below keep their places
+    rows, opened = page["seg"].tolist(), st.session_state.get("sent_seg")
+    if st.session_state.pop(TABLE_TO_ROW, False) and opened in rows:
+        scroll_table_to_row("sent_table", rows.index(opened), len(rows), slot)
     sentence_exports(evaluation, config, system, table, (shown["seg"] - 1).tolist(), labels)
 
 

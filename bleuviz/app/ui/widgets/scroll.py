@@ -1,5 +1,7 @@
 """Bring one element of the page into view when the page opens (a link to a segment).
 
+A segment table is brought to the linked segment's row too (``scroll_table_to_row``).
+
 Streamlit draws a page top to bottom and leaves the window at its top, so a link to
 one segment would open on the table above its drill-down. ``st.html`` runs our
 script in the page (``unsafe_allow_javascript``); the script holds no text from
@@ -70,6 +72,47 @@ def scroll_into_view(anchor: str, where: Any = st) -> None:
     """
     where.html(
         _SCRIPT.format(anchor=json.dumps(anchor), wait=_WAIT_MS),
+        unsafe_allow_javascript=True,
+        width="content",
+    )
+
+
+#: The grid's own scrolling element in an ``st.dataframe`` (glide-data-grid's), and the height
+#: of its rows (px): the row at index ``i`` starts ``i`` rows below the top of its content.
+_GRID_SCROLLER, _GRID_ROW_PX = ".dvn-scroller", 35
+
+_TABLE_SCRIPT = """<script>
+(() => {{
+  const selector = {selector}, top = {top}, height = {height}, stop = Date.now() + {wait};
+  const go = () => {{
+    const grid = document.querySelector(selector);
+    // Once the rows are in (the grid is as tall as they are), unless the user scrolled it.
+    if (grid && grid.scrollHeight >= height) {{
+      if (grid.scrollTop === 0) grid.scrollTop = top;
+    }} else if (Date.now() < stop) {{
+      setTimeout(go, 50);
+    }}
+  }};
+  go();
+}})();
+</script>"""
+
+
+def scroll_table_to_row(container_key: str, row: int, n_rows: int, where: Any = st) -> None:
+    """Scroll the table in the container ``container_key`` to its row ``row`` (from 0).
+
+    The row is drawn second from the top, the one before it above it (at the table's end,
+    as far as the table goes). Streamlit's table opens on its first rows and has no way
+    to scroll it from the server: a linked segment's drill-down was in view, its row not.
+    ``n_rows``: the rows the table holds (the script waits until they are drawn).
+    """
+    where.html(
+        _TABLE_SCRIPT.format(
+            selector=json.dumps(f".st-key-{container_key} {_GRID_SCROLLER}"),
+            top=max(row - 1, 0) * _GRID_ROW_PX,
+            height=(n_rows + 1) * _GRID_ROW_PX,
+            wait=_WAIT_MS,
+        ),
         unsafe_allow_javascript=True,
         width="content",
     )
