@@ -120,11 +120,16 @@ def test_major_error_over_the_ngram_highlight_and_hostile_annotations_inert(
 
     seg = segment_containing("literal", SCRIPT)
     open_segment(page, spans_server, "literal", seg)
-    hostile = page.locator('.bv-line .bv-err[data-severity="minor"]')
+    minor = '.bv-err[data-severity="minor"]'
+    hostile = page.locator(f".bv-line:not(.bv-system .bv-line) {minor}")  # the drill-down's
     expect(hostile.first).to_be_visible()
     categories = hostile.evaluate_all("els => els.map(e => e.dataset.category)")
     assert set(categories) == {HOSTILE_CATEGORY}
     assert "".join(hostile.all_text_contents()) == SCRIPT
+    # The same error on literal's line in "This segment in every system", as inert.
+    every = page.locator(".bv-system").filter(has_text="literal").locator(f".bv-line {minor}")
+    expect(every.first).to_be_attached()
+    assert "".join(every.all_text_contents()) == SCRIPT
     main = page.locator('[data-testid="stMain"]')
     assert main.locator(".bv-line img, .bv-line b, .bv-line script").count() == 0
     page.wait_for_timeout(1000)  # give a handler that did get in the time to run

@@ -40,8 +40,12 @@ def test_a_saved_notes_marks_are_drawn_on_the_segment(browser: Browser, tmp_path
         page.keyboard.press("Escape")  # the multiselect's list stays open, hiding the page
         page.get_by_role("button", name="Save note").click()
         wait_idle(page)
-        error = page.locator('.bv-tok > .bv-err[data-severity="major"][data-rater="bleuviz"]')
+        marked = '.bv-tok > .bv-err[data-severity="major"][data-rater="bleuviz"]'
+        # The drill-down's line (terse's line in "This segment in every system" has it too).
+        error = page.locator(f".bv-line:not(.bv-system .bv-line) {marked}")
         expect(error).to_have_count(1)  # inside its token: over BLEU's highlight
+        every = page.locator(".bv-system").filter(has_text="terse").locator(marked)
+        expect(every).to_have_text("argues")
         expect(error).to_have_text("argues")
         assert error.get_attribute("data-category") == "Other"
         token = error.locator("xpath=..")
