@@ -10,6 +10,7 @@ one-line ``WorkspaceError`` naming the workspace.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -112,8 +113,30 @@ def describe(error: sqlite3.Error, folder: Path) -> str:
     """
     text = " ".join(str(error).split())
     code = getattr(error, "sqlite_errorcode", None)
-    template = _MESSAGES.get(code & 0xFF if isinstance(code, int) else -1, "workspace {folder}")
+    primary = code & 0xFF if isinstance(code, int) else -1
+    if primary == sqlite3.SQLITE_IOERR and disk_full(folder):
+        primary = sqlite3.SQLITE_FULL
+    template = _MESSAGES.get(primary, "workspace {folder}")
     return template.format(folder=folder, timeout=BUSY_TIMEOUT_S) + f" ({text})"
+
+
+#: Free space below which an I/O error is put down to a full disk (bytes): less than
+#: SQLite's next growth of the WAL index (32 KiB) and a few pages of the log.
+DISK_FULL_BYTES = 1 << 20
+
+
+def disk_full(folder: Path) -> bool:
+    """Return whether the file system holding ``folder`` has (almost) no space left.
+
+    SQLite reports SQLITE_FULL only where a write returns ENOSPC; on a disk with
+    no block left the first failure is often growing the WAL index or the log
+    (SQLITE_IOERR_SHMSIZE, _WRITE, _TRUNCATE: "disk I/O error"), and Python does
+    not expose the errno (``sqlite3_system_errno``), so the free space is asked.
+    """
+    try:
+        return shutil.disk_usage(folder).free < DISK_FULL_BYTES
+    except OSError:  # the folder is gone or cannot be examined: say what SQLite said
+        return False
 
 
 #: SQLite's primary result code -> what it means for the workspace.

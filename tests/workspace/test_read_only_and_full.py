@@ -29,7 +29,7 @@ import sacrebleu
 from bleuviz.errors import WorkspaceError
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import DB_NAME, Workspace, base
-from bleuviz.workspace.connection import database_uri
+from bleuviz.workspace.connection import database_uri, describe
 from bleuviz.workspace.schema import CREATE
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from tests.workspace.conftest import assert_same_testset, sample_testset
@@ -296,3 +296,41 @@ def test_add_on_a_really_full_disk_is_one_line_naming_it(tmp_path: Path) -> None
         with sqlite3.connect(ws / DB_NAME) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         conn.close()
+
+
+@pytest.mark.skipif(shutil.which("mount") is None or os.geteuid() != 0, reason="needs mount")
+def test_a_disk_without_one_free_block_is_named_full(tmp_path: Path) -> None:
+    """Issue 44, item 31: at 100 % SQLite says "disk I/O error" (growing its WAL index),
+    not SQLITE_FULL; the message names the full disk all the same."""
+    with _tiny_filesystem(tmp_path / "small", "2m") as small:
+        ws = small / "ws"
+        base_argv = [sys.executable, "-m", "bleuviz", "add", "--workspace", str(ws)]
+        ref = ["--ref", str(SAMPLE_REFS[0])]
+        first = subprocess.run([*base_argv, *ref, "--hyp", str(SAMPLE_HYPS[0])], cwd=ROOT)
+        assert first.returncode == 0
+        with contextlib.suppress(OSError), (small / "filler").open("wb", buffering=0) as filler:
+            while True:  # every block, to the last one (ENOSPC ends it)
+                filler.write(b"\0" * 4096)
+        assert shutil.disk_usage(small).free == 0
+        argv = [*base_argv, *ref, "--hyp", str(SAMPLE_HYPS[1])]
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(
+            f"bleuviz: error: workspace {ws}: the disk is full, nothing was saved"
+        )
+
+
+def test_an_io_error_with_no_space_left_is_a_full_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no small filesystem can be mounted: SQLite's SQLITE_IOERR_SHMSIZE, as there."""
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode = sqlite3.SQLITE_IOERR_SHMSIZE  # type: ignore[attr-defined]
+    usage = shutil.disk_usage(tmp_path)
+    assert describe(error, tmp_path).startswith(
+        f"workspace {tmp_path}: the disk could not be read or written"
+    )
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage._replace(free=0))
+    assert describe(error, tmp_path) == (
+        f"workspace {tmp_path}: the disk is full, nothing was saved (disk I/O error)"
+    )
