@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 
 import bleuviz
+from bleuviz.bleu import FLAVORS
 from bleuviz.bleu.config import BleuConfig
+from bleuviz.bleu.orders import MAX_ORDER
 from bleuviz.errors import BleuvizError, ConfigError
 from bleuviz.io.testset import TestSet
-from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER
+from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER, MAX_SMOOTH_VALUE, MAX_WEIGHT
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import Settings
@@ -127,3 +130,51 @@ def test_ter_switches_must_be_booleans(option: str) -> None:
     with pytest.raises(ConfigError, match=f"^TER {option}: must be true or false, got 'no'"):
         TerConfig(**{option: "no"})  # type: ignore[arg-type]
     assert getattr(TerConfig(**{option: True}), option) is True
+
+
+@pytest.mark.parametrize("smooth", ["floor", "add-k"])
+def test_a_smooth_value_past_the_maximum_is_refused(smooth: str) -> None:
+    """Issue 44, item 27: add-k 1e308 scored ``BLEU = inf``; sacrebleu itself overflows."""
+    oracle = sacrebleu_score(smooth, 1e308)
+    assert oracle is not None and not math.isfinite(oracle)
+    with pytest.raises(ConfigError, match=rf"^smooth_value: at most {MAX_SMOOTH_VALUE:,}"):
+        BleuConfig(smooth=smooth, smooth_value=1e308)
+
+
+@pytest.mark.parametrize("smooth", ["floor", "add-k"])
+def test_the_largest_smooth_value_scores_as_sacrebleu(smooth: str) -> None:
+    oracle = sacrebleu_score(smooth, MAX_SMOOTH_VALUE)
+    assert oracle is not None and math.isfinite(oracle)
+    got = bleuviz_score(BleuConfig(smooth=smooth, smooth_value=MAX_SMOOTH_VALUE))
+    assert got == pytest.approx(oracle, rel=1e-12)
+
+
+@pytest.mark.parametrize("flavor", ["sacrebleu", "nltk", "tf-nmt"])
+def test_weights_past_the_maximum_are_refused(flavor: str) -> None:
+    """Four weights of 1e308 summed to infinity: BLEU was NaN."""
+    with pytest.raises(ConfigError, match=rf"^weights: each at most {MAX_WEIGHT}, got 1e\+308"):
+        BleuConfig(flavor=flavor, weights=(1e308,) * 4)
+
+
+@pytest.mark.parametrize(
+    ("flavor", "smooth"),
+    [(name, smooth) for name, flavor in FLAVORS.items() for smooth in flavor.smoothing],
+)
+def test_the_largest_weights_score_finitely_in_every_smoothing(flavor: str, smooth: str) -> None:
+    """Every weight at the maximum, at the highest order: corpus and sentence scores finite."""
+    value = MAX_SMOOTH_VALUE if smooth in FLAVORS[flavor].smoothing_values else None
+    config = BleuConfig(
+        flavor=flavor,
+        max_order=MAX_ORDER,
+        weights=(float(MAX_WEIGHT),) * MAX_ORDER,
+        smooth=smooth,
+        smooth_value=value,
+    )
+    testset = TestSet({"A": tuple(HYPS)}, tuple(tuple(r) for r in REFS))
+    corpus = bleuviz.compute_corpus_stats(
+        testset, bleuviz.TokenizeConfig("13a"), config.stats_order
+    )
+    stats = corpus.systems["A"]
+    score = bleuviz.corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
+    assert math.isfinite(score.score)
+    assert np.isfinite(bleuviz.sentence_scores(stats, config).score).all()

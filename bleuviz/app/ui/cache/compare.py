@@ -237,9 +237,13 @@ def verdict(
     direction = "above" if diff > 0 else "below" if diff < 0 else "level with"
     if not spec.higher_is_better and diff != 0:
         direction += " (better)" if diff < 0 else " (worse)"
-    tests = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
-    passed = [test for test, p in tests.items() if p is not None and p < SIGNIFICANT]
-    if len(passed) == len(tests):
+    ran = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
+    tests = {test: p for test, p in ran.items() if p is not None}  # 0 trials: AR is off
+    passed = [test for test, p in tests.items() if p < SIGNIFICANT]
+    if len(tests) == 1:
+        (test,) = tests
+        finding = f"{'' if passed else 'not '}significant at p < 0.05 by {test}"
+    elif len(passed) == len(tests):
         finding = "significant at p < 0.05 by both tests"
     elif passed:
         finding = f"significant at p < 0.05 by {passed[0]} only"

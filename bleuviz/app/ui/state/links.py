@@ -189,10 +189,13 @@ def apply_links(params: Sequence[LinkParam]) -> None:
 
 def report_problem(param: LinkParam, raw: str, reason: str) -> None:
     """Keep a one-line message about an unusable value until dismissed or another page opens."""
+    default = "" if param.default is None else param.show(param.default)
     if param.default_text:
         shown = f"; showing {param.default_text}"
-    elif param.default is not None:
-        shown = f"; showing the default, {code_span(param.show(param.default))}"
+    elif default.strip():
+        shown = f"; showing the default, {code_span(default)}"
+    elif param.default is not None:  # an empty default (no weights, no metric) reads as a blank
+        shown = "; showing the default (none)"
     else:
         shown = ""
     _keep_problem(param.name, raw, reason + shown)

@@ -46,6 +46,12 @@ def all_pairs_section(
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
     write_links(links)
+    if test == "p_value_ar" and settings[1] == 0:
+        st.info(
+            "Approximate randomization is off (0 trials): set its trials above 0 in the "
+            "significance test settings, or choose the paired bootstrap."
+        )
+        return
     if corrected:
         settings = corrected_settings(settings, n_pairs)
         signature = tested_signature(evaluation, metric, settings)
@@ -84,7 +90,8 @@ def resolution_notes(settings: tuple[int, int, int]) -> None:
 def corrected_settings(settings: tuple[int, int, int], n_pairs: int) -> tuple[int, int, int]:
     """Raise both counts to what Holm over ``n_pairs`` needs (``needed_resamples``)."""
     n_bs, n_ar, seed = settings
-    return needed_resamples(n_pairs, ALPHA, n_bs), needed_resamples(n_pairs, ALPHA, n_ar), seed
+    n_ar = needed_resamples(n_pairs, ALPHA, n_ar) if n_ar else 0  # 0: AR stays off
+    return needed_resamples(n_pairs, ALPHA, n_bs), n_ar, seed
 
 
 def resolution_note(settings: tuple[int, int, int], test: str, n_tests: int) -> None:
@@ -94,6 +101,8 @@ def resolution_note(settings: tuple[int, int, int], test: str, n_tests: int) -> 
     """
     count = settings[0] if test == "p_value_bs" else settings[1]
     name = next(label for label, field in TESTS.items() if field == test)
+    if count == 0:  # approximate randomization off: no p-value to reach anything
+        return
     if not can_reach(count, n_tests, ALPHA):
         st.warning(unreachable_note(name, count, n_tests, ALPHA), icon=":material/warning:")
     elif n_tests > 1:
