@@ -23,6 +23,7 @@ from bleuviz.app.ui.state.links import apply_links, arriving, claim, write_links
 from bleuviz.app.ui.state.settings import smoothing_defaults
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
+from bleuviz.limits import MAX_SMOOTH_VALUE
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
 
 MAX_REFS = 4
@@ -138,7 +139,13 @@ def controls() -> tuple[TokenizeConfig, BleuConfig]:
     smooth = c.selectbox("Smoothing", flavor.smoothing, key=f"learn_smooth_{name}")
     value = None
     if smooth in flavor.smoothing_values:
-        value = d.number_input("Smoothing value", 0.0, step=0.1, key=f"learn_value_{smooth}")
+        value = d.number_input(
+            "Smoothing value",
+            0.0,
+            float(MAX_SMOOTH_VALUE),
+            step=0.1,
+            key=f"learn_value_{smooth}",
+        )
     e, f, g, h = st.columns([1, 2, 2, 1])
     order = int(e.number_input("Max order N", 1, MAX_ORDER, step=1, key="learn_max_order"))
     weighting = f.radio(
