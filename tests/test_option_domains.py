@@ -21,7 +21,16 @@ from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.orders import MAX_ORDER
 from bleuviz.errors import BleuvizError, ConfigError
 from bleuviz.io.testset import TestSet
-from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER, MAX_SMOOTH_VALUE, MAX_WEIGHT
+from bleuviz.limits import (
+    MAX_CHRF_BETA,
+    MAX_CHRF_ORDER,
+    MAX_SMOOTH_VALUE,
+    MAX_WEIGHT,
+    RESAMPLES,
+    SEEDS,
+    TRIALS,
+    Domain,
+)
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import Settings
@@ -178,3 +187,66 @@ def test_the_largest_weights_score_finitely_in_every_smoothing(flavor: str, smoo
     score = bleuviz.corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
     assert math.isfinite(score.score)
     assert np.isfinite(bleuviz.sentence_scores(stats, config).score).all()
+
+
+def _cli_reads(command: str, option: str, value: int) -> bool:
+    """Whether ``bleuviz COMMAND OPTION VALUE`` gets past the parser (nothing is run)."""
+    from bleuviz.cli.main import build_parser
+
+    try:
+        build_parser([command]).parse_args([command, "--hyp", "h.txt", option, str(value)])
+    except SystemExit:
+        return False
+    return True
+
+
+def _link_reads(name: str, value: int) -> bool:
+    """Whether Compare's link parameter ``name`` takes ``value``."""
+    from bleuviz.app.ui.state.link_values import LinkValueError
+    from bleuviz.app.ui.state.page_links import significance_links
+
+    (param,) = [p for p in significance_links((1000, 10_000, 12345)) if p.name == name]
+    try:
+        param.parse(str(value))
+    except LinkValueError:
+        return False
+    return True
+
+
+def _api_reads(argument: str, value: int) -> bool:
+    """Whether the significance functions' check takes ``value`` for ``argument``."""
+    from bleuviz.significance.paired import check_counts
+
+    given = {"n_bootstrap": 1, "seed": None, "n_ar": None} | {argument: value}
+    try:
+        check_counts(given["n_bootstrap"], "n_bootstrap", given["seed"], given["n_ar"])
+    except ConfigError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("cli", "link", "api", "domain"),
+    [
+        (("compare", "--paired-bs"), "bs", "n_bootstrap", RESAMPLES),
+        (("compare", "--paired-ar"), "ar", "n_ar", TRIALS),
+        (("compare", "--seed"), "seed", "seed", SEEDS),
+        (("score", "--confidence-n"), "bs", "n_bootstrap", RESAMPLES),
+        (("score", "--seed"), "seed", "seed", SEEDS),
+    ],
+)
+def test_one_domain_per_option_on_the_command_line_in_links_and_the_api(
+    cli: tuple[str, str], link: str, api: str, domain: Domain
+) -> None:
+    """Issue 44, item 28: compare took Python's int (2**64 passed), the link's seed stopped at
+    2**32 - 1 and its ``ar`` refused 0; each now reads exactly ``bleuviz.limits``' domain."""
+    for value, inside in [
+        (domain.low, True),
+        (domain.high, True),
+        (domain.low - 1, False),
+        (domain.high + 1, False),
+        (2**64, False),
+    ]:
+        assert _cli_reads(*cli, value) is inside, (cli, value)
+        assert _link_reads(link, value) is inside, (link, value)
+        assert _api_reads(api, value) is inside, (api, value)
