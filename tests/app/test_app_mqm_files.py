@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 from bleuviz.app.ui.state.app_args import parse_argv
 from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC
 from bleuviz.render.labels import escape_markdown
+from tests.app.markup import message_text
 from tests.app.test_app_imported_scores import score_uploader
 from tests.cli.test_mqm_cli import BASE, MQM_FILE, SEG_IDS, error_counts, published
 from tests.io.test_mqm_score import oracle_scores
@@ -48,8 +49,8 @@ def test_command_line_mqm_shows_googles_means(new_app: Callable[..., AppTest]) -
     at.run()
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
     assert shown_means(at) == expected_means()
-    notes = [i.value for i in at.sidebar.info]
-    assert any("skipped 1 system not loaded: " + escape_markdown("ref") in v for v in notes), notes
+    notes = [message_text(i.value) for i in at.sidebar.info]
+    assert any("skipped 1 system not loaded: ref" in v for v in notes), notes
 
 
 @pytest.mark.parametrize("name", ["mqm_ted_ende.tsv", "annotations.txt"])

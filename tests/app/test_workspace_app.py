@@ -25,6 +25,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.progress import Progress
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, SavedSet, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
+from tests.app.markup import message_text
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
 REF = ["The cat sat on the mat .", "It rained all day .", "We went home early ."]
@@ -50,7 +51,7 @@ def saved_sample(folder: Path) -> tuple[Workspace, SavedSet]:
 
 
 def warnings(app: AppTest) -> list[str]:
-    return [w.value for w in app.warning]
+    return [message_text(w.value) for w in app.warning]
 
 
 def test_command_line_files_are_saved_and_named_in_the_link(

@@ -145,8 +145,8 @@ def skipped_notes(loaded: LoadedTestSet) -> list[str]:
             f for f in skipped_in_files(loaded.content_id, cli_paths, scored) if f[1] in from_cli
         ]
     return [
-        f"{md(name)} ({md(file_base_name(origin))}): skipped {len(skipped)} system"
-        f"{'s' if len(skipped) != 1 else ''} not loaded: {md(', '.join(skipped[:10]))}"
+        f"{name} ({file_base_name(origin)}): skipped {len(skipped)} system"
+        f"{'s' if len(skipped) != 1 else ''} not loaded: {', '.join(skipped[:10])}"
         + (f", … ({len(skipped) - 10} more)" if len(skipped) > 10 else "")
         for name, origin, skipped in found
     ]
@@ -199,7 +199,7 @@ def show_notes(notes: list[str]) -> None:
     if not notes and state.get("data_source") == SAVED and state.get(SAVED_SET_KEY) == saved_to:
         notes = list(saved_notes)
     for note in notes:
-        st.sidebar.info(note, icon=":material/info:")
+        st.sidebar.info(md(note), icon=":material/info:")
 
 
 def show_kept(files: tuple[tuple[NamedBytes, str], ...]) -> None:

@@ -264,12 +264,14 @@ def _unaligned(report: ErrorTokenReport) -> None:
     """The annotated segments left out because their tokens could not be placed."""
     if not report.unaligned:
         return
-    shown = ", ".join(f"{md(s)} {i + 1}" for s, i in report.unaligned[:20])
+    shown = ", ".join(f"{s} {i + 1}" for s, i in report.unaligned[:20])
     more = f" and {len(report.unaligned) - 20} more" if len(report.unaligned) > 20 else ""
     n = len(report.unaligned)
     what = "1 annotated segment is" if n == 1 else f"{n} annotated segments are"
     st.warning(
-        f"{what} left out: the tokenizer rewrote characters, so the tokens cannot be "
-        f"placed in the line ({shown}{more}).",
+        md(
+            f"{what} left out: the tokenizer rewrote characters, so the tokens cannot be "
+            f"placed in the line ({shown}{more})."
+        ),
         icon=":material/warning:",
     )

@@ -150,7 +150,7 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
             args=(testset, system, index, key),
         )
         if error := state.pop(NOTE_ERROR_KEY, None):
-            st.error(error, icon=":material/error:")
+            st.error(md(error), icon=":material/error:")
         elif saved is not None:
             when_col.caption(
                 f"Saved {saved.saved:%Y-%m-%d %H:%M:%S} UTC by {md(saved.author)} "

@@ -95,7 +95,7 @@ def resolution_note(settings: tuple[int, int, int], test: str, n_tests: int) -> 
     count = settings[0] if test == "p_value_bs" else settings[1]
     name = next(label for label, field in TESTS.items() if field == test)
     if not can_reach(count, n_tests, ALPHA):
-        st.warning(unreachable_note(name, count, n_tests, ALPHA), icon=":material/warning:")
+        st.warning(md(unreachable_note(name, count, n_tests, ALPHA)), icon=":material/warning:")
     elif n_tests > 1:
         st.caption(
             f"With Holm's correction every pair is tested with {settings[0]:,} bootstrap "
