@@ -2,10 +2,11 @@
 
 ``--revisions`` writes every revision of every note (who, when, what;
 deletions included) instead of the current notes. ``--format mqm`` writes
-them as Google's MQM TSV instead (rater ``bleuviz``, the marked words between
-``<v>`` and ``</v>``; see ``Workspace.notes_mqm``), which ``--mqm`` reads back;
-notes written on an output since replaced are left out, and stderr says how
-many. Reads only: it works on a read-only workspace.
+them as Google's MQM TSV instead (rater: the note's author, ``bleuviz`` if
+anonymous; the marked words between ``<v>`` and ``</v>``; see
+``Workspace.notes_mqm``), which ``--mqm`` reads back; notes written on an
+output since replaced are left out, and stderr says how many. Reads only: it
+works on a read-only workspace.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def add_notes_parser(commands: Any) -> argparse.ArgumentParser:
         choices=FORMATS,
         default="tsv",
         help="tsv: every field of the notes; mqm: Google's MQM TSV of the current notes, "
-        "rater bleuviz, which --mqm reads back (default: %(default)s)",
+        "rated by each note's author, which --mqm reads back (default: %(default)s)",
     )
     add_workspace_option(parser)
     parser.set_defaults(func=run_notes)
