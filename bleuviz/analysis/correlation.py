@@ -33,6 +33,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 
 from bleuviz.analysis.meta_eval import grouped_kendall, pairwise_accuracy_eq
 from bleuviz.arrays import FloatArray
@@ -100,6 +101,31 @@ class Correlation:
             "n_systems": self.n_systems,
             "n_segments": self.n_segments,
         }
+
+
+#: The exported table's headers, by ``Correlation.as_dict`` key: the page's names, in
+#: ASCII (a LaTeX table compiles without a Greek font).
+EXPORT_HEADERS = {
+    "name": "metric",
+    "system_pearson": "system Pearson r",
+    "system_kendall": "system Kendall tau",
+    "pairwise_accuracy": "pairwise accuracy",
+    "segment_kendall": "segment tau, no grouping",
+    "segment_kendall_item": "segment tau by item",
+    "segment_kendall_system": "segment tau by system",
+    "pairwise_accuracy_eq": "acc_eq",
+    "pairwise_accuracy_eq_epsilon": "acc_eq epsilon",
+    "n_systems": "systems",
+    "n_segments": "segments",
+}
+#: The exported columns that are agreements with the humans (higher is better).
+AGREEMENT_HEADERS = tuple(EXPORT_HEADERS[k] for k in list(EXPORT_HEADERS)[1:8])
+
+
+def correlation_export(results: Collection[Correlation]) -> pd.DataFrame:
+    """One row per metric, headed as the page heads it; undefined values are NaN."""
+    frame = pd.DataFrame([r.as_dict() for r in results], columns=list(EXPORT_HEADERS))
+    return frame.rename(columns=EXPORT_HEADERS)
 
 
 def scores_view(name: str, scored: Mapping[str, MetricScores]) -> MetricView:

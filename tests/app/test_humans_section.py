@@ -8,17 +8,20 @@ files read with plain Python (``tests.data.file_scores``).
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import numpy as np
+import pandas as pd
 import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from tests.analysis.test_meta_eval import brute_acc_eq, scipy_mean_tau
+from tests.app.downloads import capture_downloads
 from tests.data import (
     HUMAN_SCORES,
     SAMPLE_HYPS,
@@ -150,3 +153,22 @@ def test_a_segment_scatter_shows_every_scored_pair(new_app: Callable[..., AppTes
     assert len(segment) == 1
     human = human_matrix(NAMES, HUMAN_SCORES)
     assert len(segment[0]["data"][0]["text"]) == int(np.count_nonzero(~np.isnan(human)))
+
+
+def test_correlation_exports_have_the_pages_headers_and_every_signature(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch, with_reference: list[str]
+) -> None:
+    downloads = capture_downloads(monkeypatch)
+    at = overview(new_app, with_reference)
+    latex = downloads["ov_human_export_tex"]().decode()
+    comments = [line for line in latex.splitlines() if line.startswith("% ")]
+    assert any(c.startswith("% human: imported:") for c in comments), comments
+    assert any(c.startswith("% BLEU: nrefs:2|") for c in comments), comments
+    header = next(line for line in latex.splitlines() if line.startswith("metric & "))
+    shown = [str(c) for c in at.table[-1].value.columns]  # the page's table, as headed there
+    assert header.removesuffix(" \\\\").split(" & ")[1:4] == [
+        c.replace("τ", "tau") for c in shown[:3]
+    ]
+    frame = pd.read_csv(io.BytesIO(downloads["ov_human_export_csv"]()))
+    assert frame["signature human"].str.startswith("imported:").all()
+    assert frame["metric"].tolist()[0] == "BLEU"

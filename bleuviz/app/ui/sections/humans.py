@@ -10,9 +10,11 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bleuviz.analysis.correlation import (
+    AGREEMENT_HEADERS,
     Correlation,
     MetricView,
     correlate,
+    correlation_export,
     scores_view,
     segment_gaps,
 )
@@ -27,6 +29,7 @@ from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig
 from bleuviz.metrics import MetricScores, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.render.export import export_style
 from bleuviz.render.human_charts import metric_vs_human_scatter, segment_scatter
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.numbers import fixed
@@ -102,6 +105,22 @@ def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
     ).set_index("metric")
 
 
+def correlation_download(evaluation: Evaluation, results: list[Correlation], human: str) -> None:
+    """The correlation table's downloads: the page's headers, every score's signature.
+
+    The human score's signature and each metric's are named (``signature NAME``).
+    """
+    first = next(iter(evaluation.testset.systems))
+    names = [human, *(r.name for r in results)]
+    signatures = {name: metric_scores(evaluation, first, name).signature for name in names}
+    frame = export_style(
+        correlation_export(results),
+        best=dict.fromkeys(AGREEMENT_HEADERS, True),
+        signatures=signatures,
+    )
+    export_buttons(frame, f"correlation-{human}", "ov_human_export")
+
+
 def human_references(human_view: MetricView) -> list[str]:
     """Systems the human score names as human translations (refA, refB...)."""
     return [s for s in human_view.corpus if is_human_reference(s)]
@@ -119,9 +138,7 @@ def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) ->
     left_out = _left_out(human_references(human_view))
     results = [correlate(view, human_view, left_out) for view in views]
     st.table(correlation_frame(results))
-    export_buttons(
-        pd.DataFrame([r.as_dict() for r in results]), f"correlation-{human}", "ov_human_export"
-    )
+    correlation_download(evaluation, results, human)
     st.caption(CORRELATION_NOTE)
     labels = [view.name for view in views]
     chosen = st.selectbox("Metric", labels, key="ov_human_metric")
