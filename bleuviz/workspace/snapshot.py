@@ -163,9 +163,7 @@ class SnapshotReader:
                 return None
             if self.path.read_bytes() != first:
                 return None
-        except FileNotFoundError:  # the owner's -wal or -journal went meanwhile: look again
-            return None
-        except OSError as e:
+        except OSError as e:  # the file itself (the -wal and -journal may come and go)
             message = f"workspace {self.folder}: cannot read {self.path.name} ({e})"
             raise WorkspaceError(message) from None
         copy = _Copy(_as_rollback(first), signature, taken_ns)
@@ -181,6 +179,7 @@ class SnapshotReader:
             return 0
 
     def _exists(self, suffix: str) -> bool:
+        """Whether the file beside the database with ``suffix`` exists."""
         return os.path.exists(f"{self.path}{suffix}")
 
 
