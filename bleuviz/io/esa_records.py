@@ -24,7 +24,8 @@ A file holding several language pairs (the release holds all of them) is read
 for the one pair whose records fit the test set (each line present, each ``tgt``
 equal to the hypothesis where the file gives it, each span inside its line); of
 several pairs that fit, the one annotating the most loaded systems; a tie is
-refused, since nothing tells which pair the test set is.
+refused, since nothing tells which pair the test set is. When no pair fits, the
+refusal is that of the pair judging the most lines of loaded systems.
 """
 
 from __future__ import annotations
@@ -141,12 +142,8 @@ def _one_pair(
             continue
         if collected:
             fits[langs] = collected
-    if not fits and refusals:
-        closest = max(refusals, key=lambda langs: _loaded(pairs[langs], testset))
-        raise InputError(
-            f"{name}: no language pair of the file ({', '.join(pairs)}) fits the test set; "
-            f"{closest}: {refusals[closest]}"
-        )
+    if not fits and refusals:  # the refusal of the pair judging the most loaded systems
+        raise refusals[max(refusals, key=lambda langs: _loaded(pairs[langs], testset))]
     if not fits:
         return {}, _skipped([r for records in pairs.values() for r in records], testset)
     best = max(len(c) for c in fits.values())
