@@ -25,6 +25,7 @@ from bleuviz.io.decode import read_path
 from bleuviz.io.error_span_files import attach_error_spans
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations, ErrorSpan, SegmentAnnotation
 from bleuviz.io.testset import TestSet
+from bleuviz.render.labels import escape_markdown
 from tests.app.test_app_error_spans import (
     OVERVIEW,
     SENTENCES,
@@ -32,6 +33,7 @@ from tests.app.test_app_error_spans import (
     errors_drawn,
     rates_on_page,
 )
+from tests.app.test_app_imported_scores import score_uploader
 from tests.data.esa_release import ESA_CSV, ESA_JSONL, esa_oracle, esa_testset, write_esa_files
 
 AYA = ("Aya23", 261)
@@ -105,3 +107,24 @@ def test_all_errors_leave_undecided_segments_out() -> None:
     report = what_bleu_sees(testset, annotations, TokenizeConfig(), BleuConfig()).all
     assert group_segments(report, "undecided", ["A"]) == (("A", 0),)
     assert group_segments(report, ALL_ERRORS, ["A"]) == (("A", 1),)
+
+
+@pytest.mark.parametrize("name", [ESA_CSV.name, "appraise-export.txt"])
+def test_an_uploaded_appraise_export_adds_its_esa_score(
+    new_app: Callable[..., AppTest], tmp_path: Path, name: str
+) -> None:
+    hyps, ref, src = write_esa_files(tmp_path)
+    at = new_app("--ref", ref, "--hyp", *hyps, "--src", src)
+    at.switch_page(OVERVIEW)
+    at.run()
+    score_uploader(at).set_value((name, ESA_CSV.read_bytes(), "text/csv"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
+    table = at.table[0].value
+    (column,) = [c for c in table.columns if str(c).startswith("ESA")]
+    per_system: dict[str, list[float]] = {}
+    for (system, _), (_, _, score) in esa_oracle()[0].items():
+        per_system.setdefault(system, []).append(score)
+    for system, scores in per_system.items():
+        shown = float(str(table.loc[escape_markdown(system), column]).split(" ± ")[0])
+        assert shown == pytest.approx(sum(scores) / len(scores), abs=0.05), system
