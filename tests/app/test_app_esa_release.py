@@ -64,6 +64,10 @@ def test_undecided_spans_are_drawn_and_listed(
     # the list holds the spans that mark words (omissions are the markers above)
     assert sorted(listed["severity"]) == sorted(s for _, _, s, empty in expected if not empty)
     assert "undecided" in set(listed["severity"])
+    # the segment table counts them in a column of their own (Aya23: line 262 only)
+    table = next(d.value for d in at.dataframe if "undecided" in d.value.columns)
+    expected_undecided = sum(s == "undecided" for _, _, s, _ in expected)
+    assert table["undecided"].sum() == expected_undecided
 
 
 def test_bleu_sees_counts_undecided_apart(new_app: Callable[..., AppTest], tmp_path: Path) -> None:
