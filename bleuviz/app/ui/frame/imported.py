@@ -72,7 +72,8 @@ def upload_files() -> tuple[tuple[NamedBytes, str], ...]:
         "An mt-metrics-eval file holds lines SYSTEM<TAB>SCORE; a system's k-th line is "
         "segment k; None marks a missing score. Systems the test set does not hold "
         "(WMT's human references) are skipped. Error spans: Google's MQM TSV, "
-        "mt-metrics-eval NAME.seg.rating, WMT24 ESA JSON lines or COMET JSON with xCOMET "
+        "mt-metrics-eval NAME.seg.rating, WMT24 ESA JSON lines, Appraise's ESA CSV export or "
+        "COMET JSON with xCOMET "
         "spans; each gives its segment score too (MQM, ESA, xCOMET).",
     )
     return tuple((NamedBytes(f.name, f.getvalue()), f.file_id) for f in uploads or [])
