@@ -140,6 +140,8 @@ def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTe
     opposite = np.flatnonzero(np.sign(gain_bleu) * np.sign(gain_comet) < 0) + 1
     assert sorted(found["seg"].tolist()) == opposite.tolist()
     assert found["strength"].is_monotonic_decreasing
+    columns = json.loads(segment_table(at, "cmp_disagree_table").proto.columns)
+    assert columns["strength"]["type_config"]["format"] == "%.1f"  # a percentile, as elsewhere
     at.selectbox(key="cmp_metric").set_value("human").run()
     assert not at.exception
     assert any("lack a human score" in c.value for c in at.caption)

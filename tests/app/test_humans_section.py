@@ -238,3 +238,19 @@ def test_a_segment_scatter_shows_every_scored_pair(new_app: Callable[..., AppTes
     assert len(segment) == 1
     human = human_matrix(NAMES, HUMAN_SCORES)
     assert len(segment[0]["data"][0]["text"]) == int(np.count_nonzero(~np.isnan(human)))
+
+
+def test_scatter_hovers_show_each_score_at_its_precision(
+    new_app: Callable[..., AppTest], mqm_like: Path
+) -> None:
+    """BLEU with two decimals as sacrebleu prints it; MQM as written (-5.1: two), not four."""
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+    at = overview(new_app, [*argv, "--seg-scores", str(mqm_like)])
+    hovers = [
+        json.loads(c.proto.spec)["data"][0]["hovertemplate"]
+        for c in at.get("plotly_chart")
+        if "ov_human" in str(c.proto.id)
+    ]
+    assert len(hovers) == 2  # the systems' scatter and the segments'
+    for hover in hovers:
+        assert "BLEU: %{x:.2f}" in hover and "human: %{y:.2f}" in hover

@@ -162,6 +162,7 @@ def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) ->
         if np.isfinite(human_view.corpus[s]) and s not in left_out
     ]
     left, right = st.columns(2)
+    shown = (digits[chosen], metric_spec(evaluation, human).digits)
     left.plotly_chart(
         metric_vs_human_scatter(
             systems,
@@ -169,10 +170,13 @@ def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) ->
             [human_view.corpus[s] for s in systems],
             chosen,
             human,
+            shown,
         ),
         key="ov_human_scatter",
     )
-    right.plotly_chart(_segment_figure(view, human_view, systems), key="ov_human_seg_scatter")
+    right.plotly_chart(
+        _segment_figure(view, human_view, systems, shown), key="ov_human_seg_scatter"
+    )
     largest_gaps(evaluation, view, human_view, left_out)
 
 
@@ -205,16 +209,21 @@ def _left_out(references: list[str]) -> list[str]:
     return [] if keep else references
 
 
-def _segment_figure(view: MetricView, human_view: MetricView, systems: list[str]) -> go.Figure:
+def _segment_figure(
+    view: MetricView, human_view: MetricView, systems: list[str], digits: tuple[int, int]
+) -> go.Figure:
     """Every (system, segment) both scored, as a translucent (sampled) scatter."""
     scored = [s for s in systems if s in view.sentence and s in human_view.sentence]
     labels = [f"{s} · {i + 1}" for s in scored for i in range(len(view.sentence[s]))]
     if not scored:
-        return segment_scatter(np.zeros(0), np.zeros(0), [], view.name, human_view.name)
+        return segment_scatter(
+            np.zeros(0), np.zeros(0), [], view.name, human_view.name, digits=digits
+        )
     return segment_scatter(
         np.concatenate([view.sentence[s] for s in scored]),
         np.concatenate([human_view.sentence[s] for s in scored]),
         labels,
         view.name,
         human_view.name,
+        digits=digits,
     )
