@@ -191,6 +191,10 @@ def test_disagreements_show_both_sides_with_counts_links_and_an_export(
     assert len(links) == 40  # each side's rows
     at.number_input(key="ov_human_gap_rows").set_value(30).run()
     assert [len(at.dataframe[i].value) for i in (0, 1)] == [30, 30]
+    assert len(at.get("page_link")) == 40  # links to the first 20 of each side still
+    at.number_input(key="ov_human_gap_rows").set_value(len(expected) + 1).run()  # more than any
+    assert not at.exception
+    assert [len(at.dataframe[i].value) for i in (0, 1)] == [len(generous), len(harsh)]
     csv = downloads["ov_human_gaps_export_csv"]().decode()
     table = pd.read_csv(
         io.StringIO("\n".join(line for line in csv.splitlines() if not line.startswith("#")))

@@ -24,8 +24,8 @@ from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.numbers import PERCENT_DIGITS, printf
 
-#: Rows each side shows unless the user asks for more.
-SHOWN = 20
+#: Rows each side shows unless the user asks for more (and links at most), and the most.
+SHOWN, MOST = 20, 500
 #: What each side means, for its heading.
 SIDES = {
     GENEROUS: "ranks the output higher than the annotators did",
@@ -48,13 +48,9 @@ def largest_gaps(
         f"**Largest disagreements** between {md(view.name)} and {md(human)}: "
         f"{len(disagree):,} of {len(gaps):,} scored segments are ranked apart"
     )
-    rows = st.number_input(
-        "Rows per side",
-        min_value=1,
-        max_value=max(len(disagree), 1),
-        value=min(SHOWN, max(len(disagree), 1)),
-        key="ov_human_gap_rows",
-    )
+    # A fixed maximum: the value stays valid when another metric or the references change
+    # the count (a side shows what it has, ``head``); the export holds every row.
+    rows = st.number_input("Rows per side", 1, MOST, value=SHOWN, step=10, key="ov_human_gap_rows")
     for side, meaning in SIDES.items():
         found = disagree[disagree["side"] == side]
         _side_table(evaluation, found.head(int(rows)), len(found), view.name, human, side, meaning)
@@ -89,8 +85,11 @@ def _side_table(
         column_order=["rank", "system", "seg", "metric", "human", "gap"],
         column_config=_gap_columns(evaluation, metric, human),
     )
+    if len(shown) > SHOWN:
+        st.caption(f"Links to the first {SHOWN}; the table and the export hold every row.")
+    linked = shown.head(SHOWN)
     links = st.columns(3)  # three a row: a long system name still fits at 1280 px
-    for i, (system, seg) in enumerate(zip(shown["system"], shown["seg"], strict=True)):
+    for i, (system, seg) in enumerate(zip(linked["system"], linked["seg"], strict=True)):
         links[i % 3].page_link(
             routes.SENTENCES,
             label=f"{i + 1}. seg {seg} · {md(system)}",
