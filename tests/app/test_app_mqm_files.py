@@ -24,6 +24,9 @@ from tests.io.test_mqm_score import oracle_scores
 from tests.io.test_mqm_tsv import MQM_SYSTEMS
 
 COLUMN = "MQM (mean ± 95% CI)"
+#: MQM's weights (0.1, 1, 5, 25) write one decimal: its scores show with two, the fewest
+#: (bleuviz.render.numbers), not four.
+DIGITS = 2
 
 
 def shown_means(at: AppTest) -> dict[str, str]:
@@ -34,7 +37,7 @@ def shown_means(at: AppTest) -> dict[str, str]:
 
 def expected_means() -> dict[str, str]:
     """Google's per-segment averages' means, as the Overview formats a mean."""
-    return {s: f"{np.mean(values):.4f}" for s, values in published().items()}
+    return {s: f"{np.mean(values):.{DIGITS}f}" for s, values in published().items()}
 
 
 def test_mqm_files_join_the_score_files() -> None:
@@ -96,14 +99,14 @@ def test_another_mqm_upload_asks_before_replacing(new_app: Callable[..., AppTest
     assert not at.exception and not at.error, [e.value for e in at.error]
     oracle = oracle_scores(lighter.decode())  # every segment of the excerpt is rated
     assert shown_means(at) == {
-        s: f"{np.mean([v for k, v in oracle.items() if k[0] == s]):.4f}" for s in MQM_SYSTEMS
+        s: f"{np.mean([v for k, v in oracle.items() if k[0] == s]):.{DIGITS}f}" for s in MQM_SYSTEMS
     }
 
 
 def one_per_error_means() -> dict[str, str]:
     """The Overview's MQM means when every Major and Minor error weighs 1."""
     errors = error_counts()
-    return {s: f"{-errors[s] / len(SEG_IDS):.4f}" for s in MQM_SYSTEMS}
+    return {s: f"{-errors[s] / len(SEG_IDS):.{DIGITS}f}" for s in MQM_SYSTEMS}
 
 
 def test_command_line_weights_weigh_the_mqm_spans(new_app: Callable[..., AppTest]) -> None:
