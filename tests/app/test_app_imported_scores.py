@@ -224,7 +224,7 @@ def shifted_human(tmp_path: Path) -> Path:
     return path
 
 
-def test_uploading_the_command_lines_score_file_again_changes_nothing(
+def test_uploading_the_command_lines_score_file_again_changes_nothing_and_says_so(
     app: Callable[..., AppTest],
 ) -> None:
     at = app()
@@ -236,6 +236,8 @@ def test_uploading_the_command_lines_score_file_again_changes_nothing(
     human = file_scores(HUMAN_SCORES)
     assert before == {n: f"{np.nanmean(human[n]):.4f}" for n in NAMES}
     assert not at.sidebar.warning
+    said = f"{escape_markdown('human.seg.score')}: already loaded, nothing changed."
+    assert said in [i.value for i in at.sidebar.info]  # issue 44 item 7
 
 
 @pytest.mark.parametrize("choice", ["replace", "keep"])
