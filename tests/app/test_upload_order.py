@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.render.labels import escape_markdown
 from bleuviz.workspace import Workspace
 from tests.data import COMET_SCORES, SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS
 
@@ -203,6 +204,8 @@ def test_a_hypothesis_given_again_under_its_name_asks_first(
         give(run(app), "ref")
     set_id, workspace = only_set(isolated_workspace)
     assert workspace.load(set_id).systems["literal"] == lines(SAMPLE_HYPS[0])  # not yet
+    said = f"Given again under its name: {escape_markdown(SAMPLE_HYPS[0].name)}."
+    assert any(c.value.startswith(said) for c in app.sidebar.caption)
     buttons = dialog_buttons(app)
     assert set(buttons) == {"upload_replace", "upload_keep", "upload_cancel"}
     buttons[answer].click()  # type: ignore[attr-defined]
@@ -215,3 +218,22 @@ def test_a_hypothesis_given_again_under_its_name_asks_first(
         expected = list(lines(SAMPLE_HYPS[0]))
     assert list(systems["literal"]) == expected
     assert not dialog_buttons(run(app))
+
+
+def test_a_source_given_while_a_clash_waits_moves_the_set_and_asks_again(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    app = give(give(uploading(new_app), "hyp"), "ref")
+    app.sidebar.file_uploader(key="up_hyp").set_value([*FILES["hyp"], changed_hyp()])
+    dialog_buttons(run(app))["upload_cancel"].click()  # type: ignore[attr-defined]
+    give(run(app), "src")
+    set_id, workspace = only_set(isolated_workspace)
+    assert workspace.load(set_id).source == lines(SOURCE)  # moved under its new id
+    assert workspace.load(set_id).systems["literal"] == lines(SAMPLE_HYPS[0])  # not yet
+    assert app.session_state["saved_set"] == set_id
+    assert app.sidebar.file_uploader(key="up_src").value is not None  # the uploaders stay
+    dialog_buttons(app)["upload_replace"].click()  # type: ignore[attr-defined]
+    run(app)
+    set_id, workspace = only_set(isolated_workspace)
+    literal = workspace.load(set_id).systems["literal"]
+    assert literal[0] == "A changed first line ." and literal[1:] == lines(SAMPLE_HYPS[0])[1:]

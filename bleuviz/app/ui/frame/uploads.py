@@ -149,7 +149,7 @@ def _save(
         before = _known_ids()
         grown = _grown_from(earlier, defining.id, before)
         if grown is not None and regrow(grown, testset, defining):
-            _made_here(defining.id)
+            _moved(defining.id)
         if uploads.get("hyp_first") is not None and not answered:
             _save_first_files(uploads, name, before)
         saved = save_testset(loaded, name, defining, replace=replace_systems)
@@ -174,6 +174,19 @@ def _grown_from(earlier: dict[str, Any] | None, new_id: str, known: set[str]) ->
     if earlier is None or not earlier["new"] or earlier["id"] == new_id or new_id in known:
         return None
     return str(earlier["id"])
+
+
+def _moved(set_id: str) -> NoReturn:
+    """Show the set this upload's earlier set moved to, then save the upload on it.
+
+    The sidebar then shows the set (with the uploaders under it) while the
+    upload's systems are merged into it, and a clash asks about it.
+    """
+    state = st.session_state
+    _made_here(set_id)
+    state[UPLOADED_KEY] = {**state[UPLOADED_KEY], "id": set_id}  # its files not yet saved
+    state["pending_set"] = set_id
+    st.rerun()
 
 
 def _known_ids() -> set[str]:
@@ -299,3 +312,10 @@ def upload_status() -> None:
             "These files are saved as the test set above; a source, document ids or "
             "another system added here join it."
         )
+    if uploads["hyp_first"] is not None:
+        names = [f.name for f in uploads["hyp_first"] if f not in uploads["hyp"]]
+        if names:
+            st.sidebar.caption(
+                f"Given again under its name: {md(', '.join(names))}. The later file is the "
+                "system's output; one saved with the earlier lines is replaced only if you say so."
+            )
