@@ -321,6 +321,25 @@ class Workspace(NoteStore):
             rows.purge_trash(conn, now - timedelta(days=TRASH_DAYS))
             return self._saved(conn, set_id, trashed=True)
 
+    def discard(self, set_id: str) -> None:
+        """Delete test set ``set_id`` for good, skipping the trash: a set with nothing of its own.
+
+        For a set whose content lives on in another (an upload given a source
+        afterwards is saved again under a new id); one with notes or earlier
+        outputs is refused, checked in the same transaction as the delete.
+
+        Raises:
+            UnknownTestSet: no such test set.
+            InputError: it has notes or earlier outputs (``delete`` moves it to the trash).
+        """
+        with self._write() as conn:
+            self._saved(conn, set_id)
+            if note_rows.count_notes(conn, set_id) or rows.earlier_outputs(conn, set_id):
+                raise InputError(
+                    f"test set {set_id}: has notes or earlier outputs; move it to the trash instead"
+                )
+            conn.execute("DELETE FROM testsets WHERE id = ?", (set_id,))
+
     def restore(self, set_id: str) -> SavedSet:
         """Bring test set ``set_id`` back from the trash, as it was; return its listing.
 

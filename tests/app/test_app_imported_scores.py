@@ -230,7 +230,7 @@ def shifted_human(tmp_path: Path) -> Path:
     return path
 
 
-def test_uploading_the_command_lines_score_file_again_changes_nothing(
+def test_uploading_the_command_lines_score_file_again_changes_nothing_and_says_so(
     app: Callable[..., AppTest],
 ) -> None:
     at = app()
@@ -242,6 +242,8 @@ def test_uploading_the_command_lines_score_file_again_changes_nothing(
     human = file_scores(HUMAN_SCORES)
     assert before == {n: f"{np.nanmean(human[n]):.2f}" for n in NAMES}
     assert not at.sidebar.warning
+    said = "human.seg.score: already loaded, nothing changed."
+    assert said in [message_text(i.value) for i in at.sidebar.info]  # issue 44 item 7
 
 
 @pytest.mark.parametrize("choice", ["replace", "keep"])

@@ -133,3 +133,50 @@ def test_malformed_weights_are_said_and_the_defaults_used() -> None:
     assert args.problem is not None and "--mqm-weights: 'major' is not SEVERITY" in args.problem
     assert args.mqm_weights == DEFAULT_WEIGHTS_SPEC
     assert parse_argv(("app.py", "--mqm-weights", "Major:2")).mqm_weights == "major:2"
+
+
+def test_an_mqm_file_that_cannot_be_mapped_yet_is_refused_in_the_sidebar(
+    new_app: Callable[..., AppTest],
+) -> None:
+    """Google's MQM TSV before the document ids: refused with its reason; the page stays.
+
+    Issue 44 item 7: the file's refusal stopped every page with a full-page error.
+    """
+    without_docids = BASE[: BASE.index("--docids")]
+    at = new_app(*without_docids)
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    before = at.table[0].value
+    with open(MQM_FILE, "rb") as fh:
+        score_uploader(at).set_value(("mqm_ted_ende.tsv", fh.read(), "text/plain"))
+    at.run()
+    assert not at.exception and not at.main.error, [e.value for e in at.main.error]
+    (error,) = at.sidebar.error
+    shown = message_text(error.value)  # the reader's reason, escaped and read back
+    assert shown.startswith("Not loaded: ")
+    assert "mqm_ted_ende.tsv: line 93: system 'Facebook-AI': seg_id 218 is past" in shown
+    assert "without document ids, seg_id is taken as the line number" in shown
+    assert at.table[0].value.equals(before)  # the page as it was, without MQM
+    at.run()  # and on every later run
+    assert not at.main.error and len(at.sidebar.error) == 1
+
+
+def test_a_refusal_is_still_said_after_the_other_uploads_are_saved(
+    new_app: Callable[..., AppTest],
+) -> None:
+    """Saving the readable files empties the uploader; the refused file's reason stays."""
+    without_docids = BASE[: BASE.index("--docids")]
+    at = new_app(*without_docids)
+    at.switch_page("bleuviz/app/page_scripts/overview.py")
+    at.run()
+    n = len(SEG_IDS)  # the excerpt's segments
+    good = "".join(f"{s}\t{k / n}\n" for s in MQM_SYSTEMS for k in range(n)).encode()
+    with open(MQM_FILE, "rb") as fh:
+        files = [("mqm_ted_ende.tsv", fh.read(), "text/plain")]
+    score_uploader(at).set_value([*files, ("Toy.seg.score", good, "text/plain")])
+    at.run()
+    assert not at.exception and not at.main.error, [e.value for e in at.main.error]
+    assert "Toy (mean ± 95% CI)" in at.table[0].value.columns  # saved and shown
+    assert not score_uploader(at).value  # the uploader was emptied by the save
+    (error,) = at.sidebar.error
+    assert f"is past the test set's {n} segments" in message_text(error.value)
