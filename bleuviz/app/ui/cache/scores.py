@@ -94,8 +94,8 @@ def every_system_scores(
     The systems still to score are scored in one call on a worker thread, as the
     command line scores them: with its worker processes (``default_workers``;
     TER starts them from a fork server in this threaded server), and one pool
-    for all the systems rather than one per system. The bar names the system
-    under way ("TER: system 3 of 9 · about 12 s left"). A rerun meanwhile (a
+    for all the systems rather than one per system. The bar counts the segments
+    scored ("TER: 1,280 of 22,500 segments (12 systems) · about 3 min left"). A rerun meanwhile (a
     click) stops this run at the bar while the work goes on; the next run
     watches the same work (``shared_progress``) instead of starting it again.
     When every system is scored, no bar is drawn.
