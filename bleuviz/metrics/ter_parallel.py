@@ -15,9 +15,9 @@ Worker processes are forked when the caller has a single thread (the command
 line: no start-up cost) and started from a fork server otherwise (the app's
 server runs threads, and forking a threaded process can deadlock); the fork
 server imports TER's modules once, before forking its workers, so a worker
-starts scoring at once. A fork server imports the caller's main module, which must then be
-import-safe (``if __name__ == "__main__":``), as ``multiprocessing`` requires. If
-the pool breaks anyway, the systems are scored in this process.
+starts scoring at once, and never runs the caller's main script (the app's
+page: :mod:`bleuviz.metrics.worker_processes`). If the pool breaks anyway, the
+systems are scored in this process.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.metrics.spec import readonly
 from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.metrics.ter_score import ter_statistics
+from bleuviz.metrics.worker_processes import fork_server
 from bleuviz.progress import Progress
 
 #: Segments per task sent to a worker, at most.
@@ -57,7 +58,7 @@ FORKSERVER_FROM_PAIRS = 4_000_000
 WORKER_MODULES = ("bleuviz.metrics.ter_score", "bleuviz.metrics.sacrebleu_adapter", "sacrebleu")
 
 #: What the fork server imports before forking a worker (``prepare_workers`` adds to it).
-_preload: list[str] = ["__main__", *WORKER_MODULES]
+_preload: list[str] = [*WORKER_MODULES]
 #: Set once ``prepare_workers`` has started the fork server: its workers start at once.
 _prepared = threading.Event()
 
@@ -145,8 +146,9 @@ def _worth_a_pool(pairs: Mapping[str, IntArray], workers: int) -> bool:
     """Whether worker processes would score the systems of ``pairs`` sooner than this one.
 
     Forked workers start at once: from ``PARALLEL_FROM`` segments; so do a fork
-    server's once ``prepare_workers`` started it. Before, its start takes a second
-    or more, so they are started only for at least ``FORKSERVER_FROM_PAIRS`` word pairs.
+    server's once ``prepare_workers`` started it. Before, its start (importing
+    TER's modules) takes a second or more, so they are started only for at least
+    ``FORKSERVER_FROM_PAIRS`` word pairs.
     """
     if workers < 2 or sum(len(p) for p in pairs.values()) < PARALLEL_FROM:
         return False
@@ -228,9 +230,8 @@ def _context() -> multiprocessing.context.BaseContext:
     TER's modules once, so that each worker forked from it starts scoring at once."""
     if threading.active_count() == 1:
         return multiprocessing.get_context("fork")
-    context = multiprocessing.get_context("forkserver")
-    # Read when the fork server starts (the first pool of the process, or
-    # prepare_workers). "__main__" as multiprocessing's default.
+    context = fork_server()
+    # Read when the fork server starts (the first pool of the process, or prepare_workers).
     context.set_forkserver_preload(_preload)
     return context
 
@@ -239,16 +240,15 @@ def prepare_workers(modules: Sequence[str] = ()) -> None:
     """Start the fork server TER's workers come from, ahead of the first TER.
 
     A threaded caller (the app's server) calls it when idle. The fork server
-    imports TER's modules and ``modules`` once: what the caller's main script
-    imports, since multiprocessing re-runs a main script in every worker (a
-    ``streamlit`` console script imports ``streamlit.web.cli``). Its workers
-    then start at once, and TER takes them from ``PARALLEL_FROM`` segments as
-    it takes forked ones.
+    imports TER's modules and ``modules`` once; its workers (which never run
+    the caller's main script: :mod:`bleuviz.metrics.worker_processes`) then
+    start at once, and TER takes them from ``PARALLEL_FROM`` segments as it
+    takes forked ones.
     """
     from multiprocessing import forkserver
 
     _preload.extend(name for name in modules if name not in _preload)
-    multiprocessing.get_context("forkserver").set_forkserver_preload(_preload)
+    fork_server().set_forkserver_preload(_preload)
     forkserver.ensure_running()
     _prepared.set()
 

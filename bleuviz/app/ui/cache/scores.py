@@ -30,9 +30,6 @@ from bleuviz.metrics.ter_parallel import prepare_workers
 #: Seconds after the first test set loads before TER's worker processes are prepared
 #: (``ter_parallel.prepare_workers``): the first page has been drawn by then.
 PREPARE_AFTER = 2.0
-#: What this server's main script imports (``streamlit run``'s console script), which
-#: multiprocessing re-runs in every worker: imported once, in the fork server.
-MAIN_IMPORTS = ("streamlit.web.cli",)
 _workers_prepared = threading.Event()
 
 
@@ -54,7 +51,7 @@ def _prepare_workers_soon() -> None:
     if _workers_prepared.is_set():
         return
     _workers_prepared.set()
-    timer = threading.Timer(PREPARE_AFTER, prepare_workers, args=(MAIN_IMPORTS,))
+    timer = threading.Timer(PREPARE_AFTER, prepare_workers)
     timer.daemon = True
     timer.start()
 
