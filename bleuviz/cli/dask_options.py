@@ -163,12 +163,14 @@ def _prepare_folder(url: str) -> None:
     """Create the --sentence-out folder; refuse one that holds files (never overwrite)."""
     import fsspec
 
-    try:  # an unknown protocol (ValueError), a missing fsspec backend (ImportError), a bad path
+    # An unknown protocol (ValueError), a missing backend (ImportError), a read-only one
+    # (NotImplementedError), a path that cannot be made (OSError).
+    try:
         fs, path = fsspec.core.url_to_fs(url)
         held = fs.exists(path) and bool(fs.ls(path))
         if not held:
             fs.makedirs(path, exist_ok=True)
-    except (ImportError, OSError, ValueError) as e:
+    except (ImportError, NotImplementedError, OSError, ValueError) as e:
         raise InputError(f"--sentence-out {url}: cannot write there ({e})") from None
     if held:
         raise InputError(f"--sentence-out {url}: the folder is not empty; give a new one")

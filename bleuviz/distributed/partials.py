@@ -124,7 +124,7 @@ def _write_sentences(part: Partition, job: Job, columns: dict[str, FloatArray]) 
     try:  # the folder the client made may not be where a worker writes (another machine)
         with fsspec.open(path, "wb") as f:
             pq.write_table(table, f)
-    except (ImportError, OSError, ValueError) as e:
+    except (ImportError, NotImplementedError, OSError, ValueError) as e:
         raise InputError(
             f"--sentence-out {job.sentence_out}: a worker cannot write {path} ({e})"
         ) from None

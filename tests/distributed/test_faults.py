@@ -139,3 +139,19 @@ def test_bad_utf8_inside_a_partition_is_one_line_without_the_workers_log(
     status, out, err, _ = _run(capfd, argv)
     assert (status, out) == (2, "")
     _one_line(err, f"{bad}: invalid UTF-8 at line 101")
+
+
+def test_a_worker_that_cannot_write_sentence_scores_says_so(tmp_path: Path) -> None:
+    """The folder the client made is not where a worker writes (another machine, gone)."""
+    from bleuviz.distributed.partials import Job, run_partition
+    from bleuviz.distributed.run import plan_inputs
+    from bleuviz.errors import InputError
+    from bleuviz.metrics.spec import Settings
+
+    (tmp_path / "a-file").write_text("not a folder")
+    out = str(tmp_path / "a-file" / "scores")
+    plan = plan_inputs(HYPS, REFS, rows=50)
+    with pytest.raises(
+        InputError, match=r"^--sentence-out .*: a worker cannot write .*part\.00000"
+    ):
+        run_partition(plan.partitions[0], plan.layout, Job(("BLEU",), Settings(), sentence_out=out))
