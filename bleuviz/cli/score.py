@@ -22,6 +22,7 @@ from bleuviz.cli.options import (
     ter_config,
     whole_number,
 )
+from bleuviz.cli.ticker import terminal_progress
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
 from bleuviz.limits import MAX_RESAMPLES, MAX_SEED
@@ -121,10 +122,11 @@ def _scored_here(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     """Read the files and score them in this process."""
     testset, paths = load_testset(args)
     evaluation = Evaluation(testset, _settings(args, config))
-    extras: list[tuple[str, Mapping[str, MetricScores]]] = [
-        (evaluation.metric(label).score_name(evaluation.settings), evaluation.scores(label))
-        for label in _extra_labels(args.metrics)
-    ]
+    extras: list[tuple[str, Mapping[str, MetricScores]]] = []
+    for label in _extra_labels(args.metrics):
+        with terminal_progress(label) as progress:
+            scores = evaluation.scores(label, progress=progress)
+        extras.append((evaluation.metric(label).score_name(evaluation.settings), scores))
     corpus = evaluation.bleu_statistics() if "bleu" in args.metrics else None
     return _Scored(
         list(testset.systems),
