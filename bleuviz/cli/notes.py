@@ -4,10 +4,11 @@
 deletions included) instead of the current notes. ``--format json`` writes
 the same records as JSON (``{"set": ..., "notes": [...]}``, the TSV's columns as
 keys; see ``bleuviz.workspace.note_json``). ``--format mqm`` writes
-them as Google's MQM TSV instead (rater ``bleuviz``, the marked words between
-``<v>`` and ``</v>``; see ``Workspace.notes_mqm``), which ``--mqm`` reads back;
-notes written on an output since replaced are left out, and stderr says how
-many. Reads only: it works on a read-only workspace.
+them as Google's MQM TSV instead (rater: the note's author, ``bleuviz`` if
+anonymous; the marked words between ``<v>`` and ``</v>``; see
+``Workspace.notes_mqm``), which ``--mqm`` reads back; notes written on an
+output since replaced are left out, and stderr says how many. Reads only: it
+works on a read-only workspace.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def add_notes_parser(commands: Any) -> argparse.ArgumentParser:
         choices=FORMATS,
         default="tsv",
         help="tsv: every field of the notes; json: the same fields as JSON; mqm: Google's "
-        "MQM TSV of the current notes, which --mqm reads back (default: %(default)s)",
+        "MQM TSV of the current notes, rated by each note's author, which --mqm reads back "
+        "(default: %(default)s)",
     )
     add_workspace_option(parser)
     parser.set_defaults(func=run_notes)

@@ -159,7 +159,8 @@ def add_seg_score_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="FILE",
         help="error spans from outside: Google's MQM TSV, mt-metrics-eval "
-        f"NAME{SEG_RATING_SUFFIX}, WMT24 ESA JSON lines, or COMET's JSON with xCOMET "
+        f"NAME{SEG_RATING_SUFFIX}, WMT24 ESA JSON lines, Appraise's ESA CSV export, or COMET's "
+        "JSON with xCOMET "
         "error_spans; adds their score (MQM, ESA, the metric's) as an imported segment score",
     )
     parser.add_argument(

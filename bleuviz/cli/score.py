@@ -22,6 +22,7 @@ from bleuviz.cli.options import (
     ter_config,
     whole_number,
 )
+from bleuviz.cli.ticker import terminal_progress
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
 from bleuviz.limits import RESAMPLES, SEEDS
@@ -137,7 +138,9 @@ def _scored_here(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     extras: list[tuple[str, Mapping[str, MetricScores]]] = []
     for label in _extra_labels(args.metrics):
         scoring = evaluation.with_settings(_chrf(evaluation.settings, label, args))
-        extras.append((scoring.metric(label).score_name(scoring.settings), scoring.scores(label)))
+        with terminal_progress(label) as progress:
+            scores = scoring.scores(label, progress=progress)
+        extras.append((scoring.metric(label).score_name(scoring.settings), scores))
     corpus = evaluation.bleu_statistics() if "bleu" in args.metrics else None
     return _Scored(
         list(testset.systems),

@@ -25,7 +25,7 @@ from bleuviz.analysis.error_tokens import (
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
 from bleuviz.errors import InputError
-from bleuviz.io.error_spans import HUMAN, ErrorAnnotations
+from bleuviz.io.error_spans import HUMAN, UNDECIDED, ErrorAnnotations
 from bleuviz.io.testset import TestSet
 from bleuviz.render.json_stream import dumps
 
@@ -33,7 +33,9 @@ _EPILOG = """\
 Definitions. A hypothesis token (BLEU's tokenizer, placed in the line's
 characters) is an error token if it overlaps a target-side span (not on the
 source, not an omission) of severity major or minor (or critical); otherwise
-an other token. A token is flagged at order n if no matched n-gram of order n covers it (an
+an other token, unless it lies under an ESA span of severity undecided: those
+are counted apart, as their own group, neither error nor other tokens. A
+token is flagged at order n if no matched n-gram of order n covers it (an
 n-gram's first min(hypothesis count, clip count) occurrences are matched, as in
 the app's highlight). BLEU sees errors when error tokens are flagged more often
 than other tokens: the table shows both shares and their difference in points,
@@ -178,7 +180,10 @@ def _table(report: ErrorTokenReport) -> list[str]:
         f"{'other tokens':<20}{report.orders[0].other_tokens:>8}{other}",
         _group_line("error tokens", report.orders),
     ]
-    lines += [_group_line(f"  {s}", rows) for s, rows in report.by_severity.items()]
+    lines += [
+        _group_line(f"  {s}" if s != UNDECIDED else f"{s} (apart)", rows)
+        for s, rows in report.by_severity.items()
+    ]
     lines += [_group_line(f"  {c}", rows) for c, rows in report.by_category.items()]
     agreement = "".join(
         f"  P {100 * s.precision:.1f} R {100 * s.recall:.1f} F {100 * s.f1:.1f}"

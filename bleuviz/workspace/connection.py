@@ -37,9 +37,10 @@ def read_only_uri(path: Path, folder: Path) -> str:
     index beside the file and refuses to open it (SQLITE_READONLY_DIRECTORY;
     SQLITE_CANTOPEN before SQLite 3.22). That happens only when no ``-wal``
     file is left (a clean close removes both), so every committed change is
-    in the main file and reading it as immutable is exact. A ``-wal`` file
-    holding changes can only be merged by a writer: that is refused.
-    Any other failure is left for the caller to report.
+    in the main file, which the immutable URI names; the caller reads it through
+    consistent snapshots (``bleuviz.workspace.snapshot``), since its owner may
+    write it meanwhile. A ``-wal`` file holding changes can only be merged by a
+    writer: that is refused. Any other failure is left for the caller to report.
 
     Raises:
         WorkspaceError: the folder cannot be written and a ``-wal`` file holds changes.
@@ -56,12 +57,17 @@ def read_only_uri(path: Path, folder: Path) -> str:
         if code == sqlite3.SQLITE_READONLY_DIRECTORY or code & 0xFF == sqlite3.SQLITE_CANTOPEN:
             wal = path.with_name(path.name + "-wal")
             if wal.exists() and wal.stat().st_size > 0:
-                raise WorkspaceError(
-                    f"workspace {folder} is read-only and its latest changes are in "
-                    f"{wal.name}, which only a writer can merge: open it once with write access"
-                ) from None
+                raise unmerged(folder, path) from None
             return database_uri(path, read_only=True, immutable=True)
     return uri
+
+
+def unmerged(folder: Path, path: Path) -> WorkspaceError:
+    """The refusal of a read-only database ``path`` whose ``-wal`` holds changes to merge."""
+    return WorkspaceError(
+        f"workspace {folder} is read-only and its latest changes are in "
+        f"{path.name}-wal, which only a writer can merge: open it once with write access"
+    )
 
 
 @contextmanager

@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 from bleuviz.app.ui.sections.compare.views import SIGNIFICANCE
 from bleuviz.limits import MAX_RESAMPLES, MAX_SEED, MAX_TRIALS
 from tests.app.compare_tabs import open_view
+from tests.app.markup import message_text
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -44,7 +45,8 @@ SCORED = [
 
 
 def link_warnings(app: AppTest) -> list[str]:
-    return [w.value for w in app.warning if "=" in w.value or "unknown parameters" in w.value]
+    shown = [message_text(w.value) for w in app.warning]
+    return [w for w in shown if "=" in w or "unknown parameters" in w]
 
 
 def flat_params(app: AppTest) -> dict[str, str]:

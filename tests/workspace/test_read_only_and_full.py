@@ -29,7 +29,7 @@ import sacrebleu
 from bleuviz.errors import WorkspaceError
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import DB_NAME, Workspace, base
-from bleuviz.workspace.connection import database_uri, describe
+from bleuviz.workspace.connection import describe
 from bleuviz.workspace.schema import CREATE
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from tests.workspace.conftest import assert_same_testset, sample_testset
@@ -142,6 +142,82 @@ def test_changes_a_writer_left_unmerged_are_read_or_named(saved: tuple[Path, str
     assert Workspace.open(folder).testsets()[0].name == "renamed"  # nothing was lost
 
 
+#: The owner: replaces system "shared" with lines naming the write, and saves a note, for
+#: argv[2] seconds; prints how many writes it made.
+OWNER = """
+import sys, time
+from bleuviz.workspace import Workspace
+workspace = Workspace.open(sys.argv[1])
+set_id = workspace.testsets()[0].id
+n = workspace.get(set_id).n_segments
+k, end = 0, time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    k += 1
+    lines = [f"write {k} line {i} " * 9 for i in range(n)]
+    workspace.add_system(set_id, "shared", lines, replace=True)
+    workspace.save_note(set_id, "literal", k % n, f"write {k}", "style")
+print(k)
+"""
+
+#: A reader that cannot write the folder: opens the workspace anew every 10 reads, reads
+#: until the file argv[2] exists, then once more; prints each read's write number (0:
+#: before the first) or its error, as JSON.
+READER = """
+import json, os, sys
+from bleuviz.errors import BleuvizError
+from bleuviz.workspace import Workspace
+
+def read(workspace):
+    set_id = workspace.testsets()[0].id
+    shared = workspace.load(set_id).systems.get("shared", ())
+    writes = {line.split()[1] for line in shared}
+    assert len(writes) <= 1, f"lines of several writes: {sorted(writes)}"
+    notes = {n.text for n in workspace.notes(set_id)}
+    k = int(writes.pop()) if writes else 0
+    assert k == 0 or f"write {k - 1}" in notes or k == 1, f"write {k} without the note before"
+    return k
+
+seen, last = [], False
+while not last:
+    last = os.path.exists(sys.argv[2])
+    try:
+        if len(seen) % 10 == 0:
+            workspace = Workspace.open(sys.argv[1])
+        seen.append(read(workspace))
+    except (BleuvizError, AssertionError) as e:
+        seen.append(str(e))
+    if len(seen) == 1:
+        print("ready", flush=True)
+print(json.dumps(seen))
+"""
+
+
+@needs_permissions
+def test_a_reader_sees_whole_saves_while_the_owner_writes(
+    saved: tuple[Path, str], tmp_path: Path
+) -> None:
+    """Issue 44: read as immutable, 38% of reads met "malformed" while the owner wrote."""
+    assert PREFIX is not None
+    folder, _ = saved
+    stop = tmp_path / "stop"
+    with unwritable(folder):
+        reader = subprocess.Popen(
+            [*PREFIX, sys.executable, "-c", READER, str(folder), str(stop)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+        assert reader.stdout is not None and reader.stdout.readline() == "ready\n"
+        owner = [sys.executable, "-c", OWNER, str(folder), "4"]
+        wrote = subprocess.run(owner, capture_output=True, text=True, cwd=ROOT, check=False)
+        stop.touch()
+        out, err = reader.communicate()
+    assert wrote.returncode == 0 and reader.returncode == 0, wrote.stderr + err
+    writes, seen = int(wrote.stdout), json.loads(out)
+    assert [k for k in seen if not isinstance(k, int)] == []  # no error, no torn read
+    assert seen == sorted(seen)  # never back to an older state
+    assert seen[-1] == writes  # the last save is read once the owner is done
+    assert len(set(seen)) > 2  # reads met the owner writing, not only before and after
+
+
 def test_a_read_only_workspace_says_why_it_cannot_save(
     saved: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,10 +232,13 @@ def test_a_read_only_workspace_says_why_it_cannot_save(
         workspace.save_note(set_id, "terse", 2, "x", "style")
 
 
-def test_everything_reads_through_the_immutable_uri(
+def test_everything_reads_through_snapshots_where_the_folder_cannot_be_written(
     saved: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The path a user without write permission takes, forced here (root may always write)."""
+    """The path a user without write permission takes, forced here (root may always write).
+
+    The file is never opened in place: its owner may write it meanwhile.
+    """
     folder, set_id = saved
     workspace = Workspace.open(folder)
     workspace.add_system(set_id, "terse", ["x"] * 126, replace=True)
@@ -168,27 +247,23 @@ def test_everything_reads_through_the_immutable_uri(
         workspace.testsets(), workspace.trash(), workspace.load(set_id), workspace.notes(set_id),
         workspace.notes_tsv(set_id, revisions=True), workspace.earlier_outputs(set_id),
     )  # fmt: skip
-    uris: list[str] = []
+    written_on = workspace.earlier_lines(set_id, "terse", 1)[2]
 
-    def immutable(path: Path, folder: Path) -> str:
-        uris.append(database_uri(path, read_only=True, immutable=True))
-        return uris[-1]
+    def in_place(uri: str, folder: Path) -> None:
+        raise AssertionError(f"{uri} opened in place")
 
     monkeypatch.setattr("bleuviz.workspace.opening.os.access", lambda path, mode: False)
-    monkeypatch.setattr("bleuviz.workspace.opening.read_only_uri", immutable)
+    monkeypatch.setattr("bleuviz.workspace.opening.connect", in_place)
+    monkeypatch.setattr("bleuviz.workspace.base.connect", in_place)
     reading = Workspace.open(folder)
-    assert uris and uris[0].endswith("?mode=ro&immutable=1")
     got = (
         reading.testsets(), reading.trash(), reading.load(set_id), reading.notes(set_id),
         reading.notes_tsv(set_id, revisions=True), reading.earlier_outputs(set_id),
     )  # fmt: skip
     assert got == expected
-    assert (
-        reading.note_written_on(reading.notes(set_id)[0])
-        == workspace.earlier_lines(set_id, "terse", 1)[2]
-    )
+    assert reading.note_written_on(reading.notes(set_id)[0]) == written_on
     with pytest.raises(WorkspaceError, match="read-only"):
-        reading.restore(workspace.trash()[0].id)
+        reading.restore(expected[1][0].id)
 
 
 def test_an_older_read_only_workspace_is_read_from_a_migrated_copy(tmp_path: Path) -> None:

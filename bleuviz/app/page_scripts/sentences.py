@@ -160,7 +160,8 @@ def table_and_exports() -> None:
             },
         },
     )
-    sentence_exports(evaluation, config, system, table, (shown["seg"] - 1).tolist(), labels)
+    rows = (shown["seg"] - 1).tolist()
+    sentence_exports(evaluation, config, system, table, rows, labels, errors.annotations)
 
 
 # A link to one segment: its drill-down is the answer, the table and the other systems' lines

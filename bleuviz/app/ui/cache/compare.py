@@ -168,18 +168,21 @@ def sentence_axis(evaluation: Evaluation, metric: str) -> Axis:
     """How the charts read ``metric``'s sentence scores.
 
     An imported score has no nominal range: its axis spans the scores of every
-    system (MQM penalties are negative, DA runs to 100).
+    system (MQM penalties are negative and stop at 0, DA runs to 100); its
+    ``scale``, the largest magnitude, sizes the histogram's bins.
     """
     spec = metric_spec(evaluation, metric)
     if not spec.imported:
-        return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better)
+        return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better, digits=spec.digits)
     values = np.concatenate(
         [metric_scores(evaluation, n, metric).sentence for n in evaluation.testset.systems]
     )
     finite = values[np.isfinite(values)]
-    top = float(np.max(np.abs(finite), initial=0.0)) or 1.0
-    floor = float(np.min(finite, initial=0.0))
-    return Axis(f"{metric} (imported)", top, spec.higher_is_better, floor=min(floor, 0.0))
+    scale = float(np.max(np.abs(finite), initial=0.0)) or 1.0
+    floor = min(float(np.min(finite, initial=0.0)), 0.0)
+    top = max(float(np.max(finite, initial=0.0)), 0.0)
+    label = f"{metric} (imported)"
+    return Axis(label, scale, spec.higher_is_better, floor, top, spec.digits)
 
 
 def tested_signature(evaluation: Evaluation, metric: str, tests: tuple[int, int, int]) -> str:
