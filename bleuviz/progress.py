@@ -9,5 +9,5 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-#: Called with what is being done ("TER: system 3 of 9") and the fraction of it done (0-1).
+#: Called with what is being done ("1,280 of 22,500 segments") and the fraction of it done (0-1).
 Progress = Callable[[str, float], None]

@@ -10,15 +10,27 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.chrf import CHRF
 
 import bleuviz
+from bleuviz.bleu import FLAVORS
 from bleuviz.bleu.config import BleuConfig
+from bleuviz.bleu.orders import MAX_ORDER
 from bleuviz.errors import BleuvizError, ConfigError
 from bleuviz.io.testset import TestSet
-from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER
+from bleuviz.limits import (
+    MAX_CHRF_BETA,
+    MAX_CHRF_ORDER,
+    MAX_SMOOTH_VALUE,
+    MAX_WEIGHT,
+    RESAMPLES,
+    SEEDS,
+    TRIALS,
+    Domain,
+)
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import Settings
@@ -127,3 +139,114 @@ def test_ter_switches_must_be_booleans(option: str) -> None:
     with pytest.raises(ConfigError, match=f"^TER {option}: must be true or false, got 'no'"):
         TerConfig(**{option: "no"})  # type: ignore[arg-type]
     assert getattr(TerConfig(**{option: True}), option) is True
+
+
+@pytest.mark.parametrize("smooth", ["floor", "add-k"])
+def test_a_smooth_value_past_the_maximum_is_refused(smooth: str) -> None:
+    """Issue 44, item 27: add-k 1e308 scored ``BLEU = inf``; sacrebleu itself overflows."""
+    oracle = sacrebleu_score(smooth, 1e308)
+    assert oracle is not None and not math.isfinite(oracle)
+    with pytest.raises(ConfigError, match=rf"^smooth_value: at most {MAX_SMOOTH_VALUE:,}"):
+        BleuConfig(smooth=smooth, smooth_value=1e308)
+
+
+@pytest.mark.parametrize("smooth", ["floor", "add-k"])
+def test_the_largest_smooth_value_scores_as_sacrebleu(smooth: str) -> None:
+    oracle = sacrebleu_score(smooth, MAX_SMOOTH_VALUE)
+    assert oracle is not None and math.isfinite(oracle)
+    got = bleuviz_score(BleuConfig(smooth=smooth, smooth_value=MAX_SMOOTH_VALUE))
+    assert got == pytest.approx(oracle, rel=1e-12)
+
+
+@pytest.mark.parametrize("flavor", ["sacrebleu", "nltk", "tf-nmt"])
+def test_weights_past_the_maximum_are_refused(flavor: str) -> None:
+    """Four weights of 1e308 summed to infinity: BLEU was NaN."""
+    with pytest.raises(ConfigError, match=rf"^weights: each at most {MAX_WEIGHT}, got 1e\+308"):
+        BleuConfig(flavor=flavor, weights=(1e308,) * 4)
+
+
+@pytest.mark.parametrize(
+    ("flavor", "smooth"),
+    [(name, smooth) for name, flavor in FLAVORS.items() for smooth in flavor.smoothing],
+)
+def test_the_largest_weights_score_finitely_in_every_smoothing(flavor: str, smooth: str) -> None:
+    """Every weight at the maximum, at the highest order: corpus and sentence scores finite."""
+    value = MAX_SMOOTH_VALUE if smooth in FLAVORS[flavor].smoothing_values else None
+    config = BleuConfig(
+        flavor=flavor,
+        max_order=MAX_ORDER,
+        weights=(float(MAX_WEIGHT),) * MAX_ORDER,
+        smooth=smooth,
+        smooth_value=value,
+    )
+    testset = TestSet({"A": tuple(HYPS)}, tuple(tuple(r) for r in REFS))
+    corpus = bleuviz.compute_corpus_stats(
+        testset, bleuviz.TokenizeConfig("13a"), config.stats_order
+    )
+    stats = corpus.systems["A"]
+    score = bleuviz.corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
+    assert math.isfinite(score.score)
+    assert np.isfinite(bleuviz.sentence_scores(stats, config).score).all()
+
+
+def _cli_reads(command: str, option: str, value: int) -> bool:
+    """Whether ``bleuviz COMMAND OPTION VALUE`` gets past the parser (nothing is run)."""
+    from bleuviz.cli.main import build_parser
+
+    try:
+        build_parser([command]).parse_args([command, "--hyp", "h.txt", option, str(value)])
+    except SystemExit:
+        return False
+    return True
+
+
+def _link_reads(name: str, value: int) -> bool:
+    """Whether Compare's link parameter ``name`` takes ``value``."""
+    from bleuviz.app.ui.state.link_values import LinkValueError
+    from bleuviz.app.ui.state.page_links import significance_links
+
+    (param,) = [p for p in significance_links((1000, 10_000, 12345)) if p.name == name]
+    try:
+        param.parse(str(value))
+    except LinkValueError:
+        return False
+    return True
+
+
+def _api_reads(argument: str, value: int) -> bool:
+    """Whether the significance functions' check takes ``value`` for ``argument``."""
+    from bleuviz.significance.paired import check_counts
+
+    given = {"n_bootstrap": 1, "seed": None, "n_ar": None} | {argument: value}
+    try:
+        check_counts(given["n_bootstrap"], "n_bootstrap", given["seed"], given["n_ar"])
+    except ConfigError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(
+    ("cli", "link", "api", "domain"),
+    [
+        (("compare", "--paired-bs"), "bs", "n_bootstrap", RESAMPLES),
+        (("compare", "--paired-ar"), "ar", "n_ar", TRIALS),
+        (("compare", "--seed"), "seed", "seed", SEEDS),
+        (("score", "--confidence-n"), "bs", "n_bootstrap", RESAMPLES),
+        (("score", "--seed"), "seed", "seed", SEEDS),
+    ],
+)
+def test_one_domain_per_option_on_the_command_line_in_links_and_the_api(
+    cli: tuple[str, str], link: str, api: str, domain: Domain
+) -> None:
+    """Issue 44, item 28: compare took Python's int (2**64 passed), the link's seed stopped at
+    2**32 - 1 and its ``ar`` refused 0; each now reads exactly ``bleuviz.limits``' domain."""
+    for value, inside in [
+        (domain.low, True),
+        (domain.high, True),
+        (domain.low - 1, False),
+        (domain.high + 1, False),
+        (2**64, False),
+    ]:
+        assert _cli_reads(*cli, value) is inside, (cli, value)
+        assert _link_reads(link, value) is inside, (link, value)
+        assert _api_reads(api, value) is inside, (api, value)

@@ -33,6 +33,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 
 from bleuviz.analysis.meta_eval import grouped_kendall, pairwise_accuracy_eq
 from bleuviz.arrays import FloatArray
@@ -70,6 +71,7 @@ class Correlation:
         segment_kendall_system: the mean of each system's tau-b across segments.
         pairwise_accuracy_eq: acc_eq, grouped by item (Deutsch et al., 2023).
         tie_epsilon: the metric difference acc_eq counts as a tie (oriented units).
+        tied_share: the share of the metric's scored pairs that ``tie_epsilon`` ties.
         n_segments: the (system, segment) pairs both scored.
     """
 
@@ -84,6 +86,7 @@ class Correlation:
     segment_kendall_system: float | None = None
     pairwise_accuracy_eq: float | None = None
     tie_epsilon: float | None = None
+    tied_share: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         """The fields as a plain row (None where undefined), for JSON and exports."""
@@ -97,9 +100,36 @@ class Correlation:
             "segment_kendall_system": self.segment_kendall_system,
             "pairwise_accuracy_eq": self.pairwise_accuracy_eq,
             "pairwise_accuracy_eq_epsilon": self.tie_epsilon,
+            "pairwise_accuracy_eq_tied": self.tied_share,
             "n_systems": self.n_systems,
             "n_segments": self.n_segments,
         }
+
+
+#: The exported table's headers, by ``Correlation.as_dict`` key: the page's names, in
+#: ASCII (a LaTeX table compiles without a Greek font).
+EXPORT_HEADERS = {
+    "name": "metric",
+    "system_pearson": "system Pearson r",
+    "system_kendall": "system Kendall tau",
+    "pairwise_accuracy": "pairwise accuracy",
+    "segment_kendall": "segment tau, no grouping",
+    "segment_kendall_item": "segment tau by item",
+    "segment_kendall_system": "segment tau by system",
+    "pairwise_accuracy_eq": "acc_eq",
+    "pairwise_accuracy_eq_epsilon": "acc_eq epsilon",
+    "pairwise_accuracy_eq_tied": "acc_eq share of pairs tied",
+    "n_systems": "systems",
+    "n_segments": "segments",
+}
+#: The exported columns that are agreements with the humans (higher is better).
+AGREEMENT_HEADERS = tuple(EXPORT_HEADERS[k] for k in list(EXPORT_HEADERS)[1:8])
+
+
+def correlation_export(results: Collection[Correlation]) -> pd.DataFrame:
+    """One row per metric, headed as the page heads it; undefined values are NaN."""
+    frame = pd.DataFrame([r.as_dict() for r in results], columns=list(EXPORT_HEADERS))
+    return frame.rename(columns=EXPORT_HEADERS)
 
 
 def scores_view(name: str, scored: Mapping[str, MetricScores]) -> MetricView:
@@ -147,6 +177,7 @@ def correlate(
         grouped_kendall(seg_m, seg_h, "sys"),
         None if tie_calibrated is None else tie_calibrated.accuracy,
         None if tie_calibrated is None else tie_calibrated.epsilon,
+        None if tie_calibrated is None else tie_calibrated.tied,
     )
 
 
@@ -191,6 +222,10 @@ def _statistic(
     return value if math.isfinite(value) else None
 
 
+#: The sides of a gap: the metric likes the output more than the humans, less, as much.
+GENEROUS, HARSH, EVEN = "too generous", "too harsh", "even"
+
+
 def segment_gaps(
     metric: MetricView, human: MetricView, leave_out: Collection[str] = ()
 ) -> pd.DataFrame:
@@ -199,7 +234,9 @@ def segment_gaps(
     Each side's oriented scores become percentiles over the pairs both scored,
     so unlike scales compare; ``gap`` is the metric's percentile minus the
     human's (positive: the metric likes the output more than the annotators),
-    largest magnitude first. Systems in ``leave_out`` (human references) are not ranked.
+    largest magnitude first; ``side`` names its direction (``GENEROUS``, the
+    metric likes it more; ``HARSH``, less; ``EVEN``). Systems in ``leave_out``
+    (human references) are not ranked.
     """
     import pandas as pd  # here: the command line loads this module, rarely this function
 
@@ -214,6 +251,8 @@ def segment_gaps(
     frame["metric_pct"] = _percentiles(_oriented(metric, frame["metric"].to_numpy()))
     frame["human_pct"] = _percentiles(_oriented(human, frame["human"].to_numpy()))
     frame["gap"] = frame["metric_pct"] - frame["human_pct"]
+    sign = np.sign(frame["gap"].to_numpy()).astype(int)
+    frame["side"] = np.array([EVEN, GENEROUS, HARSH])[sign]  # index -1 is the last
     order = frame["gap"].abs().sort_values(ascending=False, kind="stable").index
     return frame.loc[order].reset_index(drop=True)
 

@@ -7,6 +7,7 @@ computed from the counts. The definitions are stated in
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -25,6 +26,29 @@ GOLD_SEVERITIES = frozenset((*SEVERITIES, CRITICAL))
 ALL = "all"
 #: A segment of a system: (system name, 0-based segment index).
 SegmentRef = tuple[str, int]
+
+
+#: The normal quantile of a two-sided 95% interval.
+Z_95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, n: int, z: float = Z_95) -> tuple[float, float]:
+    """Return the Wilson score interval of the proportion ``successes / n`` (NaNs if n = 0).
+
+    Wilson (1927), "Probable inference, the law of succession, and statistical
+    inference"; the interval ``scipy.stats.binomtest(...).proportion_ci(method="wilson")``
+    gives (the tests' oracle). Unlike the normal approximation it stays inside
+    [0, 1] and is not empty at 0 or n successes, which small groups of error tokens
+    often have. It treats every token as an independent trial; tokens of one
+    segment are not, so it is a lower bound on the uncertainty.
+    """
+    if n <= 0:
+        return math.nan, math.nan
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +70,16 @@ class OrderCounts:
     def other_rate(self) -> float:
         """Share of other tokens flagged (NaN without other tokens)."""
         return self.other_flagged / self.other_tokens if self.other_tokens else float("nan")
+
+    @property
+    def error_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the error rate (see ``wilson_interval``)."""
+        return wilson_interval(self.error_flagged, self.error_tokens)
+
+    @property
+    def other_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the other rate."""
+        return wilson_interval(self.other_flagged, self.other_tokens)
 
     @property
     def difference(self) -> float:
@@ -86,7 +120,8 @@ class ErrorTokenReport:
         unaligned: annotated segments left out because their tokens could not be
             placed in the line, as (system, segment index).
         orders: per order 1..max order, all error tokens against other tokens.
-        by_severity: severity (``major``, ``minor``) -> its rows per order.
+        by_severity: severity (``major``, ``minor``; ``critical`` and ``undecided`` when
+            some token has them) -> its rows per order.
         by_category: top-level category -> its rows per order (every category of
             ``TOP_CATEGORIES``, zero rows included).
         spans: per order, MPP agreement of the flagged runs with the error spans.

@@ -30,13 +30,19 @@ from bleuviz.analysis.span_agreement import SpanColumns, SpanCredit, columnar_cr
 from bleuviz.analysis.token_flags import BoolArray, TokenFlags
 from bleuviz.arrays import IntArray
 from bleuviz.errors import InputError
-from bleuviz.io.error_spans import ErrorAnnotations, SegmentAnnotation
+from bleuviz.io.error_spans import UNDECIDED, ErrorAnnotations, SegmentAnnotation
 
 # A token's groups as bits: one per severity, then one per top-level category.
-_SEVERITY_GROUPS = (*SEVERITIES, CRITICAL)
+_SEVERITY_GROUPS = (*SEVERITIES, CRITICAL, UNDECIDED)
+#: Severities listed only when some token has them.
+_OCCASIONAL = (CRITICAL, UNDECIDED)
 _GROUPS = (*_SEVERITY_GROUPS, *TOP_CATEGORIES)
 _BIT = {name: 1 << i for i, name in enumerate(_GROUPS)}
-_ERROR_BITS = sum(_BIT[s] for s in _SEVERITY_GROUPS)
+# Error tokens: under a major, minor or critical span. An undecided span (ESA's span
+# whose annotator chose no severity) is its own group, apart: its tokens are neither
+# error tokens nor other tokens, its spans no gold spans, and it sets no category.
+_ERROR_BITS = sum(_BIT[s] for s in _SEVERITY_GROUPS if s != UNDECIDED)
+_MARKED_BITS = _ERROR_BITS | _BIT[UNDECIDED]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -85,15 +91,17 @@ class SystemTally:
         )
 
     @property
-    def has_critical(self) -> bool:
-        """Whether some token lies under a critical span."""
-        return bool(self.error_tokens[1 + _SEVERITY_GROUPS.index(CRITICAL)].any())
+    def occasional(self) -> frozenset[str]:
+        """The severities of ``_OCCASIONAL`` (critical, undecided) some token lies under."""
+        return frozenset(
+            s for s in _OCCASIONAL if self.error_tokens[1 + _SEVERITY_GROUPS.index(s)].any()
+        )
 
-    def report(self, with_critical: bool) -> ErrorTokenReport:
-        """Turn the arrays into the frozen report (with a ``critical`` row if asked)."""
+    def report(self, shown: frozenset[str]) -> ErrorTokenReport:
+        """Turn the arrays into the frozen report (with the occasional severities ``shown``)."""
         n_sev = len(_SEVERITY_GROUPS)
         severities = [
-            (i, s) for i, s in enumerate(_SEVERITY_GROUPS) if with_critical or s != CRITICAL
+            (i, s) for i, s in enumerate(_SEVERITY_GROUPS) if s in shown or s not in _OCCASIONAL
         ]
         return ErrorTokenReport(
             name=self.name,
@@ -142,7 +150,7 @@ def tally_system(
     ends = ends + flags.line_starts[segment]
     bits = _token_bits(starts, ends, spans, flags.line_starts)
     error_tokens, error_flagged = _group_counts(bits, flagged)
-    other = (bits & _ERROR_BITS) == 0
+    other = (bits & _MARKED_BITS) == 0
     return SystemTally(
         name=name,
         segments=int(counted.sum()),
@@ -201,7 +209,7 @@ def _error_spans(
     rater: str | None,
     origin: str,
 ) -> _ErrorSpans:
-    """Collect the target-side error spans (major, minor, critical) of the counted segments.
+    """Collect the target-side spans (major, minor, critical, undecided) of the counted segments.
 
     Raises:
         InputError: a span ends past its line.
@@ -219,7 +227,9 @@ def _error_spans(
                     f"{origin}: system {name!r}, segment {i + 1}: span {span.start}-{span.end} "
                     f"lies outside the line ({len(lines[i])} characters)"
                 )
-            bits = _BIT[span.severity] | _BIT[top_category(span.category)]
+            bits = _BIT[span.severity]
+            if span.severity != UNDECIDED:
+                bits |= _BIT[top_category(span.category)]
             rows.append((i, span.start, span.end, bits))
     columns = np.array(rows, dtype=np.int64).reshape(-1, 4).T
     return _ErrorSpans(*columns)
@@ -254,7 +264,11 @@ def _credits(
     line_starts: IntArray,
 ) -> tuple[SpanCredit, ...]:
     """Return, per order, the MPP credit of the flagged runs against the merged error spans."""
-    gold = _merged(spans, line_starts)
+    errors = (spans.bits & _ERROR_BITS) != 0
+    gold = _merged(
+        _ErrorSpans(spans.segments[errors], spans.starts[errors], spans.ends[errors], spans.bits),
+        line_starts,
+    )
     first = np.ones(len(segment), dtype=bool)
     first[1:] = segment[1:] != segment[:-1]
     last = np.ones(len(segment), dtype=bool)

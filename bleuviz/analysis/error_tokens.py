@@ -8,8 +8,12 @@ Definitions (issue 31), stated on the page and in ``bleuviz spans --help``:
   of severity major or minor; otherwise it is an **other token** (tokens under
   neutral spans only are other tokens). Deliberately, ``critical`` (xCOMET's
   worst severity, some campaigns') counts as an error severity too: its tokens
-  are no clean baseline. Every stretch of an error marked in several places
-  (``ErrorSpan.continued``) marks error characters.
+  are no clean baseline. ESA's ``undecided`` (a span whose annotator chose
+  neither major nor minor) is counted apart: its own group, listed when some
+  token has it, its tokens neither error tokens nor other tokens (they are
+  marked, so no clean baseline either), its spans no gold spans of span agreement.
+  Every stretch of an error marked in several places (``ErrorSpan.continued``)
+  marks error characters.
 * A token is **flagged at order n** if no matched n-gram occurrence of order n
   covers it: the highlight's rule (``SegmentExplanation.token_statuses``), see
   :mod:`bleuviz.analysis.token_flags`.
@@ -95,12 +99,12 @@ def what_bleu_sees(
         flags = token_flags(lines, refs)
         tallies.append(tally_system(name, lines, flags, annotations, rater))
     total = SystemTally.total(tallies)
-    critical = total.has_critical
+    shown = total.occasional
     return ErrorTokenAnalysis(
         annotations=annotations.name,
         rater=rater,
         max_order=config.max_order,
-        systems=tuple(t.report(critical) for t in tallies),
-        all=total.report(critical),
+        systems=tuple(t.report(shown) for t in tallies),
+        all=total.report(shown),
         not_annotated=tuple(n for n in testset.systems if n not in annotations.segments),
     )

@@ -55,10 +55,18 @@ def is_human_reference(system: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class TieCalibrated:
-    """Pairwise accuracy with tie calibration and the threshold that gave it."""
+    """Pairwise accuracy with tie calibration and the threshold that gave it.
+
+    Attributes:
+        accuracy: acc_eq, mt-metrics-eval's number.
+        epsilon: the metric difference counted as a tie (the first best).
+        tied: the share of scored pairs (every segment's) the metric ties at
+            ``epsilon``; near 1, acc_eq mostly counts the pairs the humans tie.
+    """
 
     accuracy: float
     epsilon: float
+    tied: float = 0.0
 
 
 def grouped_kendall(metric: FloatArray, human: FloatArray, by: str) -> float | None:
@@ -102,7 +110,8 @@ def pairwise_accuracy_eq(metric: FloatArray, human: FloatArray) -> TieCalibrated
     # The first best (np.nanargmax's choice), equal maxima compared to 12 decimals:
     # the running sums' rounding must not pick a larger epsilon.
     best = int(np.argmax(np.round(values, 12)))
-    return TieCalibrated(float(values[best]), float(candidates[best]))
+    tied = np.count_nonzero(diff <= candidates[best]) / len(diff)
+    return TieCalibrated(float(values[best]), float(candidates[best]), float(tied))
 
 
 def _scipy_tau(m: FloatArray, h: FloatArray) -> float | None:

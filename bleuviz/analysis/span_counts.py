@@ -18,7 +18,14 @@ from numpy.typing import NDArray
 
 from bleuviz.analysis.error_categories import top_category
 from bleuviz.arrays import FloatArray
-from bleuviz.io.error_spans import MAJOR, MINOR, ErrorAnnotations, ErrorSpan, SegmentAnnotation
+from bleuviz.io.error_spans import (
+    MAJOR,
+    MINOR,
+    UNDECIDED,
+    ErrorAnnotations,
+    ErrorSpan,
+    SegmentAnnotation,
+)
 
 #: Severities the segment table counts, as its columns name them.
 COUNTED = (MAJOR, MINOR)
@@ -36,16 +43,32 @@ def rater_spans(annotation: SegmentAnnotation | None, rater: str | None) -> tupl
 def error_counts(
     annotations: ErrorAnnotations, system: str, n_segments: int
 ) -> dict[str, FloatArray]:
-    """Per segment, the Major and Minor errors every rater marked (NaN where nobody rated)."""
+    """Per segment, the Major and Minor errors every rater marked (NaN where nobody rated).
+
+    A file with ESA's ``undecided`` spans (anywhere, so that every system gets the
+    same columns) counts them too, in a column of their own.
+    """
     per_segment = annotations.segments.get(system, (None,) * n_segments)
-    counts = {severity: np.full(n_segments, np.nan) for severity in COUNTED}
+    severities = COUNTED + ((UNDECIDED,) if _has_severity(annotations, UNDECIDED) else ())
+    counts = {severity: np.full(n_segments, np.nan) for severity in severities}
     for i, annotation in enumerate(per_segment):
         if annotation is None:
             continue
         found = Counter(span.severity for span in annotation.spans if not span.continued)
-        for severity in COUNTED:
+        for severity in severities:
             counts[severity][i] = found[severity]
     return counts
+
+
+def _has_severity(annotations: ErrorAnnotations, severity: str) -> bool:
+    """Whether some span of ``annotations`` has ``severity``."""
+    return any(
+        span.severity == severity
+        for per_segment in annotations.segments.values()
+        for a in per_segment
+        if a is not None
+        for span in a.spans
+    )
 
 
 def categories_and_severities(

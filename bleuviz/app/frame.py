@@ -42,6 +42,7 @@ from bleuviz.app.ui.state.links import (
 )
 from bleuviz.app.ui.state.setting_links import apply_setting_links, write_setting_links
 from bleuviz.app.ui.widgets.markup import highlight_style_sheet
+from bleuviz.errors import WorkspaceError
 from bleuviz.render.labels import escape_markdown as md
 
 #: The pages that show a first look at a linked segment (by address): what draws it.
@@ -52,7 +53,20 @@ OVERVIEW_ALIAS = "overview"
 
 
 def show_app() -> None:
-    """Draw the frame and run the page the URL names."""
+    """Draw the frame and run the page the URL names.
+
+    A workspace that fails midway (its file gone bad, its disk unreadable) stops
+    the run with one message, never a traceback; a section that can go on without
+    it catches the error itself.
+    """
+    try:
+        _frame_and_page()
+    except WorkspaceError as exc:
+        st.error(md(str(exc)), icon=":material/error:")
+
+
+def _frame_and_page() -> None:
+    """Draw the frame and run the page (``show_app``, without its last resort)."""
     st.set_page_config(page_title="bleuviz", page_icon=":material/manage_search:", layout="wide")
     forget_listings()  # the workspace may have changed since the last run
     init_state()

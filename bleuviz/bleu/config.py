@@ -11,6 +11,7 @@ from bleuviz.bleu.flavors import DEFAULT_FLAVOR, get_flavor
 from bleuviz.bleu.flavors.base import Flavor
 from bleuviz.bleu.orders import DEFAULT_ORDER, MAX_ORDER
 from bleuviz.errors import ConfigError
+from bleuviz.limits import MAX_SMOOTH_VALUE, MAX_WEIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +62,7 @@ class BleuConfig:
             )
         _check_smooth_value(self.smooth_value, smooth, flavor)
         weights = self.weights or tuple(1.0 / order for _ in range(order))
-        if (
-            any(not _is_number(w) or w < 0 or not np.isfinite(w) for w in weights)
-            or sum(weights) <= 0
-        ):
-            raise ConfigError(f"weights: must be non-negative with a positive sum, got {weights}")
+        _check_weights(weights)
         object.__setattr__(self, "_resolved", (smooth, tuple(float(w) for w in weights)))
 
     @property
@@ -112,9 +109,10 @@ def _check_smooth_value(value: float | None, smooth: str, flavor: Flavor) -> Non
     to every count of order 2 and up (Chen and Cherry, 2014, methods 1 and 2); a
     negative value makes a precision negative (sacrebleu's ``my_log`` then raises),
     NaN or infinity makes the score NaN, so the range is a finite value of at least
-    0 (0 is no smoothing, which sacrebleu accepts). Smoothings without a value
-    (``exp``, ``none``, nltk's and tf-nmt's) ignore it, as sacrebleu does, but a value
-    given must still be a finite number.
+    0 (0 is no smoothing, which sacrebleu accepts), and at most ``MAX_SMOOTH_VALUE``
+    (``bleuviz.limits``: add-k 1e308 made sacrebleu's ``100 * correct`` infinite).
+    Smoothings without a value (``exp``, ``none``, nltk's and tf-nmt's) ignore it, as
+    sacrebleu does, but a value given must still be a finite number in that range.
     """
     if value is None:
         return
@@ -122,6 +120,22 @@ def _check_smooth_value(value: float | None, smooth: str, flavor: Flavor) -> Non
         raise ConfigError(f"smooth_value: must be a finite number, got {value!r}")
     if smooth in flavor.smoothing_values and value < 0:
         raise ConfigError(f"smooth_value: {smooth} takes a value of at least 0, got {value!r}")
+    if value > MAX_SMOOTH_VALUE:
+        raise ConfigError(f"smooth_value: at most {MAX_SMOOTH_VALUE:,}, got {value:g}")
+
+
+def _check_weights(weights: tuple[float, ...]) -> None:
+    """Refuse weights that are not finite numbers from 0 to ``MAX_WEIGHT`` with a positive sum.
+
+    The maximum keeps every flavour's weighted mean of log precisions finite
+    (``bleuviz.limits``): four weights of 1e308 summed to infinity, and BLEU was NaN.
+    """
+    if any(not _is_number(w) or w < 0 or not np.isfinite(w) for w in weights) or not (
+        sum(weights) > 0
+    ):
+        raise ConfigError(f"weights: must be non-negative with a positive sum, got {weights}")
+    if max(weights) > MAX_WEIGHT:
+        raise ConfigError(f"weights: each at most {MAX_WEIGHT}, got {max(weights):g}")
 
 
 def _is_number(value: object) -> bool:

@@ -125,7 +125,9 @@ def _add_to_saved(workspace: Workspace, args: argparse.Namespace) -> SavedSet:
     """Add the --hyp outputs, --seg-scores and --mqm files to saved set ``--set``; its id stays.
 
     A system named like one the set has, with other lines, is refused unless
-    ``--replace``; ``--name`` renames the set.
+    ``--replace``; ``--name`` renames the set. The set is read and written in
+    one transaction (``Workspace.add_to_testset``), so runs at once for other
+    systems lose nothing; the --hyp files are read before it takes the lock.
 
     Raises:
         InputError: --ref/--src/--docids given with --set, nothing to add, a file
@@ -140,34 +142,42 @@ def _add_to_saved(workspace: Workspace, args: argparse.Namespace) -> SavedSet:
             "--set: give what to add to the saved test set: --hyp outputs, --seg-scores "
             "or --mqm files"
         )
-    base = workspace.load(args.set)
-    systems = dict(base.systems)
-    for name, lines in _read_outputs(args, base) if args.hyp else ():
-        systems[name] = lines
-    testset = TestSet(systems, base.references, base.source, base.doc_ids, base.seg_ids)
-    saved = workspace.save_testset(
-        with_seg_scores(testset, args), args.name or "unnamed", replace=args.replace
-    )
-    if args.name:
-        workspace.rename(saved.id, args.name)
-        saved = workspace.get(saved.id)
-    return saved
+    workspace.get(args.set)  # an unknown set is named before any file is read
+    hyps = _read_outputs(args)
+
+    def change(base: TestSet) -> TestSet:
+        systems = dict(base.systems)
+        for name, lines in _named_outputs(hyps, args.set, base):
+            systems[name] = lines
+        testset = TestSet(systems, base.references, base.source, base.doc_ids, base.seg_ids)
+        return with_seg_scores(testset, args)
+
+    return workspace.add_to_testset(args.set, change, name=args.name, replace=args.replace)
 
 
-def _read_outputs(args: argparse.Namespace, base: TestSet) -> list[tuple[str, tuple[str, ...]]]:
-    """Read each --hyp as plain text (``-``: standard input), checking its line count."""
+def _read_outputs(args: argparse.Namespace) -> list[tuple[str, tuple[str, ...]]]:
+    """Read each --hyp as plain text (``-``: standard input): (file name, lines)."""
     if args.hyp.count(STDIN) > 1:
         raise InputError("--hyp: standard input (-) can be read only once")
     outputs = []
     for path in args.hyp:
-        f = read_stdin(args.max_bytes) if path == STDIN else read_path(path, args.max_bytes)
-        lines = decode_lines(f, args.max_bytes)
+        f = read_path(path, args.max_bytes) if path != STDIN else read_stdin(args.max_bytes)
+        outputs.append((f.name, decode_lines(f, args.max_bytes)))
+    return outputs
+
+
+def _named_outputs(
+    hyps: list[tuple[str, tuple[str, ...]]], set_id: str, base: TestSet
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Name each output after its file, checking its line count against the set's."""
+    outputs = []
+    for file_name, lines in hyps:
         if len(lines) != base.n_segments:
             raise InputError(
-                f"{f.name}: {len(lines)} lines, but test set {args.set} has "
+                f"{file_name}: {len(lines)} lines, but test set {set_id} has "
                 f"{base.n_segments} segments"
             )
-        outputs.append((system_name_from_filename(f.name), lines))
+        outputs.append((system_name_from_filename(file_name), lines))
     # Names are made unique within the files given, as every loader does.
     named = build_testset(outputs, base.references)
     return list(named.systems.items())

@@ -78,7 +78,8 @@ def add_app_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="+",
         default=[],
         metavar="FILE",
-        help="error spans from outside (MQM TSV, .seg.rating, ESA JSON lines, xCOMET JSON)",
+        help="error spans from outside (MQM TSV, .seg.rating, ESA JSON lines or Appraise CSV, "
+        "xCOMET JSON)",
     )
     parser.add_argument(
         "--mqm-weights", metavar="WEIGHTS", help="MQM error weights (as score's --mqm-weights)"

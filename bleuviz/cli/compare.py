@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
@@ -16,11 +15,13 @@ from bleuviz.cli.options import (
     cli_evaluation,
     cli_settings,
     load_testset,
+    whole_number,
 )
 from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
 from bleuviz.errors import ConfigError
-from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS, check_count
+from bleuviz.limits import RESAMPLES, SEEDS, TRIALS
 from bleuviz.metrics import SIGNIFICANCE_METRICS
+from bleuviz.render.json_stream import dumps
 from bleuviz.render.latex import booktabs_table, escape_latex
 from bleuviz.render.numbers import fixed
 from bleuviz.significance import DEFAULT_SEED, PairedResult
@@ -46,18 +47,27 @@ def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
     add_bleu_options(parser)
     parser.add_argument(
         "--paired-bs",
-        type=int,
+        type=whole_number(RESAMPLES.low, RESAMPLES.high),
         metavar="N",
-        help=f"bootstrap samples (default {DEFAULT_BS:,}; with --all-pairs --holm, "
-        "enough for the correction to reach p < 0.05: 10 x pairs / 0.05)",
+        help=f"bootstrap samples, {RESAMPLES.low} to {RESAMPLES.high:,} (default "
+        f"{DEFAULT_BS:,}; with --all-pairs --holm, enough for the correction to reach "
+        "p < 0.05: 10 x pairs / 0.05)",
     )
     parser.add_argument(
         "--paired-ar",
-        type=int,
+        type=whole_number(TRIALS.low, TRIALS.high),
         metavar="N",
-        help=f"AR trials, 0: off (default {DEFAULT_AR:,}, or more as for --paired-bs)",
+        help=f"AR trials, {TRIALS.low} (off) to {TRIALS.high:,} (default {DEFAULT_AR:,}, or "
+        "more as for --paired-bs)",
     )
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument(
+        "--seed",
+        type=whole_number(SEEDS.low, SEEDS.high),
+        default=DEFAULT_SEED,
+        metavar="N",
+        help=f"the resamples' random seed, {SEEDS.low} to {SEEDS.high:,} (default: "
+        f"sacrebleu's, {DEFAULT_SEED}); the same seed draws the same resamples",
+    )
     parser.add_argument(
         "--metric",
         default=BLEU,
@@ -107,7 +117,7 @@ def run_compare(args: argparse.Namespace) -> int:
         report["clusters"] = rank_clusters(scores, pairs, metric.higher_is_better, ALPHA)
         report["holm"] = bool(args.holm)
     if args.format == "json":
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(dumps(report))
     elif args.format == "latex":
         print(_latex(metric, results, signature))
     else:
@@ -160,9 +170,9 @@ def resolve_resamples(args: argparse.Namespace, n_tests: int) -> argparse.Namesp
     smallest p-value times ``n_tests`` cannot fall below ALPHA, stderr says so.
     """
     counts = {}
-    for option, given, default, most, minimum in (
-        ("--paired-bs", args.paired_bs, DEFAULT_BS, MAX_RESAMPLES, 1),
-        ("--paired-ar", args.paired_ar, DEFAULT_AR, MAX_TRIALS, 0),
+    for option, given, default, domain in (
+        ("--paired-bs", args.paired_bs, DEFAULT_BS, RESAMPLES),
+        ("--paired-ar", args.paired_ar, DEFAULT_AR, TRIALS),
     ):
         if given is None:
             count = needed_resamples(n_tests, ALPHA, default)
@@ -173,7 +183,7 @@ def resolve_resamples(args: argparse.Namespace, n_tests: int) -> argparse.Namesp
                     file=sys.stderr,
                 )
         else:
-            count = check_count(option, given, minimum, most)
+            count = domain.check(option, given)
         if count > 0 and not can_reach(count, n_tests, ALPHA):
             print(
                 f"bleuviz: warning: {unreachable_note(option, count, n_tests, ALPHA)}",

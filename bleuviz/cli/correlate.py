@@ -10,7 +10,6 @@ left out by name unless ``--include-human`` keeps them, as mt-metrics-eval's
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
 
 from bleuviz.analysis.correlation import Correlation, MetricView, correlate, scores_view
@@ -25,6 +24,7 @@ from bleuviz.cli.options import (
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.imported import imported_scores
 from bleuviz.metrics.registry import METRICS
+from bleuviz.render.json_stream import dumps
 
 if TYPE_CHECKING:
     from bleuviz.io.testset import TestSet
@@ -40,7 +40,7 @@ def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:
         "correlate", help="correlation of every metric with a human score (--seg-scores)"
     )
     add_input_options(parser)
-    add_bleu_options(parser, formats=("text", "json"))
+    add_bleu_options(parser)
     parser.add_argument("--human", required=True, metavar="NAME", help="the human score")
     parser.add_argument(
         "--metrics",
@@ -68,10 +68,8 @@ def run_correlate(args: argparse.Namespace) -> int:
     human_scores = testset.seg_score(args.human)
     human = _imported_view(testset, args.human)
     evaluation = cli_evaluation(testset, args, config)
-    views = [
-        scores_view(COMPUTED_METRICS[m], evaluation.scores(COMPUTED_METRICS[m]))
-        for m in args.metrics
-    ]
+    computed = {COMPUTED_METRICS[m]: evaluation.scores(COMPUTED_METRICS[m]) for m in args.metrics}
+    views = [scores_view(label, scores) for label, scores in computed.items()]
     views += [_imported_view(testset, s.name) for s in testset.seg_scores if s is not human_scores]
     left_out = [] if args.include_human else sorted(filter(is_human_reference, human.corpus))
     results = [correlate(view, human, left_out) for view in views]
@@ -81,7 +79,10 @@ def run_correlate(args: argparse.Namespace) -> int:
             "left_out": left_out,
             "metrics": [r.as_dict() for r in results],
         }
-        print(json.dumps(report, indent=2, ensure_ascii=False))
+        print(dumps(report))
+    elif args.format == "latex":
+        signatures = [next(iter(s.values())).signature for s in computed.values() if s]
+        print(_latex(args.human, results, left_out, signatures))
     else:
         print("\n".join(_table(args.human, results, left_out)))
     return 0
@@ -119,3 +120,38 @@ def _table(human: str, results: list[Correlation], left_out: list[str]) -> list[
             f"left out as human references (--include-human keeps them): {', '.join(left_out)}"
         )
     return lines
+
+
+#: The LaTeX table's header, a column per field of ``Correlation`` shown in the text table.
+_LATEX_HEADER = [
+    "Metric",
+    "Sys. $r$",
+    "Sys. $\\tau$",
+    "Pair acc.",
+    "Seg. $\\tau$",
+    "$\\tau$ item",
+    "$\\tau$ sys.",
+    "acc\\_eq",
+    "Systems",
+    "Segments",
+]
+
+
+def _latex(
+    human: str, results: list[Correlation], left_out: list[str], signatures: list[str]
+) -> str:
+    """A booktabs table of the text table's columns; the human score, the metrics'
+    signatures and the references left out as ``%`` comments."""
+    from bleuviz.render.latex import booktabs_table, escape_latex
+
+    rows = []
+    for r in results:
+        cells = [r.system_pearson, r.system_kendall, r.pairwise_accuracy, r.segment_kendall]
+        cells += [r.segment_kendall_item, r.segment_kendall_system, r.pairwise_accuracy_eq]
+        shown = ["--" if c is None else f"{c:.4f}" for c in cells]
+        rows.append([escape_latex(r.name), *shown, str(r.n_systems), str(r.n_segments)])
+    comments = [f"Correlation with {human} (scores oriented so that higher is better)"]
+    comments += signatures
+    if left_out:
+        comments.append(f"left out as human references: {', '.join(left_out)}")
+    return booktabs_table(_LATEX_HEADER, rows, "l" + "r" * (len(_LATEX_HEADER) - 1), comments)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bleuviz.cli.options import STDIN, whole_number
+from bleuviz.cli.ticker import terminal_progress
 from bleuviz.errors import ConfigError, InputError
 
 if TYPE_CHECKING:
@@ -146,7 +147,8 @@ def run_on_dask(
         print(f"bleuviz: engine: {engine.description}, {parts}", file=sys.stderr)
         if engine.dashboard:
             print(f"bleuviz: dashboard: {engine.dashboard}", file=sys.stderr)
-        totals = compute(engine, plan, job, _ticker if sys.stderr.isatty() else None)
+        with terminal_progress("dask") as progress:  # a terminal sees the partitions done
+            totals = compute(engine, plan, job, progress)
     return DaskRun(plan, totals)
 
 
@@ -161,17 +163,17 @@ def _prepare_folder(url: str) -> None:
     """Create the --sentence-out folder; refuse one that holds files (never overwrite)."""
     import fsspec
 
-    fs, path = fsspec.core.url_to_fs(url)
-    if fs.exists(path) and fs.ls(path):
+    # An unknown protocol (ValueError), a missing backend (ImportError), a read-only one
+    # (NotImplementedError), a path that cannot be made (OSError).
+    try:
+        fs, path = fsspec.core.url_to_fs(url)
+        held = fs.exists(path) and bool(fs.ls(path))
+        if not held:
+            fs.makedirs(path, exist_ok=True)
+    except (ImportError, NotImplementedError, OSError, ValueError) as e:
+        raise InputError(f"--sentence-out {url}: cannot write there ({e})") from None
+    if held:
         raise InputError(f"--sentence-out {url}: the folder is not empty; give a new one")
-    fs.makedirs(path, exist_ok=True)
-
-
-def _ticker(message: str, fraction: float) -> None:
-    """Tell a terminal how many partitions are done: one line, rewritten in place."""
-    end = "\n" if fraction >= 1 else ""
-    print(f"\rbleuviz: dask: {message} done", end=end, file=sys.stderr)
-    sys.stderr.flush()
 
 
 def tested_on_dask(

@@ -1,11 +1,14 @@
 """``python -m bleuviz notes --set ID``: a saved test set's notes as TSV, as the app exports them.
 
 ``--revisions`` writes every revision of every note (who, when, what;
-deletions included) instead of the current notes. ``--format mqm`` writes
-them as Google's MQM TSV instead (rater ``bleuviz``, the marked words between
-``<v>`` and ``</v>``; see ``Workspace.notes_mqm``), which ``--mqm`` reads back;
-notes written on an output since replaced are left out, and stderr says how
-many. Reads only: it works on a read-only workspace.
+deletions included) instead of the current notes. ``--format json`` writes
+the same records as JSON (``{"set": ..., "notes": [...]}``, the TSV's columns as
+keys; see ``bleuviz.workspace.note_json``). ``--format mqm`` writes
+them as Google's MQM TSV instead (rater: the note's author, ``bleuviz`` if
+anonymous; the marked words between ``<v>`` and ``</v>``; see
+``Workspace.notes_mqm``), which ``--mqm`` reads back; notes written on an
+output since replaced are left out, and stderr says how many. Reads only: it
+works on a read-only workspace.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from typing import Any
 from bleuviz.cli.options import add_workspace_option
 from bleuviz.errors import InputError
 from bleuviz.io.decode import plural
+from bleuviz.render.json_stream import dumps
 
-#: ``--format`` values: the notes' own TSV, or Google's MQM TSV.
-FORMATS = ("tsv", "mqm")
+#: ``--format`` values: the notes' own TSV, the same as JSON, or Google's MQM TSV.
+FORMATS = ("tsv", "json", "mqm")
 
 
 def add_notes_parser(commands: Any) -> argparse.ArgumentParser:
@@ -36,8 +40,9 @@ def add_notes_parser(commands: Any) -> argparse.ArgumentParser:
         "-f",
         choices=FORMATS,
         default="tsv",
-        help="tsv: every field of the notes; mqm: Google's MQM TSV of the current notes, "
-        "rater bleuviz, which --mqm reads back (default: %(default)s)",
+        help="tsv: every field of the notes; json: the same fields as JSON; mqm: Google's "
+        "MQM TSV of the current notes, rated by each note's author, which --mqm reads back "
+        "(default: %(default)s)",
     )
     add_workspace_option(parser)
     parser.set_defaults(func=run_notes)
@@ -51,6 +56,11 @@ def run_notes(args: argparse.Namespace) -> int:
     workspace = Workspace.open(args.workspace)
     if args.format == "tsv":
         sys.stdout.write(workspace.notes_tsv(args.set, revisions=args.revisions))
+        return 0
+    if args.format == "json":
+        records = workspace.notes_json(args.set, revisions=args.revisions)
+        document = {"set": args.set, "revisions": args.revisions, "notes": records}
+        print(dumps(document))
         return 0
     if args.revisions:
         raise InputError("--revisions: the MQM TSV holds the current notes only (-f tsv)")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
+from bleuviz.bleu.orders import MAX_ORDER
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
-from bleuviz.errors import InputError
+from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
 from bleuviz.io.error_span_files import SEG_RATING_SUFFIX, attach_error_spans, rescore
 from bleuviz.io.error_spans import ErrorAnnotations
@@ -20,9 +20,16 @@ from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
-from bleuviz.limits import MAX_CHRF_BETA, MAX_CHRF_ORDER
+from bleuviz.limits import (
+    DECIMAL,
+    MAX_CHRF_BETA,
+    MAX_CHRF_ORDER,
+    MAX_SMOOTH_VALUE,
+    MAX_WEIGHT,
+    WHOLE_NUMBER,
+)
 from bleuviz.metrics.chrf_score import BETA, CHAR_ORDER, WORD_ORDER, ChrfConfig
-from bleuviz.metrics.registry import imported_specs
+from bleuviz.metrics.registry import METRICS, imported_specs
 from bleuviz.workspace.location import WORKSPACE_ENV
 
 if TYPE_CHECKING:
@@ -30,8 +37,9 @@ if TYPE_CHECKING:
     from bleuviz.metrics.spec import Settings
     from bleuviz.metrics.ter_config import TerConfig
 
-#: ``--metrics`` names, as sacrebleu's ``-m`` spells them.
-SCORE_METRICS = ("bleu", "chrf", "ter")
+#: ``--metrics`` names (sacrebleu's ``-m`` spelling: the registry's labels in lower case),
+#: and the metric each names, in the registry's order.
+SCORE_METRICS = {label.casefold(): label for label in METRICS}
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -39,9 +47,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
-
-
-_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
 def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -53,7 +58,7 @@ def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], in
     """
 
     def parse(text: str) -> int:
-        if not _WHOLE_NUMBER.fullmatch(text.strip()):
+        if not WHOLE_NUMBER.fullmatch(text.strip()):
             raise argparse.ArgumentTypeError(f"not a whole number: {text[:40]!r}")
         value = int(text)
         if value < minimum:
@@ -66,18 +71,32 @@ def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], in
     return parse
 
 
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-
-
 def finite_number(text: str) -> float:
     """An argparse ``type``: a finite ASCII decimal (``nan``, ``inf``, ``1e999`` refused).
 
     ``float`` alone would also read ``1_0``, other scripts' digits and ``nan``.
     """
-    value = float(text) if _DECIMAL.fullmatch(text.strip()) else math.nan
+    value = float(text) if DECIMAL.fullmatch(text.strip()) else math.nan
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number, got {text[:40]!r}")
     return value
+
+
+def number_up_to(maximum: float) -> Callable[[str], float]:
+    """An argparse ``type``: a finite ASCII decimal of at most ``maximum``.
+
+    The lower bound, where it depends on other options (a smoothing's value), is
+    the core config's to check.
+    """
+
+    def parse(text: str) -> float:
+        value = finite_number(text)
+        if value > maximum:
+            raise argparse.ArgumentTypeError(f"at most {maximum:,}, got {text[:40]}")
+        return value
+
+    parse.__name__ = "finite number"
+    return parse
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -140,7 +159,8 @@ def add_seg_score_options(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="FILE",
         help="error spans from outside: Google's MQM TSV, mt-metrics-eval "
-        f"NAME{SEG_RATING_SUFFIX}, WMT24 ESA JSON lines, or COMET's JSON with xCOMET "
+        f"NAME{SEG_RATING_SUFFIX}, WMT24 ESA JSON lines, Appraise's ESA CSV export, or COMET's "
+        "JSON with xCOMET "
         "error_spans; adds their score (MQM, ESA, the metric's) as an imported segment score",
     )
     parser.add_argument(
@@ -183,17 +203,20 @@ def add_bleu_options(parser: argparse.ArgumentParser, formats: tuple[str, ...] =
     parser.add_argument(
         "--smooth-value",
         "-sv",
-        type=finite_number,
-        help="floor and add-k: a finite value of at least 0 (defaults 0.1 and 1)",
+        type=number_up_to(MAX_SMOOTH_VALUE),
+        help=f"floor and add-k: 0 to {MAX_SMOOTH_VALUE:,} (defaults 0.1 and 1)",
     )
     parser.add_argument(
         "--max-order",
-        type=whole_number(0),
+        type=whole_number(1, MAX_ORDER),
         default=None,
-        help=f"highest n-gram order ({DEFAULT_ORDER})",
+        help=f"highest n-gram order, 1 to {MAX_ORDER} (default: {DEFAULT_ORDER})",
     )
     parser.add_argument(
-        "--weights", type=finite_number, nargs="+", help="per-order weights (non-negative)"
+        "--weights",
+        type=number_up_to(MAX_WEIGHT),
+        nargs="+",
+        help=f"per-order weights, each 0 to {MAX_WEIGHT}",
     )
     parser.add_argument("--effective-order", action="store_true")
     parser.add_argument("--auto-reweigh", action="store_true", help="nltk's auto_reweigh")
@@ -206,9 +229,10 @@ def add_metric_options(parser: argparse.ArgumentParser) -> None:
         "--metrics",
         "-m",
         nargs="+",
-        choices=SCORE_METRICS,
+        type=str.lower,
+        choices=list(SCORE_METRICS),
         default=["bleu"],
-        help="metrics to compute (default: bleu)",
+        help="metrics to compute (default: bleu); chrf++ is chrf with word order 2",
     )
     chrf = parser.add_argument_group("chrF (sacrebleu's options)")
     order = whole_number(0, MAX_CHRF_ORDER)
@@ -219,8 +243,8 @@ def add_metric_options(parser: argparse.ArgumentParser) -> None:
         "--chrf-word-order",
         "-cw",
         type=order,
-        default=WORD_ORDER,
-        help=f"0 to {MAX_CHRF_ORDER}; 2 for chrF++",
+        default=None,
+        help=f"0 to {MAX_CHRF_ORDER} (default: {WORD_ORDER} for chrf, 2 for chrf++)",
     )
     chrf.add_argument(
         "--chrf-beta",
@@ -234,17 +258,35 @@ def add_metric_options(parser: argparse.ArgumentParser) -> None:
     ter.add_argument("--ter-asian-support", action="store_true")
     ter.add_argument("--ter-no-punct", action="store_true")
     ter.add_argument("--ter-normalized", action="store_true")
+    rouge = parser.add_argument_group("ROUGE (rouge-score's options)")
+    rouge.add_argument(
+        "--rouge-stemmer",
+        action="store_true",
+        help="Porter-stem tokens longer than 3 characters (as rouge --stemmer)",
+    )
 
 
-def chrf_config(args: argparse.Namespace) -> ChrfConfig:
-    """Build the ChrfConfig the ``--chrf-*`` options describe.
+def chrf_config(args: argparse.Namespace, own_word_order: int = WORD_ORDER) -> ChrfConfig:
+    """Build the ChrfConfig the ``--chrf-*`` options describe for chrF or chrF++.
+
+    Args:
+        args: the options.
+        own_word_order: the metric's own word n-gram order (0 for chrF, 2 for chrF++),
+            used when ``--chrf-word-order`` is not given.
 
     Raises:
-        ConfigError: an order below 0, both orders 0, or a beta below 1.
+        ConfigError: an order below 0, both orders 0, a beta below 1, or chrF++ with
+            another word order (that is chrF with that order: ``-m chrf``).
     """
-    return ChrfConfig(
-        args.chrf_char_order, args.chrf_word_order, args.chrf_beta, args.chrf_lowercase
-    )
+    word_order = args.chrf_word_order
+    if own_word_order and word_order not in (None, own_word_order):
+        raise ConfigError(
+            f"--chrf-word-order: chrf++ counts word n-grams to order {own_word_order}, "
+            f"got {word_order}; use -m chrf --chrf-word-order {word_order}"
+        )
+    if word_order is None:
+        word_order = own_word_order
+    return ChrfConfig(args.chrf_char_order, word_order, args.chrf_beta, args.chrf_lowercase)
 
 
 def ter_config(args: argparse.Namespace) -> TerConfig:

@@ -22,12 +22,14 @@ from bleuviz.cli.options import (
     ter_config,
     whole_number,
 )
+from bleuviz.cli.ticker import terminal_progress
 from bleuviz.errors import ConfigError
 from bleuviz.io.testset import TestSet
-from bleuviz.limits import MAX_RESAMPLES, MAX_SEED
+from bleuviz.limits import RESAMPLES, SEEDS
+from bleuviz.metrics.chrf_scorers import ChrfMetric
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.imported import imported_scores
-from bleuviz.metrics.registry import METRICS, get_spec
+from bleuviz.metrics.registry import get_spec
 from bleuviz.metrics.spec import MetricScores, Settings
 from bleuviz.metrics.ter_config import TerConfig
 
@@ -63,15 +65,16 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--confidence-n",
-        type=whole_number(1, MAX_RESAMPLES),
+        type=whole_number(RESAMPLES.low, RESAMPLES.high),
         default=1000,
         metavar="N",
-        help=f"bootstrap resamples (1 to {MAX_RESAMPLES:,})",
+        help=f"bootstrap resamples ({RESAMPLES.low} to {RESAMPLES.high:,})",
     )
     parser.add_argument(
         "--seed",
-        type=whole_number(0, MAX_SEED),
-        help="bootstrap seed (default: sacrebleu's, 12345)",
+        type=whole_number(SEEDS.low, SEEDS.high),
+        metavar="N",
+        help=f"bootstrap seed, {SEEDS.low} to {SEEDS.high:,} (default: sacrebleu's, 12345)",
     )
     add_dask_options(parser)
     parser.set_defaults(func=run_score)
@@ -103,28 +106,41 @@ class _Scored:
 
 
 def _settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
-    """The options' settings: BLEU's, ``--chrf-*`` and ``--ter-*``."""
+    """The options' settings: BLEU's, ``--ter-*`` and ``--rouge-stemmer`` (chrF's: ``_chrf``)."""
+    settings = cli_settings(args, config)
     return replace(
-        cli_settings(args, config),
-        chrf=chrf_config(args) if "chrf" in args.metrics else None,
+        settings,
+        options=replace(settings.options, stemmer=bool(args.rouge_stemmer)),
         ter=ter_config(args) if "ter" in args.metrics else TerConfig(),
     )
 
 
+def _chrf(settings: Settings, label: str, args: argparse.Namespace) -> Settings:
+    """``settings`` with the ``--chrf-*`` options for ``label`` when it is chrF or chrF++.
+
+    The two share the options but not their word order (each its own by default).
+    """
+    spec = get_spec(label)
+    if not isinstance(spec, ChrfMetric):
+        return settings
+    return replace(settings, chrf=chrf_config(args, spec.word_order))
+
+
 def _extra_labels(names: list[str]) -> list[str]:
-    """The registry's labels of the metrics ``names`` names beside BLEU, in sacrebleu's order."""
-    labels = {label.casefold(): label for label in METRICS}
-    return [labels[name] for name in SCORE_METRICS if name in names and name != "bleu"]
+    """The registry's labels of the metrics ``names`` names beside BLEU, in its order."""
+    return [label for name, label in SCORE_METRICS.items() if name in names and name != "bleu"]
 
 
 def _scored_here(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     """Read the files and score them in this process."""
     testset, paths = load_testset(args)
     evaluation = Evaluation(testset, _settings(args, config))
-    extras: list[tuple[str, Mapping[str, MetricScores]]] = [
-        (evaluation.metric(label).score_name(evaluation.settings), evaluation.scores(label))
-        for label in _extra_labels(args.metrics)
-    ]
+    extras: list[tuple[str, Mapping[str, MetricScores]]] = []
+    for label in _extra_labels(args.metrics):
+        scoring = evaluation.with_settings(_chrf(evaluation.settings, label, args))
+        with terminal_progress(label) as progress:
+            scores = scoring.scores(label, progress=progress)
+        extras.append((scoring.metric(label).score_name(scoring.settings), scores))
     corpus = evaluation.bleu_statistics() if "bleu" in args.metrics else None
     return _Scored(
         list(testset.systems),
@@ -144,8 +160,12 @@ def _scored_on_dask(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     from bleuviz.metrics.bleu_metric import BLEU, stats_of
     from bleuviz.significance.resampling import DEFAULT_SEED
 
-    settings = _settings(args, config)
     labels = _extra_labels(args.metrics)
+    chrf = [label for label in labels if isinstance(get_spec(label), ChrfMetric)]
+    if len(chrf) > 1:
+        raise ConfigError("--dask: one of chrf and chrf++ at a time (they share --chrf-*)")
+    settings = _settings(args, config)
+    settings = _chrf(settings, chrf[0], args) if chrf else settings
     with_bleu = "bleu" in args.metrics
     seed = DEFAULT_SEED if args.seed is None else args.seed
     confidence = (BLEU.label,) if args.confidence else ()
@@ -249,10 +269,15 @@ def run_score(args: argparse.Namespace) -> int:
         write_json({"systems": [r for r, _ in reports]}, sys.stdout)
         sys.stdout.write("\n")
     elif args.format == "latex":
-        print(_latex([r for r, _ in reports], with_bleu))
+        print(_latex([r for r, _ in reports], with_bleu, _digits(extras)))
     else:
-        _print_text(reports)
+        _print_text(reports, _digits(extras))
     return 0
+
+
+def _digits(extras: list[tuple[str, Mapping[str, MetricScores]]]) -> dict[str, int]:
+    """Each metric's decimals (2 on a 0-100 scale, 4 on ROUGE's 0-1), by its printed name."""
+    return {name: next(iter(scores.values())).spec.digits for name, scores in extras if scores}
 
 
 def _bleu_report(
@@ -286,7 +311,9 @@ def metric_dict(name: str, scores: MetricScores, sentence_level: bool) -> dict[s
     return out
 
 
-def _print_text(reports: list[tuple[dict[str, Any], BleuScore | None]]) -> None:
+def _print_text(
+    reports: list[tuple[dict[str, Any], BleuScore | None]], digits: Mapping[str, int]
+) -> None:
     """One line per system and metric, then each metric's signature (sacrebleu's style)."""
     for report, score in reports:
         prefix = f"{report['name']}: " if len(reports) > 1 else ""
@@ -298,14 +325,14 @@ def _print_text(reports: list[tuple[dict[str, Any], BleuScore | None]]) -> None:
                 line = line.replace(head, mean, 1)
             print(prefix + line)
         for metric in report.get("metrics", []):  # sacrebleu's Score.format(): "chrF2 = 57.70"
-            print(f"{prefix}{metric['name']} = {metric['score']:.2f}")
+            print(f"{prefix}{metric['name']} = {metric['score']:.{digits[metric['name']]}f}")
         for metric, summary in report.get("seg_scores", {}).items():
             mean = "n/a" if summary["mean"] is None else f"{summary['mean']:.4f}"
             better = "lower" if summary["lower_is_better"] else "higher"
             print(
                 f"{prefix}{metric} = {mean} (mean of {summary['n']} segments; {better} is better)"
             )
-        for i, cells in enumerate(_sentence_cells(report), start=1):
+        for i, cells in enumerate(_sentence_cells(report, digits), start=1):
             print(f"  {i}\t" + "\t".join(cells))
     first = reports[0][0]
     if reports[0][1] is not None:
@@ -314,7 +341,7 @@ def _print_text(reports: list[tuple[dict[str, Any], BleuScore | None]]) -> None:
         print(f"{metric['name']}|{metric['signature']}")
 
 
-def _sentence_cells(report: dict[str, Any]) -> Iterator[tuple[str, ...]]:
+def _sentence_cells(report: dict[str, Any], digits: Mapping[str, int]) -> Iterator[tuple[str, ...]]:
     """Each segment's "BLEU = x" (and "chrF2 = y", ...) with --sentence-level, one at a time."""
     columns: list[Iterator[str]] = []
     if "sentences" in report:
@@ -322,7 +349,7 @@ def _sentence_cells(report: dict[str, Any]) -> Iterator[tuple[str, ...]]:
     for metric in report.get("metrics", []):
         if "sentences" in metric:
             name = metric["name"]
-            columns.append(f"{name} = {v:.2f}" for v in metric["sentences"])
+            columns.append(f"{name} = {v:.{digits[name]}f}" for v in metric["sentences"])
     return zip(*columns, strict=True)
 
 
@@ -339,7 +366,7 @@ def _confidence(
     return {"mean": ci.mean, "ci": ci.ci, "signature": signature}
 
 
-def _latex(reports: list[dict[str, Any]], with_bleu: bool) -> str:
+def _latex(reports: list[dict[str, Any]], with_bleu: bool, digits: Mapping[str, int]) -> str:
     """A booktabs table of every system's corpus BLEU (and CI, chrF, TER, imported means)."""
     from bleuviz.render.latex import booktabs_table, escape_latex
 
@@ -359,7 +386,7 @@ def _latex(reports: list[dict[str, Any]], with_bleu: bool) -> str:
             if confidence:
                 cells.append(f"{r['mean']:.2f} $\\pm$ {r['ci']:.2f}")
             cells += [f"{r['bp']:.3f}", f"{r['ratio']:.3f}", str(r["hyp_len"]), str(r["ref_len"])]
-        cells += [f"{m['score']:.2f}" for m in r.get("metrics", [])]
+        cells += [f"{m['score']:.{digits[m['name']]}f}" for m in r.get("metrics", [])]
         for m in imported:
             mean = r["seg_scores"].get(m, {}).get("mean")
             cells.append("--" if mean is None else f"{mean:.4f}")

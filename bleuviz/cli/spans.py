@@ -10,7 +10,6 @@ and the MPP agreement of the runs of flagged tokens with the spans.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Sequence
@@ -26,14 +25,17 @@ from bleuviz.analysis.error_tokens import (
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
 from bleuviz.errors import InputError
-from bleuviz.io.error_spans import HUMAN, ErrorAnnotations
+from bleuviz.io.error_spans import HUMAN, UNDECIDED, ErrorAnnotations
 from bleuviz.io.testset import TestSet
+from bleuviz.render.json_stream import dumps
 
 _EPILOG = """\
 Definitions. A hypothesis token (BLEU's tokenizer, placed in the line's
 characters) is an error token if it overlaps a target-side span (not on the
 source, not an omission) of severity major or minor (or critical); otherwise
-an other token. A token is flagged at order n if no matched n-gram of order n covers it (an
+an other token, unless it lies under an ESA span of severity undecided: those
+are counted apart, as their own group, neither error nor other tokens. A
+token is flagged at order n if no matched n-gram of order n covers it (an
 n-gram's first min(hypothesis count, clip count) occurrences are matched, as in
 the app's highlight). BLEU sees errors when error tokens are flagged more often
 than other tokens: the table shows both shares and their difference in points,
@@ -57,7 +59,7 @@ def add_spans_parser(commands: Any) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_input_options(parser)
-    add_bleu_options(parser, formats=("text", "json"))
+    add_bleu_options(parser)
     parser.add_argument(
         "--annotations",
         metavar="NAME",
@@ -78,7 +80,9 @@ def run_spans(args: argparse.Namespace) -> int:
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     analysis = what_bleu_sees(testset, annotations, tokenize, config, args.rater)
     if args.format == "json":
-        print(json.dumps(analysis_dict(analysis), indent=2, ensure_ascii=False))
+        print(dumps(analysis_dict(analysis)))
+    elif args.format == "latex":
+        print(latex_report(analysis, tokenize))
     else:
         print("\n".join(text_report(analysis, tokenize)))
     if analysis.not_annotated:
@@ -176,7 +180,10 @@ def _table(report: ErrorTokenReport) -> list[str]:
         f"{'other tokens':<20}{report.orders[0].other_tokens:>8}{other}",
         _group_line("error tokens", report.orders),
     ]
-    lines += [_group_line(f"  {s}", rows) for s, rows in report.by_severity.items()]
+    lines += [
+        _group_line(f"  {s}" if s != UNDECIDED else f"{s} (apart)", rows)
+        for s, rows in report.by_severity.items()
+    ]
     lines += [_group_line(f"  {c}", rows) for c, rows in report.by_category.items()]
     agreement = "".join(
         f"  P {100 * s.precision:.1f} R {100 * s.recall:.1f} F {100 * s.f1:.1f}"
@@ -227,3 +234,55 @@ def text_report(analysis: ErrorTokenAnalysis, tokenize: TokenizeConfig) -> list[
         lines += _table(report)
     lines += _best_and_worst(analysis.all)
     return lines
+
+
+#: The LaTeX table's columns: the app's "what BLEU sees" export, one row per group and order.
+_LATEX_HEADER = [
+    "System",
+    "Group",
+    "$n$",
+    "Error tokens",
+    "Flagged (\\%)",
+    "Other tokens",
+    "Flagged (\\%)",
+    "Diff.",
+]
+
+
+def _latex_cells(c: OrderCounts) -> list[str]:
+    """One order's cells: tokens, flagged shares (%, -- for no tokens), difference (points)."""
+
+    def share(value: float) -> str:
+        return "--" if math.isnan(value) else f"{100 * value:.1f}"
+
+    diff = "--" if math.isnan(c.difference) else f"${100 * c.difference:+.1f}$"
+    tokens = [str(c.order), str(c.error_tokens), share(c.error_rate)]
+    return [*tokens, str(c.other_tokens), share(c.other_rate), diff]
+
+
+def latex_report(analysis: ErrorTokenAnalysis, tokenize: TokenizeConfig) -> str:
+    """A booktabs table: per system (then all), group and order, the flagged shares.
+
+    Shares are in %, the difference in points, as in the text table; a share
+    of no tokens is ``--``.
+    """
+    from bleuviz.render.latex import booktabs_table, escape_latex
+
+    rows = []
+    for report in (*analysis.systems, analysis.all):
+        name = "All systems" if report is analysis.all else escape_latex(report.name)
+        groups = {"error tokens": report.orders, **report.by_severity, **report.by_category}
+        rows += [
+            [name, escape_latex(group), *_latex_cells(c)]
+            for group, counts in groups.items()
+            for c in counts
+        ]
+    rater = analysis.rater or "any rater"
+    lowercased = ", lowercased" if tokenize.lowercase else ""
+    comments = [
+        f"What BLEU sees of {analysis.annotations} error spans ({rater}; tokenizer "
+        f"{tokenize.name}{lowercased}; orders 1-{analysis.max_order})",
+        "Flagged: share of tokens no matched n-gram of order n covers; Diff.: error minus "
+        "other, in points",
+    ]
+    return booktabs_table(_LATEX_HEADER, rows, "llrrrrrr", comments)

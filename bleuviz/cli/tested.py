@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bleuviz.cli.ticker import terminal_progress
 from bleuviz.metrics.bleu_metric import BLEU as BLEU_METRIC
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import MetricScores, MetricSpec
@@ -69,7 +70,8 @@ def tested_metric(evaluation: Evaluation, args: argparse.Namespace) -> TestedMet
     from bleuviz.significance.by_metric import pair_tester, segments_tested, tested_pairs
 
     spec, settings = evaluation.metric(args.metric), evaluation.settings
-    scores = evaluation.scores(args.metric)
+    with terminal_progress(spec.label) as progress:
+        scores = evaluation.scores(args.metric, progress=progress)
     counts = (args.paired_bs, args.paired_ar, args.seed)
     test = pair_tester(spec, settings, scores, *counts)
 

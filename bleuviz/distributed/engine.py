@@ -7,6 +7,13 @@ thread each: the statistics are Python and numpy work that holds the GIL);
 ``sync`` runs every task in this process with Dask's synchronous scheduler
 (tests and debugging). A task a dead worker held is run again by Dask on
 another worker; the tasks are pure, so the result is the same.
+
+Every fault ends the run with one ``InputError`` (one line on the command line),
+after a bounded wait: a task whose workers died more often than Dask allows
+(``KilledWorker``), a scheduler lost mid-run (its futures cancelled), a
+scheduler without any worker for ``NO_WORKER_TIMEOUT`` seconds (the wait is
+reported as progress). The workers' and the scheduler's own logs are silenced,
+so that their account of the same fault (a traceback) does not come first.
 """
 
 from __future__ import annotations
@@ -14,11 +21,13 @@ from __future__ import annotations
 import logging
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from bleuviz.distributed.limits import CONNECT_TIMEOUT
+from bleuviz.distributed.limits import CONNECT_TIMEOUT, NO_WORKER_TIMEOUT, POLL
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.progress import Progress
 
@@ -55,11 +64,14 @@ class Engine:
     ) -> list[T]:
         """Run ``func(item, *args)`` for every item; return the results in item order.
 
-        ``progress`` hears "partition 3 of 40" (and the fraction) as each one finishes.
+        ``progress`` hears "partition 3 of 40 done" (and the fraction) as each one
+        finishes, and how long it has waited while the scheduler has no worker.
 
         Raises:
-            InputError: a task's own (a reader's refusal), or a worker that cannot
-                import what the task needs (bleuviz not installed there).
+            InputError: a task's own (a reader's refusal); a worker that cannot
+                import what the task needs (bleuviz not installed there); workers
+                that die running a task (killed, out of memory); a scheduler that
+                goes away, or has had no worker for ``NO_WORKER_TIMEOUT`` seconds.
         """
         try:
             return self._map(func, items, args, progress)
@@ -87,16 +99,64 @@ class Engine:
                 results.append(compute(task, scheduler="synchronous")[0])  # type: ignore[no-untyped-call]
                 _report(progress, i + 1, len(tasks))
             return results
-        from distributed import as_completed
+        from distributed import KilledWorker
 
         futures = self._client.map(func, items, *[[a] * len(items) for a in args], pure=False)
-        finished = as_completed(futures)  # type: ignore[no-untyped-call]
-        for done, future in enumerate(finished, start=1):
-            if future.status == "error":
-                future.result()  # raises the task's own error (an InputError from a reader)
-            _report(progress, done, len(futures))
-        gathered: list[T] = self._client.gather(futures)
+        try:
+            self._watch(futures, progress)
+            gathered: list[T] = self._client.gather(futures)
+        except KilledWorker as e:
+            deaths = e.allowed_failures + 1
+            raise InputError(
+                f"--dask: a partition's worker died {deaths} time{'s' if deaths != 1 else ''} "
+                "(killed, or out of memory); give the workers more memory or use a smaller "
+                "--partition-rows"
+            ) from None
+        except (CancelledError, OSError, TimeoutError) as e:  # the scheduler is gone
+            raise InputError(
+                f"--dask: lost the Dask scheduler at {self.address} mid-run ({type(e).__name__})"
+            ) from None
         return gathered
+
+    def _watch(self, futures: list[Any], progress: Progress | None) -> None:
+        """Wait for every future, reporting each finished one; raise the first task error.
+
+        While none finishes, look at the cluster every ``POLL`` seconds: without a
+        worker for ``NO_WORKER_TIMEOUT`` seconds, give up.
+        """
+        from distributed import wait
+
+        pending, done, idle_since = set(futures), 0, None
+        while pending:
+            try:
+                finished, pending = wait(  # type: ignore[no-untyped-call]
+                    pending, timeout=POLL, return_when="FIRST_COMPLETED"
+                )
+            except TimeoutError:
+                finished = set()
+            for future in finished:
+                if future.status != "finished":
+                    # The task's own error (a reader's InputError), or a cancellation: the
+                    # scheduler went away (FutureCancelledError, handled by _map).
+                    future.result()
+                done += 1
+                _report(progress, done, len(futures))
+            if finished or self._client.nthreads():
+                idle_since = None
+                continue
+            idle_since = idle_since or time.monotonic()
+            waited = time.monotonic() - idle_since
+            if waited >= NO_WORKER_TIMEOUT:
+                raise InputError(
+                    f"--dask: the scheduler at {self.address} has had no worker for "
+                    f"{NO_WORKER_TIMEOUT} s ({done:,} of {len(futures):,} partitions done); "
+                    "start workers (dask worker ADDRESS) and run again"
+                )
+            if progress is not None:
+                progress(
+                    f"no worker; waiting {waited:.0f} of {NO_WORKER_TIMEOUT} s",
+                    done / len(futures),
+                )
 
     def close(self) -> None:
         """Stop the local cluster this engine started (a remote scheduler is left running)."""
@@ -115,7 +175,7 @@ class Engine:
 def _report(progress: Progress | None, done: int, total: int) -> None:
     """Tell ``progress`` how many partitions are done."""
     if progress is not None:
-        progress(f"partition {done:,} of {total:,}", done / total)
+        progress(f"partition {done:,} of {total:,} done", done / total)
 
 
 def connect(address: str) -> Engine:
@@ -161,7 +221,9 @@ def _local(address: str, workers: int) -> Engine:
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",
-            silence_logs=logging.ERROR,
+            # Every failure becomes one line on stderr (a reader's refusal, a dead worker):
+            # the workers' own log of it ("Compute Failed", a traceback) would come first.
+            silence_logs=logging.CRITICAL,
         )
     client = Client(cluster)  # type: ignore[no-untyped-call]
     plural = "s" if workers != 1 else ""
@@ -178,7 +240,7 @@ def _remote(address: str) -> Engine:
     """Join a running scheduler; one line within ``CONNECT_TIMEOUT`` seconds if it is silent."""
     from distributed import Client
 
-    logging.getLogger("distributed").setLevel(logging.ERROR)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as e:

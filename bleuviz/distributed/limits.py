@@ -19,3 +19,10 @@ CONNECT_TIMEOUT = 20
 
 #: Bytes read at a time when the client counts a file's lines.
 SCAN_BLOCK = 1 << 24
+
+#: Seconds a run waits while the scheduler has no worker (all gone, or none started)
+#: before it gives up with one line; the wait is reported as it goes.
+NO_WORKER_TIMEOUT = 60
+
+#: Seconds between looks at the cluster while no partition finishes.
+POLL = 1.0

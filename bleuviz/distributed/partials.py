@@ -121,8 +121,13 @@ def _write_sentences(part: Partition, job: Job, columns: dict[str, FloatArray]) 
         names, arrays = ["segment"], arrays[:1]
     table = pa.table(arrays, names=names)
     path = f"{job.sentence_out.rstrip('/')}/part.{part.index:05d}.parquet"
-    with fsspec.open(path, "wb") as f:
-        pq.write_table(table, f)
+    try:  # the folder the client made may not be where a worker writes (another machine)
+        with fsspec.open(path, "wb") as f:
+            pq.write_table(table, f)
+    except (ImportError, NotImplementedError, OSError, ValueError) as e:
+        raise InputError(
+            f"--sentence-out {job.sentence_out}: a worker cannot write {path} ({e})"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)

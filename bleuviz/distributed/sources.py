@@ -144,7 +144,7 @@ def scan(url: str, every: int, skip: int = 0) -> tuple[int, np.ndarray[Any, Any]
                 newlines += len(ends)
                 size += len(block)
                 last = block[-1:]
-    except (OSError, ValueError) as e:
+    except (ImportError, OSError, ValueError) as e:
         raise InputError(f"{url}: cannot read ({e})") from None
     if size == bom:
         raise InputError(f"{url}: file is empty")
@@ -248,7 +248,7 @@ def plan_parquet(url: str, rows: int = 1, bounds: Sequence[int] | None = None) -
         for f in files:
             with f as handle:
                 metas.append(pq.ParquetFile(handle).metadata)
-    except (OSError, ValueError) as e:
+    except (ImportError, OSError, ValueError) as e:
         raise InputError(f"{url}: cannot read as Parquet ({e})") from None
     if not urls:
         raise InputError(f"{url}: no Parquet file found")
@@ -293,10 +293,17 @@ def read_partition(part: Partition, layout: Layout) -> TestSet | None:
 
 
 def read_bytes(piece: Piece) -> bytes:
-    """Read bytes ``start`` to ``stop`` of the piece's file."""
-    with fsspec.open(piece.url, "rb") as f:
-        f.seek(piece.start)
-        data: bytes = f.read(piece.stop - piece.start)
+    """Read bytes ``start`` to ``stop`` of the piece's file.
+
+    Raises:
+        InputError: the file cannot be read here (a worker on another machine).
+    """
+    try:
+        with fsspec.open(piece.url, "rb") as f:
+            f.seek(piece.start)
+            data: bytes = f.read(piece.stop - piece.start)
+    except (ImportError, OSError) as e:
+        raise InputError(f"{piece.url}: cannot read ({e})") from None
     return data
 
 

@@ -1,11 +1,13 @@
 """Error-span files of any layout, recognised, read and attached with their scores.
 
-Four layouts are read (one module each):
+Five layouts are read (one module each):
 
 * Google's MQM TSV (``bleuviz.io.mqm_tsv``): a ``.tsv`` whose header names
   ``system doc doc_id seg_id rater source target category severity``;
 * mt-metrics-eval's ``NAME.seg.rating`` (``bleuviz.io.mqm_ratings``);
 * WMT24's ESA export as JSON lines (``bleuviz.io.esa_jsonl``): a ``.jsonl``;
+* Appraise's raw ESA export (``bleuviz.io.appraise_csv``): a ``.csv``, or any file
+  whose first line is such a row;
 * COMET's ``--to_json`` output with xCOMET's ``error_spans`` (``bleuviz.io.xcomet_spans``):
   a ``.json``.
 
@@ -46,8 +48,13 @@ LAYOUTS = (
     "Google's MQM TSV (.tsv)",
     f"mt-metrics-eval NAME{SEG_RATING_SUFFIX}",
     "WMT24 ESA JSON lines (.jsonl)",
+    "Appraise's ESA export (.csv)",
     "COMET's --to_json output with xCOMET error_spans (.json)",
 )
+
+
+#: Layouts known by a file's extension (others are recognised by their first line).
+_EXTENSIONS = {".tsv": "tsv", ".jsonl": "jsonl", ".json": "json", ".csv": "csv"}
 
 
 class SpansNameTaken(ScoresNameTaken):
@@ -72,15 +79,14 @@ def read_error_spans(
     """Recognise the layout of ``f`` by its name (else its first bytes) and read it.
 
     Raises:
-        InputError: the layout is none of the four, or the reader refuses the file.
+        InputError: the layout is none of the five, or the reader refuses the file.
     """
     base = file_base_name(f.name)
     if base.endswith(SEG_RATING_SUFFIX) and len(base) > len(SEG_RATING_SUFFIX):
         from bleuviz.io.mqm_ratings import read_mqm_ratings
 
         return read_mqm_ratings(f, testset, max_bytes)
-    layout = {".tsv": "tsv", ".jsonl": "jsonl", ".json": "json"}.get(file_extension(base))
-    layout = layout or _sniff(f.data)
+    layout = _EXTENSIONS.get(file_extension(base)) or _sniff(f.data)
     if layout == "tsv":
         from bleuviz.io.mqm_tsv import read_mqm_tsv
 
@@ -89,6 +95,10 @@ def read_error_spans(
         from bleuviz.io.esa_jsonl import read_esa_jsonl
 
         return read_esa_jsonl(f, testset, max_bytes)
+    if layout == "csv":
+        from bleuviz.io.appraise_csv import read_appraise_csv
+
+        return read_appraise_csv(f, testset, max_bytes)
     if layout == "json":
         from bleuviz.io.xcomet_spans import read_xcomet_spans
 
@@ -109,8 +119,7 @@ def is_error_span_file(f: NamedBytes) -> bool:
         return False
     if base.endswith(SEG_RATING_SUFFIX):
         return True
-    layout = {".tsv": "tsv", ".jsonl": "jsonl", ".json": "json"}.get(file_extension(base))
-    layout = layout or _sniff(f.data)
+    layout = _EXTENSIONS.get(file_extension(base)) or _sniff(f.data)
     if layout == "json":
         return b'"errors"' in f.data or b'"error_spans"' in f.data
     return layout is not None
@@ -139,11 +148,15 @@ def attach_score_files(
 
 
 def _sniff(data: bytes) -> str | None:
-    """Guess a layout from the first line: an MQM header, a JSON object per line, or JSON."""
+    """Guess a layout from the first line: an MQM header, JSON lines, JSON, or Appraise's CSV."""
     head = data[:65536].removeprefix(b"\xef\xbb\xbf")
     first = head.split(b"\n", 1)[0].strip().lower()
     if first.startswith(b"system\t") and b"\ttarget\t" in first:
         return "tsv"
+    from bleuviz.io.appraise_csv import is_appraise_row
+
+    if is_appraise_row(first.decode("utf-8", errors="replace")):
+        return "csv"
     if first.startswith(b"{") and first.endswith(b"}") and b"\n" in head.strip():
         return "jsonl"
     if first.startswith((b"{", b"[")):

@@ -20,6 +20,9 @@ from dataclasses import dataclass
 MAJOR = "major"
 MINOR = "minor"
 NEUTRAL = "neutral"
+#: ESA's severity of a span whose annotator chose neither major nor minor (Appraise):
+#: drawn and listed, counted apart from major and minor (never an error token's).
+UNDECIDED = "undecided"
 #: Severities whose spans make a token an error token (issue 31: Major or Minor).
 ERROR_SEVERITIES = frozenset({MAJOR, MINOR})
 #: Where the annotations come from: people, or a metric predicting spans.

@@ -5,7 +5,8 @@ Google's files (google/wmt-mqm-human-evaluation) have the header
 one row per error, the error's characters between ``<v>`` and ``</v>`` in
 ``target``; a segment a rater found no error in has one row whose category and
 severity are ``No-error``. This writer makes such a file of any rater's errors
-(bleuviz writes the user's notes with it, rater ``bleuviz``):
+(bleuviz writes the user's notes with it, each rated by its author, ``bleuviz``
+if anonymous):
 
 * ``doc`` is the segment's document id and ``doc_id`` its 1-based position in
   that document (counted from the document's first line, as mt-metrics-eval's
@@ -42,7 +43,7 @@ from bleuviz.io.testset import TestSet
 
 #: Google's columns, in order: the reader's, then the comment it also reads.
 MQM_TSV_HEADER = (*REQUIRED_COLUMNS, COMMENT)
-#: The rater bleuviz's own notes are written as.
+#: The rater of a row that names none (bleuviz's anonymous notes).
 RATER = "bleuviz"
 #: Category and severity of a row saying a rater found no error.
 NO_ERROR = "No-error"

@@ -8,7 +8,7 @@ paired tests compare means (``bleuviz.significance.mean``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,11 +24,28 @@ if TYPE_CHECKING:
     from bleuviz.progress import Progress
 
 
+#: The fewest and most decimals an imported score is shown with.
+MIN_DECIMALS, MAX_DECIMALS = 2, 4
+
+
 @dataclass(frozen=True, slots=True)
 class ImportedMetric(MetricSpec):
-    """An imported metric (4 decimals, the mean of its scored segments)."""
+    """An imported metric (the mean of its scored segments), shown as its file writes it.
+
+    ``decimals``: the decimals its file writes (``written_decimals``).
+    """
 
     origin: str = ""
+    decimals: int = MAX_DECIMALS
+
+    @property
+    def digits(self) -> int:
+        """Decimals to print: as the file writes its scores, at least 2 and at most 4.
+
+        MQM's ``-5.1`` and ESA's ``66`` show with 2 (``-5.10``, ``66.00``; a mean needs
+        two to tell systems apart, as BLEU's do), COMET's ``0.834434`` with 4.
+        """
+        return max(MIN_DECIMALS, min(self.decimals, MAX_DECIMALS))
 
     @classmethod
     def of(cls, scores: SegmentScores) -> ImportedMetric:
@@ -41,6 +58,7 @@ class ImportedMetric(MetricSpec):
             mean_of_sentences=True,
             imported=True,
             origin=scores.origin,
+            decimals=written_decimals(scores.values.values()),
         )
 
     def reads(self, settings: Settings) -> Settings:
@@ -75,6 +93,20 @@ class ImportedMetric(MetricSpec):
     def signature(self, testset: TestSet, settings: Settings, rows: FloatArray) -> str:
         """Where the scores come from, how many segments have one, and their direction."""
         return _imported_signature(self, rows)
+
+
+def written_decimals(columns: Iterable[FloatArray]) -> int:
+    """The fewest decimals (up to ``MAX_DECIMALS``) that write every finite score exactly.
+
+    Read from the values, not the text: ``-5.1`` parsed is within rounding of
+    ``round(-5.1, 1)``; a score with more decimals than ``MAX_DECIMALS`` gets that many.
+    """
+    finite = [c[np.isfinite(c)] for c in columns]
+    values = np.concatenate(finite) if finite else np.zeros(0)
+    for decimals in range(MAX_DECIMALS):
+        if np.allclose(values, np.round(values, decimals), rtol=0.0, atol=1e-9):
+            return decimals
+    return MAX_DECIMALS
 
 
 def imported_scores(scores: SegmentScores, system: str) -> MetricScores:

@@ -1,20 +1,23 @@
 """TER of several systems in worker processes, cached, with progress reports.
 
 TER is the slow metric (a shift search per segment), so the segments of every
-system are cut into chunks (reported one by one, so a bar can estimate the time
-left) that worker processes score with the pure
+system are cut into chunks that worker processes score with the pure
 :func:`bleuviz.metrics.ter_score.ter_statistics`; the chunks' statistics
-concatenate. A system already scored with the same references and options in
-this process is taken from an in-memory cache (keyed on a digest of the text
-and the options; nothing is written to disk), so it is never scored twice.
+concatenate. A chunk holds at most ``CHUNK_SEGMENTS`` segments and about
+``CHUNK_PAIRS`` word pairs, so paragraph-long lines (half a second of TER each)
+come a few to a chunk, and progress is reported in segments as each chunk ends,
+in whatever order: a bar moves every few seconds and its estimate stays steady.
+A system already scored with the same references and options in this process
+is taken from an in-memory cache (keyed on a digest of the text and the
+options; nothing is written to disk), so it is never scored twice.
 
 Worker processes are forked when the caller has a single thread (the command
 line: no start-up cost) and started from a fork server otherwise (the app's
 server runs threads, and forking a threaded process can deadlock); the fork
 server imports TER's modules once, before forking its workers, so a worker
-starts scoring at once. A fork server imports the caller's main module, which must then be
-import-safe (``if __name__ == "__main__":``), as ``multiprocessing`` requires. If
-the pool breaks anyway, the systems are scored in this process.
+starts scoring at once, and never runs the caller's main script (the app's
+page: :mod:`bleuviz.metrics.worker_processes`). If the pool breaks anyway, the
+systems are scored in this process.
 """
 
 from __future__ import annotations
@@ -24,19 +27,26 @@ import multiprocessing
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 
 import numpy as np
 
-from bleuviz.arrays import FloatArray
+from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.metrics.spec import readonly
 from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.metrics.ter_score import ter_statistics
+from bleuviz.metrics.worker_processes import fork_server
 from bleuviz.progress import Progress
 
-#: Segments per task sent to a worker.
+#: Segments per task sent to a worker, at most.
 CHUNK_SEGMENTS = 256
+#: Word pairs per task (hypothesis words times reference words, summed over its
+#: segments), at most, one segment at least: sentences (WMT17 en-de, 20 words) come
+#: CHUNK_SEGMENTS a chunk; paragraphs (WMT22 zh-en, 1.7k characters, 0.5 s of TER
+#: each) about five, so a chunk takes seconds, not minutes.
+CHUNK_PAIRS = 250_000
 #: Below this many segments in all, one process does the work (no pool to start).
 PARALLEL_FROM = 512
 #: Systems the cache keeps (least recently used dropped first).
@@ -48,7 +58,7 @@ FORKSERVER_FROM_PAIRS = 4_000_000
 WORKER_MODULES = ("bleuviz.metrics.ter_score", "bleuviz.metrics.sacrebleu_adapter", "sacrebleu")
 
 #: What the fork server imports before forking a worker (``prepare_workers`` adds to it).
-_preload: list[str] = ["__main__", *WORKER_MODULES]
+_preload: list[str] = [*WORKER_MODULES]
 #: Set once ``prepare_workers`` has started the fork server: its workers start at once.
 _prepared = threading.Event()
 
@@ -65,97 +75,135 @@ def ter_systems(
 ) -> dict[str, FloatArray]:
     """Return every system's (N, 2) TER statistics (read-only), as sacrebleu's ``TER``.
 
-    Streams must be as long as each other (checked by the caller).
+    Streams must be as long as each other (checked by the caller). ``progress``
+    hears "1,280 of 22,500 segments (12 systems)" as each chunk ends, then
+    "12 systems scored".
     """
     keys = {name: _key(hyps, references, config) for name, hyps in systems.items()}
     out = {name: hit for name in systems if (hit := _cached(keys[name])) is not None}
     todo = [name for name in systems if name not in out]
+    pairs = _pairs(systems, todo, references)
+    tally = _Tally(progress, sum(len(systems[name]) for name in todo), len(todo))
+    tally.add(0)  # the start: a bar names the work at once
     fresh: dict[str, FloatArray] = {}
-    if _worth_a_pool(systems, todo, references, workers):
+    if _worth_a_pool(pairs, workers):
         try:
-            fresh = _in_pool(systems, todo, references, config, workers, progress)
+            fresh = _in_pool(systems, pairs, references, config, workers, tally)
         except BrokenProcessPool:  # a worker died (killed, or a main module not import-safe)
-            fresh = {}
-    left = [name for name in todo if name not in fresh]
-    fresh.update(_in_process(systems, left, references, config, progress))
+            fresh, tally.done = {}, 0
+    left = {name: pairs[name] for name in todo if name not in fresh}
+    fresh.update(_in_process(systems, left, references, config, tally))
     for name in todo:
         out[name] = readonly(fresh[name])
         _remember(keys[name], out[name])
-    _report(progress, len(todo), len(todo), 1.0)
+    tally.finish()
     return {name: out[name] for name in systems}
 
 
-def _worth_a_pool(
-    systems: Mapping[str, Sequence[str]],
-    todo: Sequence[str],
-    references: Sequence[Sequence[str]],
-    workers: int,
-) -> bool:
-    """Whether worker processes would finish ``todo`` sooner than this one.
+@dataclass(slots=True)
+class _Tally:
+    """Segments scored so far, told to ``progress`` (working state, not a result)."""
 
-    Forked workers start at once: from ``PARALLEL_FROM`` segments; so do a fork
-    server's once ``prepare_workers`` started it. Before, its start (and every
-    worker's re-run of the caller's main script, which in a server may import
-    Streamlit) takes a second or more, so they are started only for work of at least
-    ``FORKSERVER_FROM_PAIRS`` (hypothesis words times reference words, summed
-    over the segments: the size of the edit distances, which TER's time follows).
-    """
-    if workers < 2 or sum(len(systems[name]) for name in todo) < PARALLEL_FROM:
-        return False
-    if threading.active_count() == 1 or _prepared.is_set():
-        return True
+    progress: Progress | None
+    total: int
+    systems: int
+    done: int = 0
+
+    def add(self, segments: int) -> None:
+        """Count ``segments`` more scored and report the segments done."""
+        self.done += segments
+        if self.progress is not None and self.total:
+            plural = "s" if self.systems != 1 else ""
+            self.progress(
+                f"{self.done:,} of {self.total:,} segments ({self.systems} system{plural})",
+                self.done / self.total,
+            )
+
+    def finish(self) -> None:
+        """Report that every system is scored."""
+        if self.progress is not None:
+            plural = "s" if self.systems != 1 else ""
+            self.progress(f"{self.systems} system{plural} scored", 1.0)
+
+
+def _pairs(
+    systems: Mapping[str, Sequence[str]], todo: Sequence[str], references: Sequence[Sequence[str]]
+) -> dict[str, IntArray]:
+    """Each ``todo`` system's word pairs per segment: its words times the references' words
+    (the size of the edit distances, which TER's time follows)."""
     ref_words = np.zeros(len(references[0]) if references else 0, dtype=np.int64)
     for stream in references:
         ref_words += np.fromiter((len(line.split()) for line in stream), np.int64, len(stream))
-    pairs = 0
+    out = {}
     for name in todo:
         hyps = systems[name]
-        hyp_words = np.fromiter((len(line.split()) for line in hyps), np.int64, len(hyps))
-        pairs += int(hyp_words @ ref_words)
-    return pairs >= FORKSERVER_FROM_PAIRS
+        out[name] = np.fromiter((len(line.split()) for line in hyps), np.int64, len(hyps))
+        out[name] *= ref_words[: len(hyps)]
+    return out
 
 
-def _chunks(n_segments: int) -> list[slice]:
-    """The segments of a system, ``CHUNK_SEGMENTS`` at a time."""
-    return [slice(start, start + CHUNK_SEGMENTS) for start in range(0, n_segments, CHUNK_SEGMENTS)]
+def _worth_a_pool(pairs: Mapping[str, IntArray], workers: int) -> bool:
+    """Whether worker processes would score the systems of ``pairs`` sooner than this one.
+
+    Forked workers start at once: from ``PARALLEL_FROM`` segments; so do a fork
+    server's once ``prepare_workers`` started it. Before, its start (importing
+    TER's modules) takes a second or more, so they are started only for at least
+    ``FORKSERVER_FROM_PAIRS`` word pairs.
+    """
+    if workers < 2 or sum(len(p) for p in pairs.values()) < PARALLEL_FROM:
+        return False
+    if threading.active_count() == 1 or _prepared.is_set():
+        return True
+    return sum(int(p.sum()) for p in pairs.values()) >= FORKSERVER_FROM_PAIRS
+
+
+def _chunks(pairs: IntArray) -> list[slice]:
+    """Cut a system's segments into chunks of at most ``CHUNK_SEGMENTS`` segments and
+    ``CHUNK_PAIRS`` word pairs (one segment at least)."""
+    ends = np.cumsum(pairs)
+    out, start = [], 0
+    while start < len(pairs):
+        before = int(ends[start - 1]) if start else 0
+        stop = int(np.searchsorted(ends, before + CHUNK_PAIRS, side="right"))
+        stop = min(max(stop, start + 1), start + CHUNK_SEGMENTS)
+        out.append(slice(start, stop))
+        start = stop
+    return out
 
 
 def _in_process(
     systems: Mapping[str, Sequence[str]],
-    todo: Sequence[str],
+    pairs: Mapping[str, IntArray],
     references: Sequence[Sequence[str]],
     config: TerConfig,
-    progress: Progress | None,
+    tally: _Tally,
 ) -> dict[str, FloatArray]:
-    """Score the ``todo`` systems here, chunk by chunk, reporting after each chunk."""
-    n_segments = sum(len(systems[name]) for name in todo)
-    done = 0
+    """Score the systems of ``pairs`` here, chunk by chunk, counting each chunk."""
     fresh = {}
-    for i, name in enumerate(todo):
+    for name, sizes in pairs.items():
         hyps, chunks = systems[name], []
-        for part in _chunks(len(hyps)):
-            _report(progress, i, len(todo), done / n_segments)
+        for part in _chunks(sizes):
             chunks.append(
                 ter_statistics(hyps[part], [stream[part] for stream in references], config)
             )
-            done += len(chunks[-1])
+            tally.add(len(chunks[-1]))
         fresh[name] = np.concatenate(chunks) if chunks else np.zeros((0, 2))
     return fresh
 
 
 def _in_pool(
     systems: Mapping[str, Sequence[str]],
-    todo: Sequence[str],
+    pairs: Mapping[str, IntArray],
     references: Sequence[Sequence[str]],
     config: TerConfig,
     workers: int,
-    progress: Progress | None,
+    tally: _Tally,
 ) -> dict[str, FloatArray]:
-    """Score the ``todo`` systems chunk by chunk in ``workers`` processes."""
-    context = _context()
+    """Score the systems of ``pairs`` chunk by chunk in ``workers`` processes, counting
+    each chunk as it ends (in any order)."""
     parts: dict[str, list[Future[FloatArray]]] = {}
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        for name in todo:
+    with ProcessPoolExecutor(workers, mp_context=_context()) as pool:
+        for name, sizes in pairs.items():
             hyps = systems[name]
             parts[name] = [
                 pool.submit(
@@ -164,19 +212,17 @@ def _in_pool(
                     [list(stream[part]) for stream in references],
                     config,
                 )
-                for part in _chunks(len(hyps))
+                for part in _chunks(sizes)
             ]
-        n_segments = sum(len(systems[name]) for name in todo)
-        done = 0
-        fresh = {}
-        for i, name in enumerate(todo):
-            chunks = []
-            for future in parts[name]:
-                _report(progress, i, len(todo), done / n_segments)
-                chunks.append(future.result())
-                done += len(chunks[-1])
-            fresh[name] = np.concatenate(chunks) if chunks else np.zeros((0, 2))
-    return fresh
+        pending = {future for futures in parts.values() for future in futures}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                tally.add(len(future.result()))
+    return {
+        name: np.concatenate([f.result() for f in futures]) if futures else np.zeros((0, 2))
+        for name, futures in parts.items()
+    }
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -184,9 +230,8 @@ def _context() -> multiprocessing.context.BaseContext:
     TER's modules once, so that each worker forked from it starts scoring at once."""
     if threading.active_count() == 1:
         return multiprocessing.get_context("fork")
-    context = multiprocessing.get_context("forkserver")
-    # Read when the fork server starts (the first pool of the process, or
-    # prepare_workers). "__main__" as multiprocessing's default.
+    context = fork_server()
+    # Read when the fork server starts (the first pool of the process, or prepare_workers).
     context.set_forkserver_preload(_preload)
     return context
 
@@ -195,29 +240,17 @@ def prepare_workers(modules: Sequence[str] = ()) -> None:
     """Start the fork server TER's workers come from, ahead of the first TER.
 
     A threaded caller (the app's server) calls it when idle. The fork server
-    imports TER's modules and ``modules`` once: what the caller's main script
-    imports, since multiprocessing re-runs a main script in every worker (a
-    ``streamlit`` console script imports ``streamlit.web.cli``). Its workers
-    then start at once, and TER takes them from ``PARALLEL_FROM`` segments as
-    it takes forked ones.
+    imports TER's modules and ``modules`` once; its workers (which never run
+    the caller's main script: :mod:`bleuviz.metrics.worker_processes`) then
+    start at once, and TER takes them from ``PARALLEL_FROM`` segments as it
+    takes forked ones.
     """
     from multiprocessing import forkserver
 
     _preload.extend(name for name in modules if name not in _preload)
-    multiprocessing.get_context("forkserver").set_forkserver_preload(_preload)
+    fork_server().set_forkserver_preload(_preload)
     forkserver.ensure_running()
     _prepared.set()
-
-
-def _report(progress: Progress | None, index: int, count: int, fraction: float) -> None:
-    """Tell ``progress`` which system is being scored (or that all are done); the caller
-    names the metric."""
-    if progress is None:
-        return
-    if index < count:
-        progress(f"system {index + 1} of {count}", fraction)
-    else:
-        progress(f"{count} system{'s' if count != 1 else ''} scored", 1.0)
 
 
 def _key(

@@ -42,7 +42,8 @@ class TerMetric(MetricSpec):
 
         ``settings.workers`` processes search the edits; a system scored before in
         this process with the same references and options comes from the cache.
-        ``progress`` hears "system 3 of 9" after each chunk, and the fraction done.
+        ``progress`` hears the segments scored ("1,280 of 22,500 segments (12
+        systems)") after each chunk, and the fraction done.
 
         Raises:
             InputError: no segments, or a stream's length differs from a system's.

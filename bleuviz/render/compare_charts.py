@@ -9,6 +9,7 @@ Plotly escaped (``inert_text``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -32,13 +33,18 @@ class Axis:
     """What the sentence scores are: a label, their range and their direction.
 
     ``scale`` is the nominal maximum (100 for BLEU, 1 for ROUGE) and ``floor``
-    the lowest value shown (0, or below for an imported score such as MQM).
+    the lowest value shown (0, or below for an imported score such as MQM);
+    ``top`` the highest value the scatter shows (None: ``scale``; an imported
+    score's highest, so that MQM, never positive, stops at 0); ``digits`` the
+    decimals of its values (``MetricSpec.digits``).
     """
 
     label: str = "sentence BLEU"
     scale: float = 100.0
     higher_is_better: bool = True
     floor: float = 0.0
+    top: float | None = None
+    digits: int = 2
 
 
 BLEU_AXIS = Axis()
@@ -61,8 +67,12 @@ def sentence_scatter(
     """Scatter sentence scores of A (x) against B (y), one trace per outcome, y = x drawn.
 
     ``customdata`` of every point is its segment number, so a click can open it.
-    Above ``EVERY_POINT_MAX`` segments, each outcome draws the first segment of each
-    grid cell (``_one_per_cell``) and ``customdata`` is ``[segment, others in the cell]``.
+    Segments with the same two scores (MQM's 0 and -1, BLEU's 0) are one point,
+    its area grown with their number and the hover counting them (no jitter: a
+    point stays at its scores). Above ``EVERY_POINT_MAX`` segments, each outcome
+    draws the first segment of each grid cell (``_one_per_cell``) and ``customdata``
+    is ``[segment, others in the cell]``. The axes span ``axis.floor`` to ``axis.top``
+    (or ``axis.scale``), widened to the data.
     """
     a, b = np.asarray(score_a, dtype=np.float64), np.asarray(score_b, dtype=np.float64)
     seg = np.asarray(segments)
@@ -75,34 +85,18 @@ def sentence_scatter(
         (f"{names[0]} better", gain < -TIE_TOLERANCE, COLOR_A),
     )
     finite = np.concatenate([a[np.isfinite(a)], b[np.isfinite(b)]])
-    top = max(axis.scale, float(np.max(finite, initial=0.0)))
+    top = max(axis.scale if axis.top is None else axis.top, float(np.max(finite, initial=0.0)))
     low = min(axis.floor, float(np.min(finite, initial=0.0)))
-    digits = 2 if axis.scale >= 10 else 4
+    top = top if top > low else low + 1.0  # every score equal: still a square to draw in
+    digits = axis.digits
     fig = go.Figure()
     fig.add_trace(_diagonal(low, top))
     one_per_cell = len(a) > EVERY_POINT_MAX
     where = f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>"
     for outcome, mask, color in outcomes:
-        x, y, data = a[mask], b[mask], seg[mask]
-        if one_per_cell:
-            x, y, cells = _one_per_cell(x, y, data, low, top)
-            # Rows as JSON lists: a 2-D array would travel as a typed array, and a click's
-            # selection event would hand back its encoding, not the point's row.
-            data = cells.tolist()
-            head = "segment %{customdata[0]} (and %{customdata[1]} more in this cell)<br>"
-        else:
-            head = "segment %{customdata}<br>"
-        fig.add_trace(
-            go.Scatter(
-                x=x,
-                y=y,
-                mode="markers",
-                name=outcome,
-                marker={"color": color, "size": 8, "opacity": 0.75},
-                customdata=data,
-                hovertemplate=head + where,
-            )
-        )
+        points = _points(a[mask], b[mask], seg[mask], (low, top) if one_per_cell else None)
+        points.update(name=outcome, marker_color=color)
+        fig.add_trace(points.update(hovertemplate=points.hovertemplate + where))
     edge = [low - 0.03 * (top - low), top + 0.03 * (top - low)]
     fig.update_layout(
         xaxis={"title": f"{label} of {names[0]} (A)", "range": edge},
@@ -131,6 +125,61 @@ def _one_per_cell(
     in_order = np.argsort(first)  # the first point of each cell, in the given order
     first, count = first[in_order], count[in_order]
     return x[first], y[first], np.column_stack([segments[first], count - 1])
+
+
+def _points(
+    x: FloatArray, y: FloatArray, segments: np.ndarray, grid: tuple[float, float] | None
+) -> go.Scatter:
+    """One outcome's points: one per distinct pair of scores, or per cell of a ``grid``
+    over (low, top); the hovertemplate's head names the segment and the others there."""
+    if grid is not None:
+        x, y, cells = _one_per_cell(x, y, segments, *grid)
+        # Rows as JSON lists: a 2-D array would travel as a typed array, and a click's
+        # selection event would hand back its encoding, not the point's row.
+        return go.Scatter(
+            x=x,
+            y=y,
+            mode="markers",
+            marker={"size": _POINT_PX, "opacity": 0.75},
+            customdata=cells.tolist(),
+            hovertemplate="segment %{customdata[0]} (and %{customdata[1]} more in this cell)<br>",
+        )
+    x, y, first, others = _one_per_score(x, y, segments)
+    return go.Scatter(
+        x=x,
+        y=y,
+        mode="markers",
+        marker={"size": _stacked_size(others), "opacity": 0.75},
+        customdata=first,
+        text=[f" (and {n} more here)" if n else "" for n in others],
+        hovertemplate="segment %{customdata}%{text}<br>",
+    )
+
+
+#: Marker size (px) of one segment, and the most a stack of equal points grows to.
+_POINT_PX, _STACK_PX = 8, 28
+
+
+def _one_per_score(
+    x: FloatArray, y: FloatArray, segments: np.ndarray
+) -> tuple[FloatArray, FloatArray, np.ndarray, np.ndarray]:
+    """Keep the first segment of each distinct (x, y), and count the others there.
+
+    Returns the kept points' x, y and segment, and how many more segments each stands for.
+    """
+    drawn = np.isfinite(x) & np.isfinite(y)  # Plotly draws no point without both scores
+    x, y, segments = x[drawn], y[drawn], segments[drawn]
+    _, first, count = np.unique(
+        np.column_stack([x, y]), axis=0, return_index=True, return_counts=True
+    )
+    in_order = np.argsort(first)  # in the given order
+    first, count = first[in_order], count[in_order]
+    return x[first], y[first], segments[first], count - 1
+
+
+def _stacked_size(others: np.ndarray) -> list[float]:
+    """Marker sizes whose area grows with the segments a point stands for, up to ``_STACK_PX``."""
+    return [min(_POINT_PX * math.sqrt(n + 1.0), _STACK_PX) for n in others.tolist()]
 
 
 def _diagonal(low: float, top: float) -> go.Scatter:

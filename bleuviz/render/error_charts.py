@@ -54,53 +54,86 @@ def flag_rate_bars(groups: Mapping[str, OrderCounts], order: int) -> go.Figure:
     """Per group of errors, the share of its error tokens BLEU flags beside other tokens'.
 
     ``groups`` maps a group (all errors, a severity, a category) to its counts
-    at ``order``; groups without error tokens are left out. The difference in
-    percentage points is written above each pair; a bar carries its group in
-    ``customdata``, so that a click can list the group's segments.
+    at ``order``; groups without error tokens are left out. Each group's label
+    gives its n (error tokens), each bar a Wilson 95% interval (whiskers; see
+    ``bleuviz.analysis.error_reports.wilson_interval``), so that a group of ten
+    tokens does not read like one of thousands. The difference in percentage
+    points is written above each pair; a bar carries its group in ``customdata``,
+    so that a click can list the group's segments.
     """
     shown = {name: c for name, c in groups.items() if c.error_tokens}
     names = [inert_text(name) for name in shown]
-    error = [100 * c.error_rate for c in shown.values()]
-    other = [100 * c.other_rate for c in shown.values()]
+    counts = list(shown.values())
     fig = go.Figure()
     fig.add_trace(
         go.Bar(
             name="error tokens flagged",
             x=names,
-            y=error,
+            y=[100 * c.error_rate for c in counts],
+            error_y=_whiskers([c.error_rate for c in counts], [c.error_interval for c in counts]),
             customdata=[
-                [k, c.error_flagged, c.error_tokens]
-                for k, c in zip(names, shown.values(), strict=True)
+                [k, c.error_flagged, c.error_tokens, *_percents(c.error_interval)]
+                for k, c in zip(names, counts, strict=True)
             ],
-            text=[_points(c.difference) for c in shown.values()],
+            text=[_points(c.difference) for c in counts],
             textposition="outside",
             marker={"color": "#c92a2a"},
             hovertemplate="%{x}: %{y:.1f}% of error tokens flagged "
-            "(%{customdata[1]} of %{customdata[2]})<extra></extra>",
+            "(%{customdata[1]} of n = %{customdata[2]}; 95% interval "
+            "%{customdata[3]:.1f}–%{customdata[4]:.1f}%)<extra></extra>",
         )
     )
+    other_n = counts[0].other_tokens if counts else 0
     fig.add_trace(
         go.Bar(
-            name="other tokens flagged",
+            name=f"other tokens flagged (n = {other_n:,})",
             x=names,
-            y=other,
+            y=[100 * c.other_rate for c in counts],
+            error_y=_whiskers([c.other_rate for c in counts], [c.other_interval for c in counts]),
             customdata=[
-                [k, c.other_flagged, c.other_tokens]
-                for k, c in zip(names, shown.values(), strict=True)
+                [k, c.other_flagged, c.other_tokens, *_percents(c.other_interval)]
+                for k, c in zip(names, counts, strict=True)
             ],
             marker={"color": "#adb5bd"},
             hovertemplate="%{x}: %{y:.1f}% of other tokens flagged "
-            "(%{customdata[1]} of %{customdata[2]})<extra></extra>",
+            "(%{customdata[1]} of n = %{customdata[2]}; 95% interval "
+            "%{customdata[3]:.1f}–%{customdata[4]:.1f}%)<extra></extra>",
         )
     )
     fig.update_layout(
         barmode="group",
+        xaxis={
+            "tickmode": "array",
+            "tickvals": names,
+            "ticktext": [
+                f"{k}<br>n = {c.error_tokens:,}" for k, c in zip(names, counts, strict=True)
+            ],
+        },
         yaxis={"title": f"tokens flagged at order {order} (%)", "range": [0, 110]},
-        legend={"orientation": "h", "y": -0.2},
-        height=380,
+        legend={"orientation": "h", "y": -0.25},
+        height=400,
         margin={"t": 30, "b": 40},
     )
     return fig
+
+
+def _whiskers(
+    rates: Sequence[float], intervals: Sequence[tuple[float, float]]
+) -> dict[str, object]:
+    """Plotly's asymmetric error bars (percentage points) for rates and their intervals."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [100 * (high - rate) for rate, (_, high) in zip(rates, intervals, strict=True)],
+        "arrayminus": [100 * (rate - low) for rate, (low, _) in zip(rates, intervals, strict=True)],
+        "thickness": 1.5,
+        "width": 4,
+    }
+
+
+def _percents(interval: tuple[float, float]) -> list[float]:
+    """An interval of proportions in percent."""
+    return [100 * interval[0], 100 * interval[1]]
 
 
 def _points(difference: float) -> str:

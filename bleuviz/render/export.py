@@ -1,9 +1,14 @@
 """Tables leave the app faithfully: CSV, JSON and LaTeX of the same frame, untruncated.
 
 Every cell is written whole (display truncation stays a display matter); the
-signature travels with the table: a ``# signature:`` line on top of the CSV, a
-``signature`` field in the JSON, a ``%`` comment above the LaTeX. A table of
-several metrics carries each one's signature too (``export_style``).
+signature travels with the table: a ``signature`` column in the CSV (the same on
+every row, so that ``pandas.read_csv`` reads the file with no option: comment
+lines would need ``skiprows``, and ``comment='#'`` would cut fields such as WMT's
+``#PRS_ORG#``), a ``signature`` field in the JSON, a ``%`` comment above the
+LaTeX. A table of several metrics carries each one's signature too
+(``export_style``): ``signature METRIC`` columns, a ``signatures`` object, more
+``%`` lines. The CSV's text cells are safe to open in a spreadsheet
+(``bleuviz.render.spreadsheet``).
 
 CSV and JSON keep every number at full precision. The LaTeX is for a paper:
 each column to the decimals the page shows, integer columns as integers, the
@@ -21,6 +26,7 @@ import pandas as pd
 
 from bleuviz.render.latex import bold, booktabs_table, escape_latex
 from bleuviz.render.numbers import fixed
+from bleuviz.render.spreadsheet import inert_cell
 
 #: A named format and how a frame becomes its bytes.
 Exporter = Callable[[pd.DataFrame, str], bytes]
@@ -56,9 +62,23 @@ def export_style(
 
 
 def to_csv(frame: pd.DataFrame, signature: str = "") -> bytes:
-    """CSV with a header row (UTF-8); the signatures as first ``# signature:`` lines."""
-    head = "".join(f"# signature{name}: {sig}\n" for name, sig in _signatures(frame, signature))
-    return (head + frame.to_csv(index=False)).encode("utf-8")
+    """CSV with a header row (UTF-8): the table, then its signatures as last columns.
+
+    ``signature`` (the table's) and ``signature METRIC`` (each metric's own) hold
+    the same text on every row. Numbers stay numbers; a text cell or column name
+    that a spreadsheet would read as a formula starts with ``'`` (``inert_cell``).
+    Rows end with CRLF, as RFC 4180 has them: Python's csv writer quotes a field
+    holding a line end's characters, and with a bare LF it would leave a lone CR
+    in a field unquoted, which ends the row in a spreadsheet.
+    """
+    table = frame.copy(deep=False)
+    for name, sig in _signatures(frame, signature):
+        table[f"signature{name}"] = sig
+    for i in range(table.shape[1]):
+        if not pd.api.types.is_numeric_dtype(table.iloc[:, i]):
+            table.isetitem(i, table.iloc[:, i].map(inert_cell).to_numpy())
+    table.columns = [inert_cell(str(c)) for c in table.columns]
+    return table.to_csv(index=False, lineterminator="\r\n").encode("utf-8")
 
 
 def to_json(frame: pd.DataFrame, signature: str = "") -> bytes:

@@ -23,8 +23,11 @@ def metric_vs_human_scatter(
     human: Sequence[float],
     metric_label: str,
     human_label: str,
+    digits: tuple[int, int] = (4, 4),
 ) -> go.Figure:
     """One point per system: the metric's corpus score (x) against the human mean (y).
+
+    ``digits``: the metric's and the human score's decimals, for the hover.
 
     Points are labelled with the system names; hover shows both values. Names
     and labels come from the data, and Plotly reads HTML tags in ``text`` and
@@ -41,8 +44,7 @@ def metric_vs_human_scatter(
             textposition="top center",
             cliponaxis=False,
             marker={"size": 11, "color": "#4c78a8"},
-            hovertemplate="%{text}<br>"
-            + f"{metric_label}: %{{x:.4f}}<br>{human_label}: %{{y:.4f}}<extra></extra>",
+            hovertemplate="%{text}<br>" + _both(metric_label, human_label, digits),
         )
     )
     fig.update_layout(
@@ -73,13 +75,15 @@ def segment_scatter(
     metric_label: str,
     human_label: str,
     seed: int = 0,
+    digits: tuple[int, int] = (4, 4),
 ) -> go.Figure:
     """One point per (system, segment) both scored: the metric (x) against the human (y).
 
     Overplotting is handled twice: points are drawn translucent, so where many
     fall together (human scores take few values: MQM's 0, -1, -5, -25) the
     colour darkens; beyond ``MAX_POINTS`` a seeded random sample is drawn, and
-    the title says how many of how many. ``labels`` ("system · segment") show on hover.
+    the title says how many of how many. ``labels`` ("system · segment") show on hover,
+    with both scores at their ``digits`` (the metric's, the human score's).
     """
     keep = np.flatnonzero(np.isfinite(metric) & np.isfinite(human))
     total = len(keep)
@@ -94,8 +98,7 @@ def segment_scatter(
             mode="markers",
             text=[inert_text(labels[int(i)]) for i in keep],
             marker={"size": 5, "color": "#4c78a8", "opacity": 0.25},
-            hovertemplate="%{text}<br>"
-            + f"{metric_label}: %{{x:.4f}}<br>{human_label}: %{{y:.4f}}<extra></extra>",
+            hovertemplate="%{text}<br>" + _both(metric_label, human_label, digits),
         )
     )
     fig.update_layout(
@@ -106,3 +109,9 @@ def segment_scatter(
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
     )
     return fig
+
+
+def _both(metric_label: str, human_label: str, digits: tuple[int, int]) -> str:
+    """The hover's two scores, each at its own precision (``bleuviz.render.numbers``)."""
+    x, y = digits
+    return f"{metric_label}: %{{x:.{x}f}}<br>{human_label}: %{{y:.{y}f}}<extra></extra>"

@@ -4,6 +4,10 @@
 segment's dict and then the whole text in memory (3 GiB peak). Here an array can
 be a ``LazyArray`` whose items are made while they are written, chunk by chunk,
 and the text goes out in pieces, so memory stays at the size of a chunk.
+
+JSON has no NaN or infinity (RFC 8259, section 6): every number is written with
+``allow_nan=False``, and a non-finite one is refused (``dumps``) rather than
+written as ``NaN`` or ``Infinity``, which strict readers reject.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
+
+from bleuviz.errors import BleuvizError
 
 #: Pieces gathered before one write to the stream.
 _FLUSH_PIECES = 1 << 14
@@ -35,11 +41,28 @@ class LazyArray:
         return self.items()
 
 
+def dumps(obj: Any, indent: int | None = 2) -> str:
+    """``json.dumps(obj, indent=indent, ensure_ascii=False)``, refusing NaN and infinities.
+
+    Raises:
+        BleuvizError: a number in ``obj`` is not finite.
+    """
+    try:
+        return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise BleuvizError(
+            "JSON output: a number is not finite (NaN or infinite), which JSON cannot hold"
+        ) from None
+
+
 def write_json(obj: Any, out: TextIO, indent: int = 2) -> None:
     """Write ``obj`` (dicts, lists, tuples, ``LazyArray``s and JSON scalars) to ``out``.
 
     The text is that of ``json.dumps(obj, indent=indent, ensure_ascii=False)`` with
     every ``LazyArray`` replaced by the list of its items.
+
+    Raises:
+        BleuvizError: a number is not finite (what was written before it stays).
     """
     pieces: list[str] = []
 
@@ -71,7 +94,7 @@ def _write(obj: Any, emit: Callable[[str], None], level: int, pad: str) -> None:
         written = 0
         if isinstance(obj, LazyArray) and obj.plain:
             for value in obj:
-                text = json.dumps(value, indent=len(pad), ensure_ascii=False)
+                text = dumps(value, indent=len(pad))
                 emit(("," if written else "[") + inner + text.replace("\n", inner))
                 written += 1
         else:
@@ -81,7 +104,7 @@ def _write(obj: Any, emit: Callable[[str], None], level: int, pad: str) -> None:
                 written += 1
         emit("\n" + pad * level + "]" if written else "[]")
     else:
-        emit(json.dumps(obj, ensure_ascii=False))
+        emit(dumps(obj, indent=None))
 
 
 def _key(key: object) -> str:

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from bleuviz.render.inert import inert_text
-from bleuviz.render.numbers import fixed
+from bleuviz.render.numbers import P_VALUE_DIGITS, fixed
 from bleuviz.significance.all_pairs import PairTest
 
 #: Cell colours: significant, not significant (two shades, so the caption's "dark" is exact).
@@ -58,7 +58,8 @@ def pairs_heatmap(
             zmin=0.0,
             zmax=1.0,
             showscale=False,
-            hovertemplate="%{y} − %{x}: %{text}<br>p = %{customdata:.4f}<extra></extra>",
+            hovertemplate="%{y} − %{x}: %{text}<br>"
+            + f"p = %{{customdata:.{P_VALUE_DIGITS}f}}<extra></extra>",
         )
     )
     fig.update_layout(

@@ -35,7 +35,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from bleuviz.arrays import FloatArray
-from bleuviz.errors import ConfigError, InputError
+from bleuviz.errors import InputError
+from bleuviz.limits import RESAMPLES, SEEDS, TRIALS
 from bleuviz.metrics.spec import Resampler
 from bleuviz.progress import Progress
 from bleuviz.significance.resampling import (
@@ -51,13 +52,14 @@ from bleuviz.significance.resampling import (
 
 
 def check_counts(count: int, count_name: str, seed: int | None, n_ar: int | None = None) -> None:
-    """Refuse a non-positive count, a negative AR count or a negative seed."""
-    if count < 1:
-        raise ConfigError(f"{count_name}: must be positive, got {count}")
-    if n_ar is not None and n_ar < 0:
-        raise ConfigError(f"n_ar: must be 0 (off) or positive, got {n_ar}")
-    if seed is not None and seed < 0:
-        raise ConfigError(f"seed: must be a non-negative integer or None, got {seed}")
+    """Refuse counts and a seed outside their domains (``bleuviz.limits``), as the command
+    line and links do: resamples 1 to a million, trials 0 (off) to a million, a seed
+    from 0 to 2**53 - 1 (or None)."""
+    RESAMPLES.check(count_name, count)
+    if n_ar is not None:
+        TRIALS.check("n_ar", n_ar)
+    if seed is not None:
+        SEEDS.check("seed", seed)
 
 
 def check_segments(named: Sequence[tuple[str, int]]) -> None:

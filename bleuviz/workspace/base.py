@@ -120,7 +120,9 @@ class WorkspaceBase:
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
-        with connect(self._opened.uri, self.folder) as conn:
+        reader = self._opened.reader  # a folder that cannot be written: consistent snapshots
+        opening = reader.connect() if reader is not None else connect(self._opened.uri, self.folder)
+        with opening as conn:
             yield conn
 
     @contextmanager

@@ -10,6 +10,7 @@ one-line ``WorkspaceError`` naming the workspace.
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -36,9 +37,10 @@ def read_only_uri(path: Path, folder: Path) -> str:
     index beside the file and refuses to open it (SQLITE_READONLY_DIRECTORY;
     SQLITE_CANTOPEN before SQLite 3.22). That happens only when no ``-wal``
     file is left (a clean close removes both), so every committed change is
-    in the main file and reading it as immutable is exact. A ``-wal`` file
-    holding changes can only be merged by a writer: that is refused.
-    Any other failure is left for the caller to report.
+    in the main file, which the immutable URI names; the caller reads it through
+    consistent snapshots (``bleuviz.workspace.snapshot``), since its owner may
+    write it meanwhile. A ``-wal`` file holding changes can only be merged by a
+    writer: that is refused. Any other failure is left for the caller to report.
 
     Raises:
         WorkspaceError: the folder cannot be written and a ``-wal`` file holds changes.
@@ -55,12 +57,17 @@ def read_only_uri(path: Path, folder: Path) -> str:
         if code == sqlite3.SQLITE_READONLY_DIRECTORY or code & 0xFF == sqlite3.SQLITE_CANTOPEN:
             wal = path.with_name(path.name + "-wal")
             if wal.exists() and wal.stat().st_size > 0:
-                raise WorkspaceError(
-                    f"workspace {folder} is read-only and its latest changes are in "
-                    f"{wal.name}, which only a writer can merge: open it once with write access"
-                ) from None
+                raise unmerged(folder, path) from None
             return database_uri(path, read_only=True, immutable=True)
     return uri
+
+
+def unmerged(folder: Path, path: Path) -> WorkspaceError:
+    """The refusal of a read-only database ``path`` whose ``-wal`` holds changes to merge."""
+    return WorkspaceError(
+        f"workspace {folder} is read-only and its latest changes are in "
+        f"{path.name}-wal, which only a writer can merge: open it once with write access"
+    )
 
 
 @contextmanager
@@ -112,8 +119,30 @@ def describe(error: sqlite3.Error, folder: Path) -> str:
     """
     text = " ".join(str(error).split())
     code = getattr(error, "sqlite_errorcode", None)
-    template = _MESSAGES.get(code & 0xFF if isinstance(code, int) else -1, "workspace {folder}")
+    primary = code & 0xFF if isinstance(code, int) else -1
+    if primary == sqlite3.SQLITE_IOERR and disk_full(folder):
+        primary = sqlite3.SQLITE_FULL
+    template = _MESSAGES.get(primary, "workspace {folder}")
     return template.format(folder=folder, timeout=BUSY_TIMEOUT_S) + f" ({text})"
+
+
+#: Free space below which an I/O error is put down to a full disk (bytes): less than
+#: SQLite's next growth of the WAL index (32 KiB) and a few pages of the log.
+DISK_FULL_BYTES = 1 << 20
+
+
+def disk_full(folder: Path) -> bool:
+    """Return whether the file system holding ``folder`` has (almost) no space left.
+
+    SQLite reports SQLITE_FULL only where a write returns ENOSPC; on a disk with
+    no block left the first failure is often growing the WAL index or the log
+    (SQLITE_IOERR_SHMSIZE, _WRITE, _TRUNCATE: "disk I/O error"), and Python does
+    not expose the errno (``sqlite3_system_errno``), so the free space is asked.
+    """
+    try:
+        return shutil.disk_usage(folder).free < DISK_FULL_BYTES
+    except OSError:  # the folder is gone or cannot be examined: say what SQLite said
+        return False
 
 
 #: SQLite's primary result code -> what it means for the workspace.

@@ -6,6 +6,7 @@ import csv
 import io
 from collections.abc import Sequence
 
+from bleuviz.render.spreadsheet import inert_cell
 from bleuviz.workspace.notes import Note
 
 #: The TSV's columns; ``segment`` is 1-based, as the app shows it. ``severity`` is
@@ -41,7 +42,9 @@ def notes_tsv(
     Written by the csv module's ``excel-tab`` dialect: a field holding a tab, a
     quote, a carriage return or a newline is quoted, so a note cannot break the
     columns (its default CRLF line end is kept; with a bare LF, Python's csv
-    leaves a lone CR unquoted). ``saved`` is ISO 8601 in UTC.
+    leaves a lone CR unquoted). ``saved`` is ISO 8601 in UTC. A text cell that a
+    spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, tab or CR first)
+    starts with a ``'`` (``bleuviz.render.spreadsheet``).
     """
     out = io.StringIO()
     writer = csv.writer(out, dialect="excel-tab")
@@ -58,7 +61,7 @@ def notes_tsv(
             later = k + 1 < len(notes) and _same_note(notes[k + 1], note)
             state = "deleted" if note.deleted else "earlier" if later else "current"
             row += [note.revision, state]
-        writer.writerow([*row, note.text])
+        writer.writerow([inert_cell(cell) for cell in (*row, note.text)])
     return out.getvalue()
 
 

@@ -17,13 +17,14 @@ import hashlib
 from collections.abc import Iterable
 
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations, ErrorSpan, SegmentAnnotation
+from bleuviz.io.mqm_export import RATER
 from bleuviz.io.testset import TestSet
-from bleuviz.workspace.notes import ANONYMOUS, MQM_CATEGORIES, Note
+from bleuviz.workspace.notes import MQM_CATEGORIES, Note, note_rater
 
 #: The name the notes' spans go by beside the files' (``MQM``, ``ESA``, ...).
 NOTES_NAME = "Your notes"
 #: The rater of a note saved without an author's name (the MQM export's rater).
-NOTES_RATER = "bleuviz"
+NOTES_RATER = RATER
 
 
 def note_annotations(notes: Iterable[Note], testset: TestSet) -> ErrorAnnotations | None:
@@ -40,7 +41,7 @@ def note_annotations(notes: Iterable[Note], testset: TestSet) -> ErrorAnnotation
     digest = hashlib.sha256()
     for note in sorted(used, key=lambda n: (n.system, n.segment)):
         marked = per_system.setdefault(note.system, [None] * testset.n_segments)
-        rater = NOTES_RATER if note.author == ANONYMOUS else note.author
+        rater = note_rater(note)
         marked[note.segment] = SegmentAnnotation((rater,), _spans(note, rater))
         digest.update(repr((note.system, note.segment, note.revision, note.saved)).encode())
     errors = sum(note.is_error for note in used)

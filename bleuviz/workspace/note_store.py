@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import replace
+from typing import Any
 
 from bleuviz.workspace import note_rows, rows
 from bleuviz.workspace.base import WorkspaceBase, utc_now
 from bleuviz.workspace.conflicts import NoteChanged
 from bleuviz.workspace.export import notes_tsv
+from bleuviz.workspace.note_json import notes_records
 from bleuviz.workspace.notes import (
     ANONYMOUS,
     NO_SEVERITY,
@@ -149,13 +151,29 @@ class NoteStore(WorkspaceBase):
         Raises:
             UnknownTestSet: no such test set.
         """
+        return notes_tsv(*self._exported(set_id, revisions), revisions=revisions)
+
+    def notes_json(self, set_id: str, *, revisions: bool = False) -> list[dict[str, Any]]:
+        """Return the notes as JSON records (see ``bleuviz.workspace.note_json``).
+
+        ``revisions``: every revision of every note, not only the current ones.
+
+        Raises:
+            UnknownTestSet: no such test set.
+        """
+        return notes_records(*self._exported(set_id, revisions), revisions=revisions)
+
+    def _exported(
+        self, set_id: str, revisions: bool
+    ) -> tuple[tuple[Note, ...], tuple[str, ...] | None]:
+        """The notes (or every revision) of ``set_id`` and its segment ids, if saved."""
         with self._read() as conn:
             self._saved(conn, set_id)
             notes = (
                 note_rows.revisions(conn, set_id) if revisions else note_rows.notes(conn, set_id)
             )
             seg_ids = rows.streams(conn, set_id, kinds=("seg_ids",)).get("seg_ids", {}).get("")
-        return notes_tsv(notes, seg_ids, revisions=revisions)
+        return notes, seg_ids
 
     def note_written_on(self, note: Note) -> str | None:
         """Return the line a note on an earlier output was written on (else, or unknown: None)."""

@@ -9,12 +9,12 @@ a comment, not an error (the MQM export writes it as a ``No-error`` row, see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bleuviz.errors import InputError
 from bleuviz.io.error_spans import MAJOR, MINOR, NEUTRAL
-from bleuviz.io.mqm_export import MqmRow
+from bleuviz.io.mqm_export import RATER, MqmRow
 
 #: Error categories after MQM's top level (Lommel et al., 2014), in the order offered.
 NOTE_CATEGORIES: tuple[str, ...] = (
@@ -153,7 +153,9 @@ def keep_both(theirs: Note, mine: str, author: str) -> str:
 
 
 def mqm_rows(notes: Sequence[Note]) -> tuple[list[MqmRow], tuple[Note, ...]]:
-    """Return the MQM TSV's rows of ``notes`` (rater ``bleuviz``) and the notes left out.
+    """Return the MQM TSV's rows of ``notes`` and the notes left out.
+
+    Each row's rater is the note's author (``note_rater``).
 
     A note with a severity is an error: its category spelled as Google's files
     spell it (``MQM_CATEGORIES``), its marked words, its text the comment. A
@@ -167,4 +169,10 @@ def mqm_rows(notes: Sequence[Note]) -> tuple[list[MqmRow], tuple[Note, ...]]:
         MqmRow(n.system, n.segment, n.severity, MQM_CATEGORIES[n.category], n.span, n.text)
         for n in kept
     ]
+    rows = [replace(row, rater=note_rater(n)) for row, n in zip(rows, kept, strict=True)]
     return rows, tuple(n for n in notes if n.on_earlier_output)
+
+
+def note_rater(note: Note) -> str:
+    """The rater a note's errors go by: its author, ``bleuviz`` for an anonymous note."""
+    return RATER if note.author == ANONYMOUS else note.author

@@ -5,9 +5,10 @@ without write permission) is opened read-only, and every reading command and
 page works on it. SQLite needs to write beside a WAL-mode database even to
 read it (its ``-shm`` index); where it cannot, it refuses to open the file
 (SQLITE_READONLY_DIRECTORY, or SQLITE_CANTOPEN in older versions), and the
-file is read as immutable instead (``connection.read_only_uri``). A file of an
-older schema is read from an up-to-date copy in a temporary folder, since it
-cannot be migrated in place.
+file is read without them: the owner may write it meanwhile, so each read
+gets a consistent snapshot (``bleuviz.workspace.snapshot``), never the file in
+place. A file of an older schema is read from an up-to-date copy in a temporary
+folder, since it cannot be migrated in place.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import tempfile
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
 from bleuviz.errors import WorkspaceError
 from bleuviz.workspace.connection import connect, database_uri, read_only_uri
 from bleuviz.workspace.schema import DB_NAME, SCHEMA_VERSION, prepare, schema_version
+from bleuviz.workspace.snapshot import SnapshotReader
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +31,21 @@ class Opened:
     """An opened workspace database.
 
     Attributes:
-        uri: the SQLite URI every connection opens.
+        uri: the SQLite URI every connection opens (unless ``reader`` is given).
         why_read_only: why nothing can be saved ("" if the workspace can be written).
         keep: a temporary folder holding a migrated copy, kept as long as this is.
+        reader: what opens every connection to a file in a folder that cannot be
+            written, whose owner may write it meanwhile (None: ``uri`` is opened).
     """
 
     uri: str
     why_read_only: str
     keep: tempfile.TemporaryDirectory[str] | None = None
+    reader: SnapshotReader | None = None
+
+    def connect(self, folder: Path) -> AbstractContextManager[sqlite3.Connection]:
+        """Open one connection (see ``bleuviz.workspace.connection.connect``)."""
+        return self.reader.connect() if self.reader is not None else connect(self.uri, folder)
 
 
 def open_database(path: Path, read_only: bool) -> Opened:
@@ -63,13 +73,18 @@ def open_database(path: Path, read_only: bool) -> Opened:
         with connect(uri, path) as conn:
             prepare(conn, path, writable=True)
         return Opened(uri, "")
-    uri = read_only_uri(db, path)
-    with connect(uri, path) as conn:
+    # A folder that cannot be written: the reader waits out the owner's files coming and going
+    # (a -wal whose -shm was just deleted is its owner closing, not one a writer left).
+    live = not os.access(path, os.W_OK)
+    uri = database_uri(db, read_only=True) if live else read_only_uri(db, path)
+    live = live or uri.endswith("&immutable=1")
+    opened = Opened(uri, why, reader=SnapshotReader(db, path) if live else None)
+    with opened.connect(path) as conn:
         version = schema_version(conn, path)
         if version in (0, SCHEMA_VERSION):
             prepare(conn, path, writable=False)  # refuses an empty file
-            return Opened(uri, why)
-    copy_uri, keep = _migrated_copy(uri, path)
+            return opened
+    copy_uri, keep = _migrated_copy(opened, path)
     return Opened(copy_uri, why, keep)
 
 
@@ -82,11 +97,11 @@ def _why_not_writable(path: Path, db: Path) -> str:
     return ""
 
 
-def _migrated_copy(uri: str, path: Path) -> tuple[str, tempfile.TemporaryDirectory[str]]:
+def _migrated_copy(opened: Opened, path: Path) -> tuple[str, tempfile.TemporaryDirectory[str]]:
     """Copy an older read-only database into a temporary folder and migrate the copy."""
     keep = tempfile.TemporaryDirectory(prefix="bleuviz-read-only-")
     copy = Path(keep.name) / DB_NAME
-    with connect(uri, path) as source:
+    with opened.connect(path) as source:
         target = sqlite3.connect(copy)
         try:
             source.backup(target)

@@ -10,7 +10,8 @@ to the trash for ``TRASH_DAYS`` days.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import sqlite3
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -129,14 +130,10 @@ class Workspace(NoteStore):
                 rows.set_trashed(conn, set_id, None)
                 conn.execute("UPDATE testsets SET name = ? WHERE id = ?", (name, set_id))
                 replace = True
-            rows.put_systems(conn, set_id, testset.systems, now if replace else None)
-            new_spans = {a.name for a in testset.error_spans if replace or a.name in replace_spans}
-            for scores in testset.seg_scores:
-                if scores.name in replace_scores or scores.name in new_spans:
-                    rows.clear_seg_score_values(conn, set_id, scores.name)
-                rows.put_seg_scores(conn, set_id, scores)
-            for annotations in testset.error_spans:
-                span_rows.put_error_spans(conn, set_id, annotations, annotations.name in new_spans)
+            replaced_at = now if replace else None
+            _merge(
+                conn, set_id, testset, testset.systems, replaced_at, replace_scores, replace_spans
+            )
             if conn.total_changes > before:
                 rows.bump_revision(conn, set_id)
             return self._saved(conn, set_id)
@@ -164,6 +161,50 @@ class Workspace(NoteStore):
             rows.put_systems(conn, set_id, {name: tuple(lines)}, utc_now() if replace else None)
             if conn.total_changes > before:
                 rows.bump_revision(conn, set_id)
+            return self._saved(conn, set_id)
+
+    def add_to_testset(
+        self,
+        set_id: str,
+        change: Callable[[TestSet], TestSet],
+        *,
+        name: str | None = None,
+        replace: bool = False,
+    ) -> SavedSet:
+        """Merge into saved set ``set_id`` what ``change`` makes of it, in one write transaction.
+
+        ``change`` gets the set as saved (its streams and systems, without scores or
+        spans) and returns the test set to merge, as ``save_testset`` merges it (the
+        same refusals; ``replace`` as there). The set is read under the write lock,
+        so a save another process made since cannot be undone by a copy read before
+        it, and only the systems ``change`` adds or alters are written. ``name``
+        renames the set. Whatever ``change`` raises leaves the set as it was.
+
+        Raises:
+            InputError: ``name`` is empty.
+            UnknownTestSet: no such test set (or it is in the trash).
+            OutputChanged, SpansChanged: as ``save_testset``; nothing is saved.
+            WorkspaceError: the workspace is read-only or cannot be written.
+        """
+        name = None if name is None else _check_name(name)
+        with self._write() as conn:
+            base = self._load(conn, set_id)
+            streams = TestSet(
+                base.systems, base.references, base.source, base.doc_ids, base.seg_ids
+            )
+            testset = change(streams)
+            changed = {
+                system: lines
+                for system, lines in testset.systems.items()
+                if base.systems.get(system) != lines
+            }
+            before = conn.total_changes
+            replaced_at = utc_now() if replace else None
+            _merge(conn, set_id, testset, changed, replaced_at, (), ())
+            if conn.total_changes > before:
+                rows.bump_revision(conn, set_id)
+            if name is not None:
+                conn.execute("UPDATE testsets SET name = ? WHERE id = ?", (name, set_id))
             return self._saved(conn, set_id)
 
     def earlier_outputs(self, set_id: str, *, trashed: bool = False) -> tuple[EarlierOutput, ...]:
@@ -235,10 +276,14 @@ class Workspace(NoteStore):
             UnknownTestSet: no such test set.
         """
         with self._read() as conn:
-            self._saved(conn, set_id)
-            streams = rows.streams(conn, set_id)
-            scores = rows.seg_scores(conn, set_id)
-            spans = span_rows.error_spans(conn, set_id)
+            return self._load(conn, set_id)
+
+    def _load(self, conn: sqlite3.Connection, set_id: str) -> TestSet:
+        """Read test set ``set_id`` in the caller's transaction (see ``load``)."""
+        self._saved(conn, set_id)
+        streams = rows.streams(conn, set_id)
+        scores = rows.seg_scores(conn, set_id)
+        spans = span_rows.error_spans(conn, set_id)
         return TestSet(
             systems=streams.get("system", {}),
             references=tuple(streams["reference"].values()),
@@ -275,6 +320,25 @@ class Workspace(NoteStore):
             rows.set_trashed(conn, set_id, now)
             rows.purge_trash(conn, now - timedelta(days=TRASH_DAYS))
             return self._saved(conn, set_id, trashed=True)
+
+    def discard(self, set_id: str) -> None:
+        """Delete test set ``set_id`` for good, skipping the trash: a set with nothing of its own.
+
+        For a set whose content lives on in another (an upload given a source
+        afterwards is saved again under a new id); one with notes or earlier
+        outputs is refused, checked in the same transaction as the delete.
+
+        Raises:
+            UnknownTestSet: no such test set.
+            InputError: it has notes or earlier outputs (``delete`` moves it to the trash).
+        """
+        with self._write() as conn:
+            self._saved(conn, set_id)
+            if note_rows.count_notes(conn, set_id) or rows.earlier_outputs(conn, set_id):
+                raise InputError(
+                    f"test set {set_id}: has notes or earlier outputs; move it to the trash instead"
+                )
+            conn.execute("DELETE FROM testsets WHERE id = ?", (set_id,))
 
     def restore(self, set_id: str) -> SavedSet:
         """Bring test set ``set_id`` back from the trash, as it was; return its listing.
@@ -336,6 +400,31 @@ class Workspace(NoteStore):
             return note_rows.count_notes(conn, set_id)
 
     # -- helpers -----------------------------------------------------------------
+
+
+def _merge(
+    conn: sqlite3.Connection,
+    set_id: str,
+    testset: TestSet,
+    systems: Mapping[str, Sequence[str]],
+    replaced_at: datetime | None,
+    replace_scores: Collection[str],
+    replace_spans: Collection[str],
+) -> None:
+    """Write ``systems`` (of ``testset``), its imported scores and error spans into a saved set.
+
+    As ``Workspace.save_testset`` describes: ``replaced_at`` (None: refuse other
+    lines) replaces systems and every error span file given.
+    """
+    rows.put_systems(conn, set_id, systems, replaced_at)
+    replace = replaced_at is not None
+    new_spans = {a.name for a in testset.error_spans if replace or a.name in replace_spans}
+    for scores in testset.seg_scores:
+        if scores.name in replace_scores or scores.name in new_spans:
+            rows.clear_seg_score_values(conn, set_id, scores.name)
+        rows.put_seg_scores(conn, set_id, scores)
+    for spans in testset.error_spans:
+        span_rows.put_error_spans(conn, set_id, spans, spans.name in new_spans)
 
 
 def _check_name(name: str) -> str:

@@ -386,3 +386,24 @@ def test_published_mqm_excerpt_equals_the_oracle(name: str, lowercase: bool, ord
         assert_report(report, expected[report.name], order, ["major", "minor"])
     assert analysis.all.segments == 50
     assert analysis.all.orders[0].error_tokens > 0
+
+
+def test_undecided_spans_are_counted_apart() -> None:
+    # "a b c d" against "x b c y": "a" and "d" are flagged at order 1, "b" and "c" matched.
+    # A major span marks "a", an undecided one (ESA, WMT24) marks "c": by hand, "a" is
+    # the one error token, "b" and "d" the other tokens, "c" its own group.
+    major = ErrorSpan(0, 1, "major", "", "r1")
+    undecided = ErrorSpan(4, 5, "undecided", "", "r1")
+    testset, annotations = small_case("a b c d", ["x b c y"], [major, undecided])
+    report = run(testset, annotations, order=1).all
+    unigrams = report.orders[0]
+    assert (unigrams.error_tokens, unigrams.error_flagged) == (1, 1)
+    assert (unigrams.other_tokens, unigrams.other_flagged) == (2, 1)
+    apart = report.by_severity["undecided"][0]
+    assert (apart.error_tokens, apart.error_flagged) == (1, 0)
+    assert report.segments_by_severity["undecided"] == (("A", 0),)
+    assert report.by_category["Other"][0].error_tokens == 1  # the major span's only
+    assert report.spans[0].credit.gold == 1  # the major span is the one gold span
+    without, _ = small_case("a b c d", ["x b c y"], [major])
+    plain = run(without, annotations=without.error_spans[0], order=1).all
+    assert "undecided" not in plain.by_severity  # listed only when some token has it

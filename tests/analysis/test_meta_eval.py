@@ -70,6 +70,17 @@ def brute_acc_eq(m: np.ndarray, h: np.ndarray) -> tuple[float, float] | None:
     return best, candidates[first]
 
 
+def brute_tied_share(m: np.ndarray, h: np.ndarray, eps: float) -> float:
+    """The share of every segment's scored pairs whose metric difference is at most ``eps``."""
+    diffs = [
+        abs(m[a, seg] - m[b, seg])
+        for seg in range(m.shape[1])
+        for a, b in combinations(range(m.shape[0]), 2)
+        if not np.isnan([m[a, seg], m[b, seg], h[a, seg], h[b, seg]]).any()
+    ]
+    return sum(d <= eps for d in diffs) / len(diffs)
+
+
 def matrices(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray]:
     """(systems, segments) matrices of small integers (many ties), some NaN."""
     n_sys = draw(st.integers(1, 6))
@@ -117,6 +128,18 @@ def test_acc_eq_equals_brute_force(mh: tuple[np.ndarray, np.ndarray]) -> None:
     if expected is not None and got is not None:
         assert got.accuracy == pytest.approx(expected[0], abs=1e-12)
         assert got.epsilon == expected[1]
+
+
+@settings(max_examples=100, deadline=None)
+@given(scored_matrices)
+def test_acc_eq_says_which_share_of_pairs_its_epsilon_ties(
+    mh: tuple[np.ndarray, np.ndarray],
+) -> None:
+    m, h = mh
+    expected = brute_acc_eq(m, h)
+    got = pairwise_accuracy_eq(m, h)
+    if expected is not None and got is not None:
+        assert got.tied == pytest.approx(brute_tied_share(m, h, expected[1]), abs=1e-12)
 
 
 def test_acc_eq_on_real_valued_scores_equals_brute_force() -> None:

@@ -23,7 +23,7 @@ from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan, SegmentAnnotatio
 
 SIX = ("Accuracy", "Fluency", "Terminology", "Style", "Locale convention", "Other")
 CATEGORIES = ("Accuracy/Mistranslation", "Fluency/Grammar", "Style/Awkward", "Non-translation!", "")
-SEVERITIES = ("major", "minor", "neutral", "critical")
+SEVERITIES = ("major", "minor", "neutral", "critical", "undecided")
 
 spans = st.builds(
     ErrorSpan,
@@ -61,10 +61,14 @@ def test_counts_mask_and_breakdown_match_a_brute_force_count(
     n = min(len(a), len(b))
     spans_of = {"A": tuple(a[:n]), "B": tuple(b[:n])}
     annotations = ErrorAnnotations("MQM", "test", "human", spans_of)
+    kept = a[:n] + b[:n]
+    undecided = any(s.severity == "undecided" for p in kept if p is not None for s in p.spans)
+    columns = ["major", "minor", *(["undecided"] if undecided else [])]
     for system, per in spans_of.items():
         counts = error_counts(annotations, system, n)
+        assert list(counts) == columns  # ESA's undecided, in its own column where marked
         for i, seg in enumerate(per):
-            for severity in ("major", "minor"):
+            for severity in columns:
                 value = counts[severity][i]
                 if seg is None:
                     assert math.isnan(value)

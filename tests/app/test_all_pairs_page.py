@@ -100,3 +100,24 @@ def test_holm_gets_enough_resamples_and_stars_match_the_table(
         significant = row.p_value_bs < 0.05
         assert heatmap["z"][j][i] == heatmap["z"][i][j] == float(significant)
         assert heatmap["text"][j][i].endswith("*") == significant
+
+
+@pytest.mark.parametrize(("metric", "better"), [("BLEU", "higher"), ("TER", "lower")])
+def test_pairs_say_which_sign_is_better_and_show_one_precision_per_column(
+    app: AppTest, metric: str, better: str
+) -> None:
+    """TER's grid reads the other way round: the caption says so. Each column of the table
+    keeps one precision: the metric's own for b − a (two decimals, as sacrebleu prints
+    BLEU and TER), four for p-values (as sacrebleu prints them)."""
+    app.session_state["metrics"] = ["TER"]
+    app.session_state["cmp_sig_metric"] = metric
+    app.run()
+    app.toggle(key="cmp_all_pairs").set_value(True).run()
+    assert not app.exception, [e.value for e in app.exception]
+    (caption,) = [c.value for c in app.caption if c.value.startswith("Row minus column")]
+    row_better = "positive" if better == "higher" else "negative"
+    assert f"{better} is better" in caption
+    assert f"{row_better}, the row's system is better" in caption
+    columns = json.loads(app.dataframe[0].proto.columns)
+    formats = {c: columns[c]["type_config"]["format"] for c in ("diff", "p_value_bs", "p_value_ar")}
+    assert formats == {"diff": "%+.2f", "p_value_bs": "%.4f", "p_value_ar": "%.4f"}

@@ -380,17 +380,25 @@ def test_metric_spans_scored_against_human_spans_beside_bleus(
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     at.selectbox(key="ov_sees_system").set_value("literal").run()
+    tables = [d for d in at.dataframe if "F1" in d.value.columns]
+    assert len(tables) == 2  # BLEU's flagged runs per order, then the metric's spans
+    for table in tables:  # one precision: percent with one decimal, whatever the value
+        columns = json.loads(table.proto.columns)
+        assert {columns[c]["type_config"]["format"] for c in ("precision", "recall", "F1")} == {
+            "%.1f%%"
+        }
     (row,) = next(d.value for d in at.dataframe if "spans from" in d.value.columns).to_dict(
         "records"
     )
     # xCOMET marks "council quarrels" (16 characters), the raters "quarrels" (8) and "street
     # rail" in literal 1, the one segment both files annotate. MPP pairs the prediction with
     # "quarrels": precision credit 8/16, recall credit 8/8; 1 predicted, 2 gold spans.
+    # In percent, as ``bleuviz spans`` prints them.
     assert row == {
         "spans from": "xCOMET",
-        "precision": 0.5,
-        "recall": 0.5,
-        "F1": 0.5,
+        "precision": 50.0,
+        "recall": 50.0,
+        "F1": 50.0,
         "predicted spans": 1,
         "error spans": 2,
         "segments": 1,

@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.state.app_args import AppArgs, parse_argv
 from bleuviz.render.labels import escape_markdown as md
+from tests.app.markup import message_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA_PAGES = ("bleuviz/app/page_scripts/overview.py", "bleuviz/app/page_scripts/sentences.py")
@@ -90,7 +91,7 @@ def only_error(at: AppTest) -> str:
     assert len(at.error) == 1, [e.value for e in at.error]
     assert not at.metric
     assert not at.dataframe
-    return at.error[0].value
+    return message_text(at.error[0].value)
 
 
 @pytest.mark.parametrize("page", DATA_PAGES)

@@ -8,6 +8,8 @@ spelled-out ``PairedTest`` procedure of tests/significance, and scipy.
 
 from __future__ import annotations
 
+import base64
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,8 +23,9 @@ from streamlit.testing.v1.element_tree import FileUploader
 from bleuviz.app.ui.sections.compare.views import BUCKETS, SEGMENTS, SENTENCES
 from bleuviz.render.labels import escape_markdown
 from tests.app.compare_tabs import open_view
-from tests.app.markup import signatures
+from tests.app.markup import message_text, signatures
 from tests.app.segment_buttons import segment_table
+from tests.app.test_humans_section import write_mqm_like
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -64,7 +67,8 @@ def test_overview_shows_means_with_cis_never_a_system(app: Callable[..., AppTest
     for name in NAMES:
         scored = human[name][~np.isnan(human[name])]
         ci = oracle(scored, scored, 1000, 1, 12345)["base_ci"]
-        assert table.loc[name, "human (mean ± 95% CI)"] == f"{scored.mean():.4f} ± {ci[1]:.4f}"
+        shown = f"{scored.mean():.2f} ± {ci[1]:.2f}"  # the file writes integers: 2 decimals
+        assert table.loc[name, "human (mean ± 95% CI)"] == shown
     assert "MetricX\\-test (mean ± 95% CI) (lower is better)" in table.columns
     cards = {(m.label, m.value) for m in at.metric}
     comet = file_scores(COMET_SCORES)
@@ -124,7 +128,7 @@ def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTe
     shown = {m.label: m.value for m in at.metric}
     assert shown["p-value, bootstrap"] == f"{expected['p_bs']:.4f}"
     assert shown["p-value, randomization"] == f"{expected['p_ar']:.4f}"
-    assert shown["human of B · terse"] == f"{np.nanmean(human['terse'][both]):.4f}"
+    assert shown["human of B · terse"] == f"{np.nanmean(human['terse'][both]):.2f}"
     found = segment_table(open_view(at, SENTENCES), "cmp_disagree_table").value
     comet = file_scores(COMET_SCORES)
     bleu = [
@@ -136,6 +140,8 @@ def test_compare_tests_the_mean_and_finds_disagreements(app: Callable[..., AppTe
     opposite = np.flatnonzero(np.sign(gain_bleu) * np.sign(gain_comet) < 0) + 1
     assert sorted(found["seg"].tolist()) == opposite.tolist()
     assert found["strength"].is_monotonic_decreasing
+    columns = json.loads(segment_table(at, "cmp_disagree_table").proto.columns)
+    assert columns["strength"]["type_config"]["format"] == "%.1f"  # a percentile, as elsewhere
     at.selectbox(key="cmp_metric").set_value("human").run()
     assert not at.exception
     assert any("lack a human score" in c.value for c in at.caption)
@@ -171,7 +177,7 @@ def test_a_bad_score_file_is_one_line_on_the_page(
     (error,) = at.error
     assert (
         "COMET.seg.score: system 'terse' has 1 scores but the test set has 126 segments"
-        in error.value
+        in message_text(error.value)
     )
 
 
@@ -224,7 +230,7 @@ def shifted_human(tmp_path: Path) -> Path:
     return path
 
 
-def test_uploading_the_command_lines_score_file_again_changes_nothing(
+def test_uploading_the_command_lines_score_file_again_changes_nothing_and_says_so(
     app: Callable[..., AppTest],
 ) -> None:
     at = app()
@@ -234,8 +240,10 @@ def test_uploading_the_command_lines_score_file_again_changes_nothing(
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert human_table_means(at) == before
     human = file_scores(HUMAN_SCORES)
-    assert before == {n: f"{np.nanmean(human[n]):.4f}" for n in NAMES}
+    assert before == {n: f"{np.nanmean(human[n]):.2f}" for n in NAMES}
     assert not at.sidebar.warning
+    said = "human.seg.score: already loaded, nothing changed."
+    assert said in [message_text(i.value) for i in at.sidebar.info]  # issue 44 item 7
 
 
 @pytest.mark.parametrize("choice", ["replace", "keep"])
@@ -257,7 +265,7 @@ def test_other_scores_under_a_loaded_name_ask_first(
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert not at.sidebar.warning
     new = file_scores(other)
-    expected = {n: f"{np.nanmean(new[n]):.4f}" for n in NAMES} if choice == "replace" else before
+    expected = {n: f"{np.nanmean(new[n]):.2f}" for n in NAMES} if choice == "replace" else before
     assert human_table_means(at) == expected
 
 
@@ -273,13 +281,54 @@ def test_a_wmt_file_loads_the_systems_there_and_names_the_skipped(
     at = new_app(*argv, "--seg-scores", str(wmt))
     at.run()
     assert not at.exception and not at.error, [e.value for e in at.error]
-    notes = [i.value for i in at.sidebar.info]
-    skipped = "skipped 2 systems not loaded: " + escape_markdown("refA, refB")
+    notes = [message_text(i.value) for i in at.sidebar.info]
+    skipped = "skipped 2 systems not loaded: refA, refB"
     assert any(v.startswith("mqm (") and skipped in v for v in notes), notes
     human = file_scores(HUMAN_SCORES)
     table = at.table[0].value
     for name in NAMES:
         shown = table.loc[name, "mqm (mean ± 95% CI)"].split(" ± ")[0]
-        assert shown == f"{np.nanmean(human[name]):.4f}"
+        assert shown == f"{np.nanmean(human[name]):.2f}"
     assert any(s.startswith("imported:mqm.seg.score|") for s in signatures(at))
     assert not any(str(tmp_path) in s for s in signatures(at))
+
+
+def test_an_mqm_scatter_stays_at_or_below_zero_and_stacks_its_ties(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    """MQM is never positive: the scatter's axes end just above its highest score, 0, and the
+    many segments both systems score 0 are one larger point, not a pile of hidden ones."""
+    mqm = write_mqm_like(tmp_path / "human.seg.score")
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+    at = new_app(*argv, "--seg-scores", str(mqm))
+    at.switch_page("bleuviz/app/page_scripts/compare.py")
+    at.run()
+    at.selectbox(key="cmp_metric").set_value("human").run()
+    open_view(at, SENTENCES)
+    if "cmp_plots_go" in [b.key for b in at.button]:  # drawn on request
+        at.button(key="cmp_plots_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    (chart,) = [c for c in at.get("plotly_chart") if "cmp_scatter" in str(c.proto.id)]
+    spec = json.loads(chart.proto.spec)
+    human = file_scores(mqm)
+    a, b = human["literal"], human["terse"]
+    both = ~(np.isnan(a) | np.isnan(b))
+    low, top = float(min(a[both].min(), b[both].min())), 0.0
+    for axis in ("xaxis", "yaxis"):  # 3% of the span beyond the data on each side
+        assert spec["layout"][axis]["range"] == pytest.approx(
+            [low - 0.03 * (top - low), top + 0.03 * (top - low)]
+        )
+    points = [t for t in spec["data"] if t["mode"] == "markers"]
+    ties_at_zero = int(np.count_nonzero((a[both] == 0) & (b[both] == 0)))
+    (tie,) = [t for t in points if t["name"] == "tie"]
+    (first,) = np.flatnonzero((plotly_array(tie["x"]) == 0) & (plotly_array(tie["y"]) == 0))
+    assert tie["text"][first] == f" (and {ties_at_zero - 1} more here)"
+    drawn = sum(len(plotly_array(t["customdata"])) for t in points)
+    assert drawn < int(both.sum())  # fewer points than segments: equal pairs stacked
+
+
+def plotly_array(field: list[float] | dict[str, str]) -> np.ndarray:
+    """A Plotly JSON array: a list, or a typed array (``{"dtype", "bdata"}``, base64)."""
+    if isinstance(field, dict):
+        return np.frombuffer(base64.b64decode(field["bdata"]), dtype=field["dtype"])
+    return np.asarray(field)

@@ -30,7 +30,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.decode import read_path
 from bleuviz.io.plain import load_plain
 from bleuviz.io.testset import TestSet
-from tests.app.markup import signatures
+from tests.app.markup import message_text, signatures
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "bleuviz" / "sample_data"
@@ -406,7 +406,9 @@ def test_flavour_round_trip_restores_sacrebleu_numbers(app: AppTest) -> None:
 
 def test_invalid_weights_show_an_error_not_an_exception(app: AppTest) -> None:
     apply(app, (("text_input", "weights_text", "0.5 x"),))
-    assert [e.value for e in app.error] == ["weights: '0.5 x' is not a list of numbers"]
+    assert [message_text(e.value) for e in app.error] == [
+        "weights: '0.5 x' is not a list of numbers"
+    ]
     assert not app.metric
     app.sidebar.text_input(key="weights_text").set_value("")
     run_ok(app)

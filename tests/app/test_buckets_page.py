@@ -15,6 +15,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.sections.compare.views import BUCKETS, VIEW_KEY
+from tests.app.markup import message_text
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
 HYPS = SAMPLE_SYSTEM_LINES
@@ -78,6 +79,6 @@ def test_bucketing_by_as_own_score_warns(app: AppTest) -> None:
 def test_bad_edges_are_one_line_and_the_defaults_stay(app: AppTest) -> None:
     app.text_input(key="cmp_bucket_edges::ref_len::BLEU").set_value("20, 10").run()
     assert not app.exception
-    (error,) = [e.value for e in app.error]
+    (error,) = [message_text(e.value) for e in app.error]
     assert error == "bucket edges: '20, 10' must increase from left to right"
     assert list(bucket_table(app).index) == ["<10", "10–20", "20–30", "30–40", "≥40"]

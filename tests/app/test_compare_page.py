@@ -41,6 +41,7 @@ from bleuviz.render.compare_charts import (
 from bleuviz.significance import DEFAULT_SEED, PairedResult, compare_systems
 from tests.analysis import salient_oracle as oracle
 from tests.app.compare_tabs import open_view
+from tests.app.markup import message_text
 from tests.app.segment_buttons import has_segment_table, segment_table
 from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
 
@@ -217,7 +218,7 @@ def test_an_unknown_view_is_named_and_the_significance_tab_shown(app: AppTest) -
     app.query_params["view"] = "klingon"
     app.run()
     assert not app.exception
-    (message,) = [w.value for w in app.warning if "view=" in w.value]
+    (message,) = [message_text(w.value) for w in app.warning if "view=" in w.value]
     assert "view=klingon" in message and "no view of that name (one of significance" in message
     assert app.session_state[VIEW_KEY] == SIGNIFICANCE.label
     assert "view" not in app.query_params

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.error_span_data import metric_annotations, sample_annotations, with_spans
+from tests.app.markup import message_text
 
 SEGMENTS = "segments"  # Compare's tab of the segment table
 SENTENCES = "bleuviz/app/page_scripts/sentences.py"
@@ -33,7 +34,7 @@ def with_error(
 
 
 def link_warnings(at: AppTest) -> list[str]:
-    return [w.value for w in at.warning if "=" in w.value]
+    return [message_text(w.value) for w in at.warning if "=" in w.value]
 
 
 def params(at: AppTest) -> dict[str, str]:

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.sections.compare.views import BUCKETS, NGRAMS
 from tests.app.compare_tabs import open_view
-from tests.app.markup import signatures
+from tests.app.markup import message_text, signatures
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
 
@@ -28,7 +28,7 @@ def signature(app: AppTest) -> str:
 
 
 def link_warnings(app: AppTest) -> list[str]:
-    return [w.value for w in app.warning if "=" in w.value]
+    return [message_text(w.value) for w in app.warning if "=" in w.value]
 
 
 def test_a_link_with_settings_reproduces_the_senders_scores(app: AppTest) -> None:
@@ -100,6 +100,10 @@ def test_written_link_opened_in_a_new_session_shows_the_same_signature(
         ("smooth_value", "inf", "not a finite number", "smooth_value_floor", 0.1),
         ("smooth_value", "1e999", "not a finite number", "smooth_value_floor", 0.1),
         ("smooth_value", "-1", "out of range", "smooth_value_floor", 0.1),
+        # Issue 44, item 27: extreme finite values scored inf or nan.
+        ("smooth_value", "1e308", "at most 1,000,000", "smooth_value_floor", 0.1),
+        ("weights", "1e308,1e308,1e308,1e308", "at most 10", "weights_text", ""),
+        ("weights", "nan", "not a comma-separated list of numbers", "weights_text", ""),
     ],
 )
 def test_an_unusable_value_is_named_on_the_page_and_the_default_shown(
@@ -117,6 +121,23 @@ def test_an_unusable_value_is_named_on_the_page_and_the_default_shown(
     assert name not in app.query_params
     app.button(key="link_problems_dismiss").click().run()
     assert not link_warnings(app)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "shown"),
+    [
+        ("weights", "nan", "showing the default, uniform weights (1/order each)"),
+        ("metrics", "BLEURT", "showing the default (none)"),
+    ],
+)
+def test_an_empty_default_is_named_not_left_blank(
+    app: AppTest, name: str, value: str, shown: str
+) -> None:
+    """Issue 44, item 31: ``weights=nan`` said "showing the default,   ." (a blank)."""
+    app.query_params[name] = value
+    app.run()
+    (message,) = link_warnings(app)
+    assert message.endswith(f"; {shown}.")
 
 
 def test_a_link_message_stays_on_its_page_and_goes_with_it(app: AppTest) -> None:
@@ -233,7 +254,7 @@ def test_a_parameter_the_page_does_not_have_is_named_and_left_out(app: AppTest) 
     assert not app.exception
     (message,) = link_warnings(app)
     assert "system=literal" in message and "no parameter of that name" in message
-    assert "did you mean ` sys `?" in message
+    assert "did you mean sys?" in message
     assert "system" not in app.query_params
     assert app.selectbox(key="sent_system").value == "terse"  # the rest of the link holds
     assert app.number_input(key="sent_seg").value == 3

@@ -17,8 +17,9 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.sections.compare.views import SIGNIFICANCE
-from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
+from bleuviz.limits import MAX_RESAMPLES, MAX_SEED, MAX_TRIALS
 from tests.app.compare_tabs import open_view
+from tests.app.markup import message_text
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -44,7 +45,8 @@ SCORED = [
 
 
 def link_warnings(app: AppTest) -> list[str]:
-    return [w.value for w in app.warning if "=" in w.value or "unknown parameters" in w.value]
+    shown = [message_text(w.value) for w in app.warning]
+    return [w for w in shown if "=" in w or "unknown parameters" in w]
 
 
 def flat_params(app: AppTest) -> dict[str, str]:
@@ -126,6 +128,46 @@ def test_resample_counts_above_the_documented_maximum_are_named(
     app = opened(new_app(), COMPARE, {name: str(value)})
     (message,) = link_warnings(app)
     assert f"{name}={value}" in message and f"{maximum:,}" in message
+    assert name not in app.query_params
+
+
+def test_compare_links_take_the_command_lines_domains(new_app: Callable[..., AppTest]) -> None:
+    """Issue 44, item 28: ``seed`` stopped at 2**32 - 1 and ``ar=0`` was refused, unlike
+    ``--seed`` and ``--paired-ar`` (bleuviz/limits.py: one domain per option)."""
+    sent = {"seed": str(MAX_SEED), "ar": "0", "bs": "10"}
+    app = opened(new_app(), COMPARE, sent)
+    open_view(app, SIGNIFICANCE)
+    assert not app.exception and not link_warnings(app)
+    assert app.number_input(key="cmp_seed").value == MAX_SEED
+    assert app.number_input(key="cmp_n_ar").value == 0
+    assert {k: flat_params(app)[k] for k in sent} == sent
+    table = app.table[0].value
+    assert set(table["p (approximate randomization)"]) == {"—"}  # AR off, as --paired-ar 0
+    (said,) = [m.value for m in app.markdown if "the difference is" in m.value]
+    assert said.endswith("significant at p < 0.05 by paired bootstrap.")  # the test that ran
+    assert not [w.value for w in app.warning if "cannot" in w.value]
+    app.toggle(key="cmp_all_pairs").set_value(True).run()
+    app.radio(key="cmp_pairs_test").set_value("approximate randomization").run()
+    assert not app.exception
+    assert any("Approximate randomization is off" in i.value for i in app.info)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "reason"),
+    [
+        ("seed", str(MAX_SEED + 1), f"out of range (0 to {MAX_SEED:,})"),
+        ("seed", "1e23", "not a whole number"),
+        ("bs", "1_000", "not a whole number"),
+        ("ar", "\u0663\u0660\u0660", "not a whole number"),
+        ("ar", "-1", "out of range (0 to"),
+    ],
+)
+def test_compare_links_read_numbers_as_the_command_line(
+    new_app: Callable[..., AppTest], name: str, value: str, reason: str
+) -> None:
+    app = opened(new_app(), COMPARE, {name: value})
+    (message,) = link_warnings(app)
+    assert f"{name}={value}" in message and reason in message
     assert name not in app.query_params
 
 

@@ -1,4 +1,4 @@
-"""Every page that scores another metric for every system shows which system is under way,
+"""Every page that scores another metric for every system shows the segments scored so far,
 and how long is left.
 
 The bar is emptied once the scores are in, so the test records what was drawn.
@@ -20,6 +20,7 @@ from bleuviz.metrics import ter_parallel
 from tests.data import SAMPLE_SYSTEM_LINES
 
 N_SYSTEMS = len(SAMPLE_SYSTEM_LINES)
+SEGMENTS = len(next(iter(SAMPLE_SYSTEM_LINES.values())))
 
 
 class _Slot:
@@ -88,7 +89,7 @@ def slow_ter(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
         ("bleuviz/app/page_scripts/compare.py", {"metric": "TER"}),
     ],
 )
-def test_scoring_every_system_shows_the_system_under_way_and_the_time_left(
+def test_scoring_every_system_shows_the_segments_done_and_the_time_left(
     new_app: Callable[..., AppTest],
     drawn: list[str],
     slow_ter: list[tuple[int, int]],
@@ -107,8 +108,12 @@ def test_scoring_every_system_shows_the_system_under_way_and_the_time_left(
     # The last report ("3 systems scored") shows when a refresh catches it before the
     # bar is emptied: timing, so allowed, never required.
     done = f"TER: {N_SYSTEMS} systems scored"
-    assert under_way <= {"TER", done} | {f"TER: system {k} of {N_SYSTEMS}" for k in range(1, 4)}
-    assert f"TER: system {N_SYSTEMS} of {N_SYSTEMS}" in under_way
+    total, lines = N_SYSTEMS * SEGMENTS, SEGMENTS  # the sample: one chunk a system
+    segments = {
+        f"TER: {k * lines:,} of {total:,} segments ({N_SYSTEMS} systems)" for k in range(N_SYSTEMS)
+    }
+    assert under_way <= {"TER", done} | segments
+    assert f"TER: {total - lines:,} of {total:,} segments ({N_SYSTEMS} systems)" in under_way
     assert any(text.endswith(" s left") for text in bars)
     # Every system in one call, with the command line's worker processes (the app
     # scored one system a call, in the server's own thread).

@@ -60,9 +60,9 @@ def test_json_keeps_each_metrics_ci_and_signature(
         )
         assert isinstance(row["hyp_len"], int)
     csv = downloads["ov_export_csv"]().decode()
-    assert "# signature human: imported:" in csv
-    frame = pd.read_csv(io.StringIO(csv), comment="#")
-    assert "human ci95" in frame.columns
+    frame = pd.read_csv(io.StringIO(csv))  # only the table: no skiprows, no comment='#'
+    assert "human ci95" in frame.columns and len(frame) == len(rows)
+    assert frame["signature human"].str.startswith("imported:").all()
 
 
 def test_latex_is_paper_ready(downloads: dict[str, Callable[[], bytes]]) -> None:

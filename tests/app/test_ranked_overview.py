@@ -74,7 +74,11 @@ def test_exports_hold_the_numbers(app: AppTest) -> None:
         "signature": "sig",
         "rows": [{"system": "a_b", "BLEU": 27.99}, {"system": "c", "BLEU": None}],
     }
-    assert to_csv(frame, "sig").decode().splitlines()[:2] == ["# signature: sig", "system,BLEU"]
+    assert to_csv(frame, "sig").decode().splitlines() == [
+        "system,BLEU,signature",
+        "a_b,27.99,sig",
+        "c,,sig",
+    ]
     latex = to_latex(frame, "sig").decode()
     assert "a\\_b & 27.9900" in latex and "c & --" in latex and latex.startswith("% sig\n")
     labels = [b.label for b in app.get("download_button")]

@@ -23,6 +23,7 @@ from bleuviz.app.ui.state.selection import OPEN_COLUMN
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import Workspace
 from tests.app.downloads import capture_downloads
+from tests.app.error_span_data import sample_annotations, with_spans
 from tests.data import (
     COMET_SCORES,
     HUMAN_SCORES,
@@ -83,14 +84,14 @@ def test_segments_shown_carry_every_column(
     system = page.selectbox(key="sent_system").value
     data = downloads["sent_export_csv"]()
     text = data.decode() if isinstance(data, bytes) else data
-    body = "\n".join(line for line in text.splitlines() if not line.startswith("# "))
-    frame = pd.read_csv(io.StringIO(body))
+    frame = pd.read_csv(io.StringIO(text))  # only the table: no option needed
     assert frame["seg"].tolist() == table["seg"].tolist()
     # The open mark is the page's, not the data's (ui/state/selection.py).
     shown = {"BLEU" if c == "bleu" else c for c in table.columns} - {"hypothesis", OPEN_COLUMN}
     assert shown <= set(frame.columns)
     check_rows(frame, system)
-    assert "# signature chrF: nrefs:2" in text and "# signature COMET-test: imported" in text
+    assert frame["signature chrF"].str.startswith("nrefs:2").all()
+    assert frame["signature COMET-test"].str.startswith("imported").all()
 
 
 def test_long_form_carries_every_metric_of_every_system(
@@ -142,3 +143,26 @@ def test_notes_come_after_the_hypothesis_and_travel_with_the_export(
     every = pd.DataFrame(json.loads(downloads["sent_export_all_json"]())["rows"])
     noted = every[every["note"].fillna("") != ""]
     assert noted[["system", "seg"]].values.tolist() == [["literal", 4]]
+
+
+def test_long_form_carries_every_systems_error_counts(
+    new_app: Callable[..., AppTest],
+    monkeypatch: pytest.MonkeyPatch,
+    downloads: dict[str, Callable[[], bytes]],
+) -> None:
+    with_spans(monkeypatch, sample_annotations)
+    at = new_app()
+    at.switch_page("bleuviz/app/page_scripts/sentences.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert {"major", "minor"} <= set(at.dataframe[0].value.columns)  # as the page shows
+    frame = pd.read_csv(io.BytesIO(downloads["sent_export_all_csv"]()))
+    annotations = sample_annotations()
+    for system in SAMPLE_SYSTEM_LINES:
+        rows = frame[frame["system"] == system]
+        for severity in ("major", "minor"):
+            expected = [  # counted here: every rater's errors, blank where nobody rated
+                np.nan if a is None else sum(s.severity == severity for s in a.spans)
+                for a in annotations.segments.get(system, (None,) * len(rows))
+            ]
+            assert rows[severity].tolist() == pytest.approx(expected, nan_ok=True)

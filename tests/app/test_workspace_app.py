@@ -25,6 +25,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.progress import Progress
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, SavedSet, Workspace
 from bleuviz.workspace.identity import testset_id as content_id
+from tests.app.markup import message_text
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
 REF = ["The cat sat on the mat .", "It rained all day .", "We went home early ."]
@@ -50,7 +51,7 @@ def saved_sample(folder: Path) -> tuple[Workspace, SavedSet]:
 
 
 def warnings(app: AppTest) -> list[str]:
-    return [w.value for w in app.warning]
+    return [message_text(w.value) for w in app.warning]
 
 
 def test_command_line_files_are_saved_and_named_in_the_link(
@@ -555,3 +556,26 @@ def test_a_run_reads_its_sets_listing_once(
         app.switch_page(f"bleuviz/app/page_scripts/{page}.py")
         run(app)
         assert asked == [saved.id], page
+
+
+def test_a_workspace_failing_during_a_run_is_one_message_not_a_traceback(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    """Issue 44: a read of a workspace gone bad between two runs showed a traceback."""
+    _, saved = saved_sample(isolated_workspace)
+    app = new_app()
+    app.query_params["set"] = saved.id
+    run(app)
+    db = isolated_workspace / DB_NAME
+    with sqlite3.connect(db) as conn:
+        page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    data = bytearray(db.read_bytes())
+    data[page_size:] = b"\xff" * (len(data) - page_size)  # every page but the header's
+    db.write_bytes(bytes(data))
+    for _ in range(2):  # the run after the failure, and the next, say it again
+        run(app)
+        shown = [e.value.replace("\\", "") for e in app.error]
+        expected = f"workspace {isolated_workspace}: the database is corrupt"
+        assert [m for m in shown if m.startswith(expected)] == shown != []
+        assert all("\n" not in m for m in shown)

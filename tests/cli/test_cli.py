@@ -13,8 +13,10 @@ import pytest
 import sacrebleu
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
+from bleuviz.bleu.orders import MAX_ORDER
 from bleuviz.bleu.tokenize import TokenizeConfig, tokenize_lines
 from bleuviz.cli.main import main
+from bleuviz.limits import MAX_SEED, MAX_WEIGHT
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "bleuviz" / "sample_data"
@@ -93,9 +95,18 @@ def test_text_output_is_sacrebleu_style(capsys: pytest.CaptureFixture[str]) -> N
             ["score", "--ref", REFS[0], "--hyp", HYPS[0], "--weights", "0.5", "--max-order", "2"],
             "weights",
         ),
-        (["score", "--ref", REFS[0], "--hyp", HYPS[0], "--max-order", "0"], "max_order"),
-        (["score", "--ref", REFS[0], "--hyp", HYPS[0], "--max-order", "10"], "max_order"),
-        (["compare", "--ref", REFS[0], "--hyp", *HYPS[:2], "--max-order", "0"], "max_order"),
+        (
+            ["score", "--ref", REFS[0], "--hyp", HYPS[0], "--max-order", "0"],
+            "argument --max-order: must be at least 1, got 0",
+        ),
+        (
+            ["score", "--ref", REFS[0], "--hyp", HYPS[0], "--max-order", "10"],
+            f"argument --max-order: at most {MAX_ORDER}, got 10",
+        ),
+        (
+            ["compare", "--ref", REFS[0], "--hyp", *HYPS[:2], "--max-order", "0"],
+            "argument --max-order: must be at least 1, got 0",
+        ),
         (["score", "--ref", REFS[0], "--hyp", HYPS[0], "--tokenize", "ja-mecab"], "sacrebleu[ja]"),
         (["score", "--ref", REFS[0], "--hyp", HYPS[0], "--flavor", "bleurt"], "flavor"),
         (["compare", "--ref", REFS[0], "--hyp", HYPS[0]], "baseline"),
@@ -136,6 +147,13 @@ SCORE = ["score", "--ref", REFS[0], "--hyp", HYPS[0]]
         (["--max-bytes", "0"], "argument --max-bytes: must be at least 1, got 0"),
         (["--max-order", "\u0663"], "argument --max-order: not a whole number: '\u0663'"),
         (["--confidence", "--seed", "-3"], "argument --seed: must be at least 0, got -3"),
+        # Issue 44, item 31: -1 said "at least 0", though 0 is refused too.
+        (["--max-order", "-1"], "argument --max-order: must be at least 1, got -1"),
+        # Item 27: extreme finite values scored inf (add-k), nan (weights), wrote Infinity.
+        (["-s", "add-k", "-sv", "1e308"], "--smooth-value/-sv: at most 1,000,000, got 1e308"),
+        (["-s", "floor", "-sv", "1e308"], "--smooth-value/-sv: at most 1,000,000, got 1e308"),
+        (["--weights", *["1e308"] * 4], f"argument --weights: at most {MAX_WEIGHT}, got 1e308"),
+        (["--confidence", "--seed", str(2**53)], f"--seed: at most {MAX_SEED:,}, got {2**53:,}"),
     ],
 )
 def test_numeric_options_out_of_their_domain_exit_2(options: list[str], message: str) -> None:
@@ -147,6 +165,53 @@ def test_numeric_options_out_of_their_domain_exit_2(options: list[str], message:
     )
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr.count("\n") == 1 and message in proc.stderr
+
+
+COMPARE = ["compare", "--ref", REFS[0], "--hyp", *HYPS[:2]]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--seed", "2^63"], "argument --seed: not a whole number: '2^63'"),
+        (["--seed", str(2**64)], f"argument --seed: at most {MAX_SEED:,}, got {2**64:,}"),
+        (["--seed", "1e23"], "argument --seed: not a whole number: '1e23'"),
+        (["--seed", "-1"], "argument --seed: must be at least 0, got -1"),
+        (["--paired-bs", "1_000"], "argument --paired-bs: not a whole number: '1_000'"),
+        (["--paired-bs", "0"], "argument --paired-bs: must be at least 1, got 0"),
+        (
+            ["--paired-ar", "\u0663\u0660\u0660"],
+            "--paired-ar: not a whole number: '\u0663\u0660\u0660'",
+        ),
+        (["--paired-ar", "1000001"], "argument --paired-ar: at most 1,000,000, got 1,000,001"),
+    ],
+)
+def test_compare_reads_numbers_as_score_does(options: list[str], message: str) -> None:
+    """Issue 44, item 28: compare's counts and seed took Python's ``int``."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "bleuviz", *COMPARE, *options],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr
+
+
+def test_compare_explains_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert f"--seed N the resamples' random seed, 0 to {MAX_SEED:,}" in help_text
+
+
+def test_compare_at_the_edges_of_its_domains(capsys: pytest.CaptureFixture[str]) -> None:
+    """The largest seed and AR off (0) run, and the signature carries them."""
+    argv = [*COMPARE, "--seed", str(MAX_SEED), "--paired-bs", "10", "--paired-ar", "0"]
+    assert main([*argv, "-f", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert f"|bs:10|seed:{MAX_SEED}|" in report["signature"]  # sacrebleu leaves ar:0 out
+    assert report["systems"][0]["p_value_ar"] is None
 
 
 def test_standard_input_closed_is_named() -> None:

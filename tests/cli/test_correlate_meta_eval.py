@@ -118,3 +118,25 @@ def test_text_table_names_what_was_left_out(
     out = capsys.readouterr().out
     assert "acc_eq" in out and "tau item" in out
     assert "left out as human references (--include-human keeps them): refB" in out
+
+
+def test_latex_is_the_json_rounded_with_the_signatures(
+    capsys: pytest.CaptureFixture[str], files: list[str]
+) -> None:
+    """Issue 44, item 20: ``correlate -f latex`` (refused before), the app's table for a paper."""
+    out = correlate_json(capsys, *files, "-m", "bleu", "chrf++")
+    assert main(["correlate", *files, "--human", "mqm", "-m", "bleu", "chrf++", "-f", "latex"]) == 0
+    latex = capsys.readouterr().out.splitlines()
+    assert latex[0] == "% Correlation with mqm (scores oriented so that higher is better)"
+    assert latex[1].startswith("% nrefs:1|") and "|nw:2|" in latex[2]
+    assert latex[3] == "% left out as human references: refB"
+    assert latex[4] == "\\begin{tabular}{lrrrrrrrrr}"
+    rows = [line.removesuffix(" \\\\").split(" & ") for line in latex if line.endswith("\\\\")]
+    assert rows[0][0] == "Metric" and rows[0][7] == "acc\\_eq"
+    keys = ["system_pearson", "system_kendall", "pairwise_accuracy", "segment_kendall"]
+    keys += ["segment_kendall_item", "segment_kendall_system", "pairwise_accuracy_eq"]
+    for row, metric in zip(rows[1:], out["metrics"], strict=True):
+        assert row[0] == metric["name"]
+        shown = ["--" if metric[k] is None else f"{metric[k]:.4f}" for k in keys]
+        assert row[1:8] == shown
+        assert row[8:] == [str(metric["n_systems"]), str(metric["n_segments"])]

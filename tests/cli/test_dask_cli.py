@@ -7,6 +7,7 @@ are in tests/distributed/test_cluster.py); the oracle is the command without
 
 from __future__ import annotations
 
+import importlib.util
 import socket
 from pathlib import Path
 
@@ -196,3 +197,24 @@ def test_a_terminal_sees_the_partitions_done(
     assert status == 0
     drawn = [f"\rbleuviz: dask: partition {i} of 3 done" for i in (1, 2, 3)]
     assert err.endswith("".join(drawn) + "\n")  # one line, rewritten in place
+
+
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [
+        ("foo://scores", "Protocol not known: foo"),  # no such fsspec protocol
+        ("s3://bucket/scores", "Install s3fs to access S3"),  # its backend not installed
+        ("{tmp}/a-file/scores", "Not a directory"),  # a path that cannot be made
+    ],
+)
+def test_a_sentence_out_that_cannot_be_written_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, where: str, why: str
+) -> None:
+    if where.startswith("s3:") and importlib.util.find_spec("s3fs") is not None:
+        pytest.skip("s3fs is installed here")
+    (tmp_path / "a-file").write_text("not a folder")
+    url = where.format(tmp=tmp_path)
+    status, out, err = _run(capsys, [*SCORE, "--dask", "sync", "--sentence-out", url])
+    assert (status, out) == (2, "")
+    assert err.startswith(f"bleuviz: error: --sentence-out {url}: cannot write there (")
+    assert why in err and err.count("\n") == 1

@@ -143,3 +143,16 @@ def test_set_without_anything_to_add_is_refused(
     ws, set_id = saved
     assert main(["add", "--workspace", ws, "--set", set_id]) == 2
     assert "--set: give what to add to the saved test set" in capsys.readouterr().err
+
+
+def test_each_note_is_rated_by_its_author(
+    saved: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws, set_id = saved
+    workspace = Workspace.open(ws)
+    workspace.save_note(set_id, "terse", 0, "", "style", severity="minor", author="Ana Ruiz")
+    workspace.save_note(set_id, "terse", 1, "", "style", severity="major")  # anonymous
+    assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert rows[0][4] == "rater"
+    assert [(row[3], row[4]) for row in rows[1:]] == [("1", "Ana Ruiz"), ("2", "bleuviz")]

@@ -150,3 +150,57 @@ def test_mismatched_files_are_still_refused_with_metrics(tmp_path: Path) -> None
     )
     assert proc.returncode == 2
     assert "hyp.short.txt has 1 line" in proc.stderr and "ref.A.en has 126 lines" in proc.stderr
+
+
+def test_chrf_plus_plus_is_sacrebleus_beside_chrf(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44, item 20: ``-m chrf++`` (as ``correlate -m`` takes it), in any case."""
+    out = json.loads(run(capsys, "--hyp", *HYPS, "-m", "chrF", "CHRF++", "-f", "json"))
+    refs = [lines(r) for r in REFS]
+    cli = sacrebleu_cli("-m", "chrf", "--chrf-word-order", "2")[0]
+    for system, path in zip(out["systems"], HYPS, strict=True):
+        chrf, plus = system["metrics"]
+        for metric, oracle in ((chrf, CHRF()), (plus, CHRF(word_order=2))):
+            want = oracle.corpus_score(lines(path), refs)
+            assert metric["name"] == want.name
+            assert metric["score"] == pytest.approx(want.score, abs=1e-9)
+        assert plus["signature"] == cli["signature"]
+
+
+def rouge_oracle(path: str, rouge_type: str, stemmer: bool) -> float:
+    """rouge-score 0.1.2's mean F-measure over the segments, every reference (score_multi)."""
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer([rouge_type], use_stemmer=stemmer)
+    refs = list(zip(*(lines(r) for r in REFS), strict=True))
+    scores = [
+        scorer.score_multi(list(seg_refs), hyp)[rouge_type].fmeasure
+        for hyp, seg_refs in zip(lines(path), refs, strict=True)
+    ]
+    return sum(scores) / len(scores)
+
+
+@pytest.mark.parametrize("stemmer", [False, True])
+def test_rouge_is_rouge_scores_mean_f_measure(
+    capsys: pytest.CaptureFixture[str], stemmer: bool
+) -> None:
+    """``-m rouge-1 rouge-l``: the registry's ROUGE, to rouge-score's four decimals in text."""
+    stem = ["--rouge-stemmer"] if stemmer else []
+    out = json.loads(run(capsys, "--hyp", HYPS[0], "-m", "rouge-1", "rouge-l", *stem, "-f", "json"))
+    metrics = out["systems"][0]["metrics"]
+    assert [m["name"] for m in metrics] == ["ROUGE-1", "ROUGE-L"]
+    for metric, rouge_type in zip(metrics, ("rouge1", "rougeL"), strict=True):
+        assert metric["score"] == pytest.approx(
+            rouge_oracle(HYPS[0], rouge_type, stemmer), abs=1e-9
+        )
+        assert f"stem:{'porter' if stemmer else 'no'}|" in metric["signature"]
+    text = run(capsys, "--hyp", HYPS[0], "-m", "rouge-1", *stem).splitlines()
+    assert text[0] == f"ROUGE-1 = {metrics[0]['score']:.4f}"
+
+
+def test_chrf_plus_plus_keeps_its_word_order(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["score", "--ref", *REFS, "--hyp", HYPS[0], "-m", "chrf++", "-cw", "3"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "bleuviz: error: --chrf-word-order: chrf++ counts word n-grams to order 2, got 3; "
+        "use -m chrf --chrf-word-order 3\n"
+    )

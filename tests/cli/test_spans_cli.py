@@ -150,7 +150,7 @@ def test_one_rater(capsys: pytest.CaptureFixture[str]) -> None:
             "--annotations: no error spans named 'ESA' (loaded: MQM)",
         ),
         ([*BASE, "--rater", "nobody"], "--rater: MQM has no rater 'nobody'"),
-        ([*BASE, "--max-order", "0"], "max_order: must be between 1"),
+        ([*BASE, "--weights", "1", "--max-order", "2"], "weights: 1 weights given for max_order 2"),
         (
             ["spans", "--ref", REF, "--hyp", *HYPS, "--mqm", "missing.tsv"],
             "no such file: missing.tsv",
@@ -185,24 +185,25 @@ def test_listed_in_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert "flagged at order n" in out and "Perrella" in out
 
 
-@pytest.mark.parametrize("command", ["spans", "correlate"])
-def test_format_offers_only_what_is_written(
-    command: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """--help lists text and json only, and argparse refuses latex (exit 2, one line)."""
-    with pytest.raises(SystemExit):
-        main([command, "--help"])
-    out = capsys.readouterr().out
-    assert "{text,json}" in out and "latex" not in out
-    with pytest.raises(SystemExit) as exited:
-        main([command, "--ref", REF, "--hyp", *HYPS, "-f", "latex"])
-    assert exited.value.code == 2
-    err = capsys.readouterr().err
-    assert "argument --format/-f: invalid choice: 'latex'" in err
+def test_latex_is_the_analysis_per_group_and_order(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44, item 20: ``spans -f latex`` (refused before), as the app's export rows."""
+    status, out, _ = run([*BASE, "--max-order", "2", "-f", "latex"], capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("% What BLEU sees of MQM error spans (any rater; tokenizer 13a")
+    rows = [line.removesuffix(" \\\\").split(" & ") for line in lines if line.endswith("\\\\")]
+    assert rows[0][:3] == ["System", "Group", "$n$"]
+    analysis = expected(TokenizeConfig(), 2)
+    groups = 2 * (1 + len(analysis.all.by_severity) + len(analysis.all.by_category))
+    assert len(rows) == 1 + 3 * groups  # two systems and all, each group at orders 1 and 2
+    all_first = next(r for r in rows if r[:3] == ["All systems", "error tokens", "1"])
+    c = analysis.all.orders[0]
+    shares = [f"{100 * c.error_rate:.1f}", str(c.other_tokens), f"{100 * c.other_rate:.1f}"]
+    assert all_first[3:] == [str(c.error_tokens), *shares, f"${100 * c.difference:+.1f}$"]
 
 
-def test_score_and_compare_still_offer_latex(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("score", "compare"):
+def test_every_table_command_offers_latex(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("score", "compare", "correlate", "spans"):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert "{text,json,latex}" in capsys.readouterr().out

@@ -14,6 +14,7 @@ import pytest
 from bleuviz.cli.main import main
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import DB_NAME, SCHEMA_VERSION, Workspace
+from bleuviz.workspace.export import NOTES_TSV_HEADER, REVISION_COLUMNS
 from bleuviz.workspace.identity import testset_id as id_of
 from tests.data import (
     COMET_SCORES,
@@ -297,3 +298,43 @@ def test_an_earlier_output_is_listed_and_restored(
     assert "system 'literal' of test set" in err and "no earlier version 9" in err
     err = refused(capsys, "restore", first["id"], "--system", "literal", *at)
     assert "--system and --version: give both" in err
+
+
+def test_notes_as_json_hold_the_tsvs_fields_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``notes -f json``: the TSV's columns as keys; numbers, spans and no severity typed."""
+    ws = str(tmp_path / "ws")
+    added = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", *HYPS, "-f", "json")
+    workspace = Workspace.open(ws)
+    workspace.save_note(added["id"], "terse", 0, "argues?\ttoo", "style", author="ann",
+                        severity="major", span=(13, 19))  # fmt: skip
+    workspace.save_note(added["id"], "literal", 2, "fine", "other")
+    document = run_json(capsys, "notes", "--workspace", ws, "--set", added["id"], "-f", "json")
+    assert document["set"] == added["id"] and document["revisions"] is False
+    notes = {(n["system"], n["segment"]): n for n in document["notes"]}
+    assert list(notes) == [(n.system, n.segment + 1) for n in workspace.notes(added["id"])]
+    assert all(list(n) == list(NOTES_TSV_HEADER) for n in document["notes"])
+    terse, literal = notes[("terse", 1)], notes[("literal", 3)]
+    assert (terse["span"], terse["severity"], terse["author"]) == ([13, 19], "major", "ann")
+    assert terse["note"] == "argues?\ttoo" and terse["seg_id"] == "1"
+    assert (literal["span"], literal["severity"], literal["output"]) == (None, None, "current")
+
+
+def test_notes_as_json_with_every_revision(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ws = str(tmp_path / "ws")
+    added = run_json(capsys, "add", "--workspace", ws, *FULL, "--hyp", *HYPS, "-f", "json")
+    workspace = Workspace.open(ws)
+    for text in ("first", "second"):
+        workspace.save_note(added["id"], "terse", 0, text, "style")
+    workspace.delete_note(added["id"], "terse", 0)
+    argv = ["notes", "--workspace", ws, "--set", added["id"], "-f", "json", "--revisions"]
+    revisions = run_json(capsys, *argv)["notes"]
+    assert [(r["revision"], r["state"], r["note"]) for r in revisions] == [
+        (1, "earlier", "first"),
+        (2, "earlier", "second"),
+        (3, "deleted", "second"),
+    ]
+    assert list(revisions[0]) == [*NOTES_TSV_HEADER[:-1], *REVISION_COLUMNS, "note"]

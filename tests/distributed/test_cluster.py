@@ -64,7 +64,7 @@ def test_a_worker_killed_mid_run_leaves_the_result_exact(client: Any) -> None:
     def tick(message: str, fraction: float) -> None:
         # At the first partition done, most are queued or running; those the dead worker
         # held (done or not) are run again by Dask.
-        if message == "partition 1 of 42" and not killed:
+        if message == "partition 1 of 42 done" and not killed:
             victim = next(iter(pids.values()))
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)

@@ -112,3 +112,44 @@ def test_segments_nobody_rated_have_no_score() -> None:
 def test_a_file_without_any_esa_score_is_refused() -> None:
     with pytest.raises(InputError, match="no line of a loaded system gives an esa_score"):
         read(record(esa_score=None), record(line_id=1, tgt="Gut.", esa_score=None, esa_spans=[]))
+
+
+@pytest.mark.parametrize(
+    ("written", "read_as"), [("66", 66.0), ("0", 0.0), ("99.5", 99.5), (100, 100.0)]
+)
+def test_scores_written_as_strings_are_read(written: object, read_as: float) -> None:
+    # WMT24's release writes esa_score as the CSV's string ("66"), see tests/data/esa
+    first = read(record(esa_score=written)).segments["A"][0]
+    assert first is not None and first.score == read_as
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [(-5, "-5"), (150, "150"), (1e300, "1e+300"), ("150", "150"), ("-0.5", "-0.5")],
+)
+def test_scores_outside_0_to_100_are_refused(written: object, shown: str) -> None:
+    text = (
+        json.dumps(record()) + "\n" + json.dumps(record(line_id=1, tgt="Gut.", esa_score=written))
+    )
+    with pytest.raises(InputError) as info:
+        read_esa_jsonl(NamedBytes("esa.jsonl", text.encode()), TESTSET)
+    message = str(info.value)
+    assert message == f"esa.jsonl: line 2: esa_score {shown} is outside ESA's 0-100"
+
+
+@pytest.mark.parametrize("written", ["", None])
+def test_an_empty_score_is_no_score(written: object) -> None:
+    spans = read(record(), record(line_id=1, tgt="Gut.", esa_spans=[], esa_score=written))
+    second = spans.segments["A"][1]
+    assert second is not None and second.score is None
+
+
+def test_undecided_spans_keep_their_own_severity() -> None:
+    undecided = {"start_i": 9, "end_i": 14, "severity": "undecided", "error_type": None}
+    spans = read(record(esa_spans=[undecided, *record()["esa_spans"]]))  # type: ignore[misc]
+    first = spans.segments["A"][0]
+    assert first is not None
+    assert [(s.start, s.end, s.severity) for s in first.spans] == [
+        (9, 14, "undecided"),
+        (4, 8, "major"),
+    ]

@@ -7,6 +7,7 @@ corpus's statistics. Equality is exact.
 
 from __future__ import annotations
 
+import itertools
 import random
 import threading
 from collections.abc import Sequence
@@ -131,26 +132,35 @@ def test_statistics_equal_sacrebleu_on_random_text(data: st.DataObject) -> None:
     assert ter_statistics(hyps, refs, config).tolist() == sacrebleu_stats(hyps, refs, config)
 
 
-def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+def _segments_done(reports: Sequence[tuple[str, float]]) -> list[int]:
+    """The segments done each report says ("1,280 of 22,500 segments (12 systems)")."""
+    return [int(text.split(" of ")[0].replace(",", "")) for text, _ in reports[:-1]]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """Progress counts segments, chunk by chunk, within a system and across systems."""
     refs = [path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_REFS]
     systems = {path.name: path.read_text(encoding="utf-8").splitlines() for path in SAMPLE_HYPS}
     monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 1)
     monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", 0)  # a pool, threads or not
-    monkeypatch.setattr(ter_parallel, "CHUNK_SEGMENTS", 3)
+    monkeypatch.setattr(ter_parallel, "CHUNK_SEGMENTS", 50)
+    monkeypatch.setattr(ter_parallel, "CHUNK_PAIRS", 4_000)  # a few hundred a segment here
     clear_cache()
     reports: list[tuple[str, float]] = []
     first = ter_systems(
-        systems, refs, TerConfig(), workers=2, progress=lambda *r: reports.append(r)
+        systems, refs, TerConfig(), workers=workers, progress=lambda *r: reports.append(r)
     )
-    n = len(systems)
-    texts = [text for text, _ in reports]  # one report a chunk: the same text repeats
-    assert [t for i, t in enumerate(texts) if i == 0 or texts[i - 1] != t] == [
-        *(f"system {i} of {n}" for i in range(1, n + 1)),
-        f"{n} systems scored",
-    ]
-    chunks = sum(-(-len(hyps) // 3) for hyps in systems.values())
-    assert len(reports) == chunks + 1
-    assert [fraction for _, fraction in reports] == sorted(fraction for _, fraction in reports)
+    n, total = len(systems), sum(len(hyps) for hyps in systems.values())
+    assert reports[-1] == (f"{n} systems scored", 1.0)
+    done = _segments_done(reports)
+    assert all(text.endswith(f" of {total:,} segments ({n} systems)") for text, _ in reports[:-1])
+    steps = np.diff(done)
+    assert done[0] == 0 and done[-1] == total and (steps > 0).all()
+    assert [fraction for _, fraction in reports[:-1]] == [d / total for d in done]
+    # Each chunk is counted as it ends: several within the first system.
+    assert sum(0 < d < len(refs[0]) for d in done) >= 2
+    assert steps.max() <= 50
     for name, hyps in systems.items():
         assert first[name].tolist() == sacrebleu_stats(hyps, refs, TerConfig())
         with pytest.raises(ValueError):
@@ -161,10 +171,30 @@ def test_workers_cache_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert all(again[name] is first[name] for name in systems)  # not scored twice
     assert reports == [("0 systems scored", 1.0)]
-    other = ter_systems(systems, refs[:1], TerConfig(), workers=1)  # here, 3 segments a chunk
+    other = ter_systems(systems, refs[:1], TerConfig(), workers=1)  # here, chunk by chunk
     assert not np.array_equal(other["hyp.terse.en"], first["hyp.terse.en"])
     for name, hyps in systems.items():
         assert other[name].tolist() == sacrebleu_stats(hyps, refs[:1], TerConfig())
+
+
+@pytest.mark.parametrize(
+    ("words", "most"),
+    [
+        (20, ter_parallel.CHUNK_SEGMENTS),  # sentences (WMT17 en-de): the segment cap
+        (220, 5),  # paragraphs (WMT22 zh-en, 1.7k characters): a few seconds a chunk
+        (2_000, 1),  # past the budget alone: one segment, never none
+    ],
+)
+def test_chunks_hold_a_budget_of_word_pairs(words: int, most: int) -> None:
+    pairs = np.full(1_875, words * words, dtype=np.int64)  # one reference as long
+    chunks = ter_parallel._chunks(pairs)
+    assert chunks[0].start == 0 and chunks[-1].stop == len(pairs)
+    assert all(a.stop == b.start for a, b in itertools.pairwise(chunks))
+    sizes = [c.stop - c.start for c in chunks]
+    assert max(sizes) == most
+    assert all(size >= 1 for size in sizes)
+    budget = ter_parallel.CHUNK_PAIRS
+    assert all(int(pairs[c].sum()) <= budget or len(pairs[c]) == 1 for c in chunks)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -180,15 +210,18 @@ def test_worker_processes_are_started_only_for_work_worth_it(
     monkeypatch.setattr(ter_parallel, "_prepared", threading.Event())  # no fork server yet
     monkeypatch.setattr(ter_parallel, "PARALLEL_FROM", 4)
     monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", pairs + 1)
-    worth = ter_parallel._worth_a_pool
-    assert worth(systems, ["x", "y"], refs, 2) is (threads == 1)
-    assert worth(systems, ["x"], refs, 2) is False  # 2 segments: below PARALLEL_FROM
-    assert worth(systems, ["x", "y"], refs, 1) is False  # one worker: this process
+
+    def worth(todo: list[str], workers: int) -> bool:
+        return ter_parallel._worth_a_pool(ter_parallel._pairs(systems, todo, refs), workers)
+
+    assert worth(["x", "y"], 2) is (threads == 1)
+    assert worth(["x"], 2) is False  # 2 segments: below PARALLEL_FROM
+    assert worth(["x", "y"], 1) is False  # one worker: this process
     monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", pairs)
-    assert worth(systems, ["x", "y"], refs, 2) is True
+    assert worth(["x", "y"], 2) is True
     monkeypatch.setattr(ter_parallel, "FORKSERVER_FROM_PAIRS", 10**9)
     ter_parallel._prepared.set()  # prepare_workers started the fork server: workers start at once
-    assert worth(systems, ["x", "y"], refs, 2) is True
+    assert worth(["x", "y"], 2) is True
 
 
 def test_prepared_workers_score_a_threaded_callers_systems(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,9 +14,14 @@ def two_commands() -> list[str]:
     return [block.strip() for block in re.findall(r"```\n(.*?)```", section, flags=re.DOTALL)]
 
 
-def test_the_first_command_installs_the_package_and_starts_the_app() -> None:
+def test_the_first_command_installs_in_a_virtual_environment_and_starts_the_app() -> None:
+    """Debian's and Ubuntu's Python refuses ``pip install`` outside one (PEP 668).
+
+    ``tests/packaging/test_wheel.py`` runs this command with such a Python.
+    """
     first, _ = two_commands()
-    assert first == "python3 -m pip install . && bleuviz app"
+    assert "\n" not in first
+    assert first == "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/bleuviz app"
 
 
 def test_ci_runs_the_second_command_verbatim() -> None:

@@ -33,6 +33,7 @@ import pytest
 
 import bleuviz
 from tests.data import ROOT
+from tests.packaging.test_commands import two_commands
 from tests.serving import free_port, serving
 
 pytestmark = pytest.mark.packaging
@@ -80,12 +81,17 @@ def tracked_files() -> list[str]:
     return [name for name in out.split("\0") if name and (ROOT / name).is_file()]
 
 
-def build_wheel(into: Path) -> Path:
-    """Copy the checkout's files to ``into/src`` and build the wheel there; return its path."""
-    source, dist = into / "src", into / "dist"
+def copy_checkout(source: Path) -> Path:
+    """Copy the checkout's files (``tracked_files``) to ``source``; return it."""
     for name in tracked_files():
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, source / name)
+    return source
+
+
+def build_wheel(into: Path) -> Path:
+    """Copy the checkout's files to ``into/src`` and build the wheel there; return its path."""
+    source, dist = copy_checkout(into / "src"), into / "dist"
     pip = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(dist)]
     done = subprocess.run([*pip, str(source)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -246,4 +252,64 @@ def test_the_installed_app_answers_from_another_directory(installed: Installed) 
     app = [str(installed.venv / "bin" / "bleuviz"), "app", "--port", str(port)]
     env = clean_env(installed.elsewhere)
     with serving(app, port, installed.elsewhere, env, log) as url:
+        assert f"URL: {url}" in log.read_text()
+
+
+def externally_managed_python() -> Path | None:
+    """A ``python3`` on this machine that refuses ``pip install`` outside a venv (PEP 668).
+
+    The marker is ``EXTERNALLY-MANAGED`` in the interpreter's stdlib folder
+    (Debian's and Ubuntu's ``/usr/bin/python3``).
+    """
+    where = "import sysconfig; print(sysconfig.get_path('stdlib'))"
+    for found in (shutil.which("python3"), "/usr/bin/python3"):
+        if found is None or not Path(found).exists():
+            continue
+        stdlib = subprocess.run([found, "-c", where], capture_output=True, text=True, check=True)
+        if (Path(stdlib.stdout.strip()) / "EXTERNALLY-MANAGED").exists():
+            return Path(found)
+    return None
+
+
+def test_the_readmes_first_command_installs_and_serves_where_pip_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The README's first command, verbatim, in a copy of the checkout.
+
+    ``python3`` is an externally managed Python where this machine has one (Debian's
+    ``/usr/bin/python3``, which refuses ``python3 -m pip install .``), else the one
+    on the ``PATH``. The command is run in two parts: the install, then the
+    server (on a free port) until it answers.
+    """
+    first, _ = two_commands()
+    *install, serve = first.split(" && ")
+    source = copy_checkout(tmp_path / "src")
+    python = externally_managed_python() or Path(shutil.which("python3") or sys.executable)
+    shims = tmp_path / "bin"
+    shims.mkdir()
+    (shims / "python3").write_text(f'#!/bin/sh\nexec "{python}" "$@"\n')
+    (shims / "python3").chmod(0o755)
+    env = clean_env(tmp_path) | {"PATH": f"{shims}{os.pathsep}{os.environ['PATH']}"}
+    if externally_managed_python() is not None:  # the old command fails there
+        old = subprocess.run(
+            [str(shims / "python3"), "-m", "pip", "install", "--dry-run", "."],
+            cwd=source,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert old.returncode != 0, old.stdout
+    done = subprocess.run(
+        ["bash", "-c", " && ".join(install)],
+        cwd=source,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    port, log = free_port(), tmp_path / "server.log"
+    command = ["bash", "-c", f"exec {serve} --port {port}"]
+    with serving(command, port, source, env, log) as url:
         assert f"URL: {url}" in log.read_text()

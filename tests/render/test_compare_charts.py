@@ -37,11 +37,26 @@ def marker_traces(fig: go.Figure) -> list[Any]:
     return [t for t in fig.data if t.mode == "markers"]
 
 
-def test_a_few_segments_are_drawn_one_point_each() -> None:
+def test_a_few_segments_are_drawn_one_point_per_pair_of_scores_each_counted() -> None:
     a, b = scores(EVERY_POINT_MAX, seed=1)
     segments = list(range(1, len(a) + 1))
     points = marker_traces(sentence_scatter(a, b, segments, NAMES))
-    assert sorted(int(s) for t in points for s in t.customdata) == segments
+    together: dict[tuple[float, float], list[int]] = {}  # segments by their two scores
+    for s in segments:
+        together.setdefault((a[s - 1], b[s - 1]), []).append(s)
+    drawn, sizes = 0, {}
+    for trace in points:
+        for x, y, seg, more, size in zip(
+            trace.x, trace.y, trace.customdata, trace.text, trace.marker.size, strict=True
+        ):
+            here = together[(x, y)]
+            assert seg == min(here)  # a point sits at its own segment, the first of them
+            assert more == (f" (and {len(here) - 1} more here)" if len(here) > 1 else "")
+            sizes[len(here)] = size
+            drawn += len(here)
+    assert drawn == len(a)  # every segment counted once, no point drawn twice
+    assert len(together[(0.0, 0.0)]) > 1  # the ties at 0 are one point, drawn larger
+    assert sizes[len(together[(0.0, 0.0)])] > sizes[1]
 
 
 @pytest.mark.parametrize("seed", [2, 3])

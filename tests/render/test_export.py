@@ -5,6 +5,9 @@ Expected cells are Python's own formatting of the input numbers.
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pandas as pd
 
 from bleuviz.render.export import export_style, to_csv, to_json, to_latex
@@ -48,7 +51,9 @@ def test_digits_integers_and_the_best_of_each_direction_in_bold() -> None:
 def test_csv_and_json_keep_full_precision_and_every_signature() -> None:
     frame = export_style(pd.DataFrame({"s": ["a"], "x": [1 / 3]}), signatures={"chrF": "nc:6"})
     assert "0.3333333333333333" in to_csv(frame, "sig").decode()
-    assert "# signature chrF: nc:6" in to_csv(frame, "sig").decode()
+    read = pd.read_csv(io.BytesIO(to_csv(frame, "sig")))  # no option: only the table
+    assert read.columns.tolist() == ["s", "x", "signature", "signature chrF"]
+    assert read.loc[0, "signature"] == "sig" and read.loc[0, "signature chrF"] == "nc:6"
     assert '"signatures": {\n  "chrF": "nc:6"' in to_json(frame, "sig").decode()
     assert "% chrF: nc:6" in to_latex(frame, "sig").decode()
 
@@ -62,3 +67,27 @@ def test_a_long_form_is_a_longtable_with_wrapping_text() -> None:
     assert len(body(latex)) == n + 1
     short = to_latex(frame.head(LONG_ROWS)).decode()
     assert "\\begin{tabular}" in short and "longtable" not in short
+
+
+#: Text a spreadsheet would run as a formula (OWASP's "CSV Injection" leaders).
+FORMULAS = [
+    '=HYPERLINK("http://x","y")',
+    "+1+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(A1)",
+    "\t=1",
+    "\r=1",
+]
+
+
+def test_csv_text_cells_never_start_a_formula_and_numbers_stay_numbers() -> None:
+    n = len(FORMULAS)
+    frame = pd.DataFrame(
+        {"=name": FORMULAS, "score": [-1.5] * n, "count": [-2] * n, "id": ["-3"] * n}
+    )
+    rows = list(csv.reader(io.StringIO(to_csv(frame, "sig").decode(), newline="")))
+    assert rows[0] == ["'=name", "score", "count", "id", "signature"]
+    for row, text in zip(rows[1:], FORMULAS, strict=True):
+        assert row == ["'" + text, "-1.5", "-2", "-3", "sig"]  # a number in text stays too
+    read = pd.read_csv(io.BytesIO(to_csv(frame)))
+    assert read["score"].tolist() == [-1.5] * n and read["count"].tolist() == [-2] * n

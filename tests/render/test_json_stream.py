@@ -6,16 +6,18 @@ import io
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleuviz.render.json_stream import LazyArray, write_json
+from bleuviz.errors import BleuvizError
+from bleuviz.render.json_stream import LazyArray, dumps, write_json
 
 scalars = (
     st.none()
     | st.booleans()
     | st.integers()
-    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text()
 )
 values = st.recursive(
@@ -70,3 +72,15 @@ def test_many_items_are_flushed_in_pieces_and_nothing_is_lost() -> None:
     rows = LazyArray(lambda: ({"i": i, "x": [i, i + 1]} for i in range(50_000)))
     text = streamed({"rows": rows})
     assert json.loads(text) == {"rows": [{"i": i, "x": [i, i + 1]} for i in range(50_000)]}
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+@pytest.mark.parametrize("plain", [False, True])
+def test_a_number_json_cannot_hold_is_refused_not_written(bad: float, plain: bool) -> None:
+    """Issue 44, item 27: ``"bleu": Infinity`` was written; RFC 8259 has no such number."""
+    obj = {"systems": [{"bleu": 1.0}, {"bleu": bad}]}
+    with pytest.raises(BleuvizError, match=r"^JSON output: a number is not finite"):
+        streamed({"rows": LazyArray(lambda: iter([1.0, bad]), plain=plain)})
+    with pytest.raises(BleuvizError, match=r"^JSON output: a number is not finite"):
+        dumps(obj)
+    assert json.loads(dumps({"bleu": 1e308})) == {"bleu": 1e308}

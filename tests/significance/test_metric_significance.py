@@ -28,6 +28,7 @@ from sacrebleu.metrics.base import Metric
 from sacrebleu.significance import PairedTest
 
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.limits import MAX_RESAMPLES, MAX_SEED, MAX_TRIALS
 from bleuviz.significance import PairedResult, compare_systems_metric, resampling
 
 TIGHT = 1e-9
@@ -265,9 +266,17 @@ def _call(**changes: Any) -> Callable[[], object]:
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (_call(n_bootstrap=0), ConfigError, r"^n_bootstrap: must be positive, got 0$"),
-        (_call(n_ar=-1), ConfigError, r"^n_ar: must be 0 \(off\) or positive, got -1$"),
-        (_call(seed=-5), ConfigError, r"^seed: must be a non-negative integer or None, got -5$"),
+        (_call(n_bootstrap=0), ConfigError, r"^n_bootstrap: must be at least 1, got 0$"),
+        (_call(n_ar=-1), ConfigError, r"^n_ar: must be at least 0, got -1$"),
+        (_call(seed=-5), ConfigError, r"^seed: must be at least 0, got -5$"),
+        (
+            _call(n_bootstrap=MAX_RESAMPLES + 1),
+            ConfigError,
+            r"^n_bootstrap: at most 1,000,000, got 1,000,001$",
+        ),
+        (_call(n_ar=MAX_TRIALS + 1), ConfigError, r"^n_ar: at most 1,000,000, got 1,000,001$"),
+        (_call(seed=2**63), ConfigError, rf"^seed: at most {MAX_SEED:,}, got {2**63:,}$"),
+        (_call(seed=1e23), ConfigError, r"^seed: must be an integer, got 1e\+23$"),
         (_call(baseline=np.ones((0, 18))), InputError, r"^base: no segments to resample$"),
         (_call(systems={"s": np.ones((2, 18))}), InputError, r"^s: 2 segments but base has 3$"),
         (

@@ -173,3 +173,40 @@ def test_kill_9_during_saves_leaves_whole_sets_only(tmp_path: Path) -> None:
             k = int(saved.name.removeprefix("set "))
             assert_same_testset(workspace.load(saved.id), _expected_set(k))
             assert [n.text for n in workspace.notes(saved.id)] in ([], [f"note {k}"])
+
+
+def test_adds_replacing_other_systems_at_once_keep_every_new_output(tmp_path: Path) -> None:
+    """``bleuviz add --set ID --hyp X --replace`` run at once for each system: none undone.
+
+    Each run used to load the set, then save every system it had read: a run that
+    read before another saved put that system's old lines back (issue 44, item 23).
+    """
+    folder = tmp_path / "ws"
+    workspace = Workspace.open(folder)
+    set_id = workspace.save_testset(sample_testset(scores=False), "sample").id
+    systems = workspace.get(set_id).systems
+    n = workspace.get(set_id).n_segments
+    for trial in range(4):
+        new = {s: [f"trial {trial} {s} line {i}" for i in range(n)] for s in systems}
+        runs = []
+        for system, lines in new.items():
+            hyp = tmp_path / f"{trial}" / f"hyp.{system}.txt"
+            hyp.parent.mkdir(exist_ok=True)
+            hyp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            argv = ["add", "--workspace", str(folder), "--set", set_id, "--hyp", str(hyp)]
+            runs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "bleuviz", *argv, "--replace"],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                    cwd=ROOT,
+                )
+            )
+        for run in runs:
+            _, err = run.communicate()
+            assert run.returncode == 0, err
+        saved = workspace.load(set_id).systems
+        assert {s: list(saved[s]) for s in systems} == new, f"trial {trial}"
+        versions = [e.system for e in workspace.earlier_outputs(set_id)]
+        assert sorted(versions) == sorted(list(systems) * (trial + 1))  # one replace each

@@ -126,3 +126,21 @@ def test_tsv_names_the_input_segment_ids(workspace: Workspace) -> None:
     workspace.save_note(set_id, "s", 1, "n", "style")
     row = workspace.notes_tsv(set_id).splitlines()[1].split("\t")
     assert row[2:4] == ["2", "s9"]
+
+
+def test_tsv_cells_that_a_spreadsheet_would_run_start_with_a_quote(
+    workspace: Workspace, set_id: str
+) -> None:
+    texts = ['=HYPERLINK("http://x")', "+1+1", "-x", "@SUM(A1)", "\t=1", "-5", "fine"]
+    for segment, text in enumerate(texts):
+        workspace.save_note(set_id, "terse", segment, text, "style", author="=cmd|' /C calc'!A0")
+    rows = list(
+        csv.reader(io.StringIO(workspace.notes_tsv(set_id), newline=""), dialect="excel-tab")
+    )
+    for row, text in zip(rows[1:], texts, strict=True):
+        safe = text if text in ("-5", "fine") else "'" + text  # a plain number stays one
+        assert (row[2], row[8], row[10]) == (
+            str(texts.index(text) + 1),
+            "'=cmd|' /C calc'!A0",
+            safe,
+        )

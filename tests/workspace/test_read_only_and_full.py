@@ -29,7 +29,7 @@ import sacrebleu
 from bleuviz.errors import WorkspaceError
 from bleuviz.io.load import load_paths
 from bleuviz.workspace import DB_NAME, Workspace, base
-from bleuviz.workspace.connection import database_uri
+from bleuviz.workspace.connection import describe
 from bleuviz.workspace.schema import CREATE
 from tests.data import SAMPLE_HYPS, SAMPLE_REFS
 from tests.workspace.conftest import assert_same_testset, sample_testset
@@ -142,6 +142,82 @@ def test_changes_a_writer_left_unmerged_are_read_or_named(saved: tuple[Path, str
     assert Workspace.open(folder).testsets()[0].name == "renamed"  # nothing was lost
 
 
+#: The owner: replaces system "shared" with lines naming the write, and saves a note, for
+#: argv[2] seconds; prints how many writes it made.
+OWNER = """
+import sys, time
+from bleuviz.workspace import Workspace
+workspace = Workspace.open(sys.argv[1])
+set_id = workspace.testsets()[0].id
+n = workspace.get(set_id).n_segments
+k, end = 0, time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    k += 1
+    lines = [f"write {k} line {i} " * 9 for i in range(n)]
+    workspace.add_system(set_id, "shared", lines, replace=True)
+    workspace.save_note(set_id, "literal", k % n, f"write {k}", "style")
+print(k)
+"""
+
+#: A reader that cannot write the folder: opens the workspace anew every 10 reads, reads
+#: until the file argv[2] exists, then once more; prints each read's write number (0:
+#: before the first) or its error, as JSON.
+READER = """
+import json, os, sys
+from bleuviz.errors import BleuvizError
+from bleuviz.workspace import Workspace
+
+def read(workspace):
+    set_id = workspace.testsets()[0].id
+    shared = workspace.load(set_id).systems.get("shared", ())
+    writes = {line.split()[1] for line in shared}
+    assert len(writes) <= 1, f"lines of several writes: {sorted(writes)}"
+    notes = {n.text for n in workspace.notes(set_id)}
+    k = int(writes.pop()) if writes else 0
+    assert k == 0 or f"write {k - 1}" in notes or k == 1, f"write {k} without the note before"
+    return k
+
+seen, last = [], False
+while not last:
+    last = os.path.exists(sys.argv[2])
+    try:
+        if len(seen) % 10 == 0:
+            workspace = Workspace.open(sys.argv[1])
+        seen.append(read(workspace))
+    except (BleuvizError, AssertionError) as e:
+        seen.append(str(e))
+    if len(seen) == 1:
+        print("ready", flush=True)
+print(json.dumps(seen))
+"""
+
+
+@needs_permissions
+def test_a_reader_sees_whole_saves_while_the_owner_writes(
+    saved: tuple[Path, str], tmp_path: Path
+) -> None:
+    """Issue 44: read as immutable, 38% of reads met "malformed" while the owner wrote."""
+    assert PREFIX is not None
+    folder, _ = saved
+    stop = tmp_path / "stop"
+    with unwritable(folder):
+        reader = subprocess.Popen(
+            [*PREFIX, sys.executable, "-c", READER, str(folder), str(stop)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        )  # fmt: skip
+        assert reader.stdout is not None and reader.stdout.readline() == "ready\n"
+        owner = [sys.executable, "-c", OWNER, str(folder), "4"]
+        wrote = subprocess.run(owner, capture_output=True, text=True, cwd=ROOT, check=False)
+        stop.touch()
+        out, err = reader.communicate()
+    assert wrote.returncode == 0 and reader.returncode == 0, wrote.stderr + err
+    writes, seen = int(wrote.stdout), json.loads(out)
+    assert [k for k in seen if not isinstance(k, int)] == []  # no error, no torn read
+    assert seen == sorted(seen)  # never back to an older state
+    assert seen[-1] == writes  # the last save is read once the owner is done
+    assert len(set(seen)) > 2  # reads met the owner writing, not only before and after
+
+
 def test_a_read_only_workspace_says_why_it_cannot_save(
     saved: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,10 +232,13 @@ def test_a_read_only_workspace_says_why_it_cannot_save(
         workspace.save_note(set_id, "terse", 2, "x", "style")
 
 
-def test_everything_reads_through_the_immutable_uri(
+def test_everything_reads_through_snapshots_where_the_folder_cannot_be_written(
     saved: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The path a user without write permission takes, forced here (root may always write)."""
+    """The path a user without write permission takes, forced here (root may always write).
+
+    The file is never opened in place: its owner may write it meanwhile.
+    """
     folder, set_id = saved
     workspace = Workspace.open(folder)
     workspace.add_system(set_id, "terse", ["x"] * 126, replace=True)
@@ -168,27 +247,23 @@ def test_everything_reads_through_the_immutable_uri(
         workspace.testsets(), workspace.trash(), workspace.load(set_id), workspace.notes(set_id),
         workspace.notes_tsv(set_id, revisions=True), workspace.earlier_outputs(set_id),
     )  # fmt: skip
-    uris: list[str] = []
+    written_on = workspace.earlier_lines(set_id, "terse", 1)[2]
 
-    def immutable(path: Path, folder: Path) -> str:
-        uris.append(database_uri(path, read_only=True, immutable=True))
-        return uris[-1]
+    def in_place(uri: str, folder: Path) -> None:
+        raise AssertionError(f"{uri} opened in place")
 
     monkeypatch.setattr("bleuviz.workspace.opening.os.access", lambda path, mode: False)
-    monkeypatch.setattr("bleuviz.workspace.opening.read_only_uri", immutable)
+    monkeypatch.setattr("bleuviz.workspace.opening.connect", in_place)
+    monkeypatch.setattr("bleuviz.workspace.base.connect", in_place)
     reading = Workspace.open(folder)
-    assert uris and uris[0].endswith("?mode=ro&immutable=1")
     got = (
         reading.testsets(), reading.trash(), reading.load(set_id), reading.notes(set_id),
         reading.notes_tsv(set_id, revisions=True), reading.earlier_outputs(set_id),
     )  # fmt: skip
     assert got == expected
-    assert (
-        reading.note_written_on(reading.notes(set_id)[0])
-        == workspace.earlier_lines(set_id, "terse", 1)[2]
-    )
+    assert reading.note_written_on(reading.notes(set_id)[0]) == written_on
     with pytest.raises(WorkspaceError, match="read-only"):
-        reading.restore(workspace.trash()[0].id)
+        reading.restore(expected[1][0].id)
 
 
 def test_an_older_read_only_workspace_is_read_from_a_migrated_copy(tmp_path: Path) -> None:
@@ -296,3 +371,41 @@ def test_add_on_a_really_full_disk_is_one_line_naming_it(tmp_path: Path) -> None
         with sqlite3.connect(ws / DB_NAME) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         conn.close()
+
+
+@pytest.mark.skipif(shutil.which("mount") is None or os.geteuid() != 0, reason="needs mount")
+def test_a_disk_without_one_free_block_is_named_full(tmp_path: Path) -> None:
+    """Issue 44, item 31: at 100 % SQLite says "disk I/O error" (growing its WAL index),
+    not SQLITE_FULL; the message names the full disk all the same."""
+    with _tiny_filesystem(tmp_path / "small", "2m") as small:
+        ws = small / "ws"
+        base_argv = [sys.executable, "-m", "bleuviz", "add", "--workspace", str(ws)]
+        ref = ["--ref", str(SAMPLE_REFS[0])]
+        first = subprocess.run([*base_argv, *ref, "--hyp", str(SAMPLE_HYPS[0])], cwd=ROOT)
+        assert first.returncode == 0
+        with contextlib.suppress(OSError), (small / "filler").open("wb", buffering=0) as filler:
+            while True:  # every block, to the last one (ENOSPC ends it)
+                filler.write(b"\0" * 4096)
+        assert shutil.disk_usage(small).free == 0
+        argv = [*base_argv, *ref, "--hyp", str(SAMPLE_HYPS[1])]
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, check=False)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert done.stderr.startswith(
+            f"bleuviz: error: workspace {ws}: the disk is full, nothing was saved"
+        )
+
+
+def test_an_io_error_with_no_space_left_is_a_full_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where no small filesystem can be mounted: SQLite's SQLITE_IOERR_SHMSIZE, as there."""
+    error = sqlite3.OperationalError("disk I/O error")
+    error.sqlite_errorcode = sqlite3.SQLITE_IOERR_SHMSIZE  # type: ignore[attr-defined]
+    usage = shutil.disk_usage(tmp_path)
+    assert describe(error, tmp_path).startswith(
+        f"workspace {tmp_path}: the disk could not be read or written"
+    )
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: usage._replace(free=0))
+    assert describe(error, tmp_path) == (
+        f"workspace {tmp_path}: the disk is full, nothing was saved (disk I/O error)"
+    )

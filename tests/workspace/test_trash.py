@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bleuviz.errors import UnknownTestSet
+from bleuviz.errors import InputError, UnknownTestSet
 from bleuviz.workspace import DB_NAME, TRASH_DAYS, Workspace
 from tests.workspace.conftest import assert_same_testset, sample_testset
 
@@ -30,6 +30,23 @@ def test_a_deleted_set_waits_in_the_trash_and_comes_back_whole(workspace: Worksp
     assert workspace.notes(saved.id) == (note,)
     with pytest.raises(UnknownTestSet, match="no such test set in the trash of"):
         workspace.restore(saved.id)
+
+
+def test_a_discarded_set_is_gone_for_good_and_one_with_notes_is_refused(
+    workspace: Workspace,
+) -> None:
+    """``discard`` skips the trash (an upload's set saved again under a new id, issue 44)."""
+    testset = sample_testset()
+    saved = workspace.save_testset(testset, "sample")
+    workspace.save_note(saved.id, "terse", 3, "drops the verb", "omission")
+    with pytest.raises(InputError, match=f"test set {saved.id}: has notes"):
+        workspace.discard(saved.id)
+    assert workspace.testsets() == (saved,)
+    workspace.delete_note(saved.id, "terse", 3)
+    workspace.discard(saved.id)
+    assert workspace.testsets() == () and workspace.trash() == ()
+    with pytest.raises(UnknownTestSet):
+        workspace.discard(saved.id)
 
 
 def _age(workspace: Workspace, set_id: str, days: float) -> None:

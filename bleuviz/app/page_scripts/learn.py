@@ -31,6 +31,7 @@ from bleuviz.app.ui.sections.learn.steps import (
     step_tokens,
 )
 from bleuviz.errors import BleuvizError
+from bleuviz.render.labels import escape_markdown as md
 from bleuviz.teach.walkthrough import build_walkthrough
 
 st.title("Learn BLEU step by step")
@@ -52,7 +53,7 @@ scored_refs = refs or [""]
 try:
     walk = build_walkthrough(hyp, scored_refs, tokenize, config)
 except BleuvizError as exc:
-    st.error(str(exc), icon=":material/error:")
+    st.error(md(str(exc)), icon=":material/error:")
     st.stop()
 step_tokens(walk)
 step_ngrams(walk)

@@ -179,7 +179,8 @@ def table_and_exports() -> None:
     rows, opened = page["seg"].tolist(), st.session_state.get("sent_seg")
     if st.session_state.pop(TABLE_TO_ROW, False) and opened in rows:
         scroll_table_to_row("sent_table", rows.index(opened), len(rows), slot)
-    sentence_exports(evaluation, config, system, table, (shown["seg"] - 1).tolist(), labels)
+    shown_rows = (shown["seg"] - 1).tolist()
+    sentence_exports(evaluation, config, system, table, shown_rows, labels, errors.annotations)
 
 
 # A link to one segment: its drill-down is the answer, the table and the other systems' lines

@@ -168,18 +168,21 @@ def sentence_axis(evaluation: Evaluation, metric: str) -> Axis:
     """How the charts read ``metric``'s sentence scores.
 
     An imported score has no nominal range: its axis spans the scores of every
-    system (MQM penalties are negative, DA runs to 100).
+    system (MQM penalties are negative and stop at 0, DA runs to 100); its
+    ``scale``, the largest magnitude, sizes the histogram's bins.
     """
     spec = metric_spec(evaluation, metric)
     if not spec.imported:
-        return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better)
+        return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better, digits=spec.digits)
     values = np.concatenate(
         [metric_scores(evaluation, n, metric).sentence for n in evaluation.testset.systems]
     )
     finite = values[np.isfinite(values)]
-    top = float(np.max(np.abs(finite), initial=0.0)) or 1.0
-    floor = float(np.min(finite, initial=0.0))
-    return Axis(f"{metric} (imported)", top, spec.higher_is_better, floor=min(floor, 0.0))
+    scale = float(np.max(np.abs(finite), initial=0.0)) or 1.0
+    floor = min(float(np.min(finite, initial=0.0)), 0.0)
+    top = max(float(np.max(finite, initial=0.0)), 0.0)
+    label = f"{metric} (imported)"
+    return Axis(label, scale, spec.higher_is_better, floor, top, spec.digits)
 
 
 def tested_signature(evaluation: Evaluation, metric: str, tests: tuple[int, int, int]) -> str:
@@ -237,9 +240,13 @@ def verdict(
     direction = "above" if diff > 0 else "below" if diff < 0 else "level with"
     if not spec.higher_is_better and diff != 0:
         direction += " (better)" if diff < 0 else " (worse)"
-    tests = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
-    passed = [test for test, p in tests.items() if p is not None and p < SIGNIFICANT]
-    if len(passed) == len(tests):
+    ran = {"paired bootstrap": pair.p_value_bs, "approximate randomization": pair.p_value_ar}
+    tests = {test: p for test, p in ran.items() if p is not None}  # 0 trials: AR is off
+    passed = [test for test, p in tests.items() if p < SIGNIFICANT]
+    if len(tests) == 1:
+        (test,) = tests
+        finding = f"{'' if passed else 'not '}significant at p < 0.05 by {test}"
+    elif len(passed) == len(tests):
         finding = "significant at p < 0.05 by both tests"
     elif passed:
         finding = f"significant at p < 0.05 by {passed[0]} only"

@@ -25,6 +25,7 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.render.labels import escape_markdown as md
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +75,10 @@ def current_data() -> tuple[Evaluation, DataKey]:
             directions = imported_directions(scored.testset)
             testset = with_directions(scored.content_id, directions, scored.testset)
     except UploadPending as exc:  # not an error: nothing is chosen yet
-        st.info(str(exc).removeprefix("upload: ").capitalize() + ".", icon=":material/upload:")
+        st.info(md(str(exc).removeprefix("upload: ").capitalize() + "."), icon=":material/upload:")
         st.stop()
     except BleuvizError as exc:
-        st.error(str(exc), icon=":material/error:")
+        st.error(md(str(exc)), icon=":material/error:")
         st.stop()
     bundle = loaded_evaluation(loaded.content_id, counted, settings).with_testset(testset)
     return bundle, DataKey(loaded.content_id, scored.content_id, tokenize, order, directions)

@@ -4,9 +4,11 @@ Segment-score files and error-span files (MQM, ESA, xCOMET: their spans and
 score) are taken alike, each read by its layout.
 
 An upload naming its scores like scores already loaded, with other values, is
-held back until the user chooses (``bleuviz.app.ui.frame.imported``); a file
-scoring systems the test set does not hold (WMT's human references) is read for
-the systems there, and the sidebar names the others.
+held back until the user chooses (``bleuviz.app.ui.frame.imported``); one that
+cannot be read against the test set (Google's MQM TSV before the document ids)
+is refused in the sidebar, and the page stays; one that adds nothing is said to
+be loaded already. A file scoring systems the test set does not hold (WMT's
+human references) is read for the systems there, and the sidebar names the others.
 """
 
 from __future__ import annotations
@@ -40,30 +42,49 @@ class ScoreConflict:
     loaded_from: str
 
 
-def score_conflicts(
-    base: LoadedTestSet, files: tuple[tuple[NamedBytes, str], ...]
-) -> tuple[ScoreConflict, ...]:
-    """Return the uploads that would replace loaded scores (cached on the set and the files)."""
+@dataclass(frozen=True, slots=True)
+class UploadCheck:
+    """What each uploaded score file would do to the loaded test set.
+
+    Attributes:
+        conflicts: uploads naming their scores like loaded ones, with other values.
+        refused: each upload that cannot be read against the test set (a span file
+            that cannot be mapped yet, a malformed file), by position, with the reason.
+        unchanged: the positions of uploads that add nothing (already loaded).
+    """
+
+    conflicts: tuple[ScoreConflict, ...] = ()
+    refused: tuple[tuple[int, str], ...] = ()
+    unchanged: tuple[int, ...] = ()
+
+
+def check_uploads(base: LoadedTestSet, files: tuple[tuple[NamedBytes, str], ...]) -> UploadCheck:
+    """Return what the uploads would do to ``base`` (cached on the set and the files)."""
     weights = app_args().mqm_weights  # as the uploads are attached (cache.loading)
     key = (base.content_id, tuple(file_id for _, file_id in files), weights)
-    return _conflicts(key, base, tuple(f for f, _ in files), weights)
+    return _check(key, base, tuple(f for f, _ in files), weights)
 
 
 @st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
-def _conflicts(
+def _check(
     key: tuple[object, ...], _base: LoadedTestSet, _files: tuple[NamedBytes, ...], weights: str
-) -> tuple[ScoreConflict, ...]:
-    """Attach the uploads one by one to find the conflicts; other refusals are the page's."""
-    testset, found = _base.testset, []
-    mqm = parse_weights(weights)
+) -> UploadCheck:
+    """Attach the uploads one by one: a conflict, a refusal or nothing added is noted."""
+    testset, mqm = _base.testset, parse_weights(weights)
+    conflicts, refused, unchanged = [], [], []
     for index, f in enumerate(_files):
         try:
-            testset = attach_score_files(testset, [f], weights=mqm)
+            attached = attach_score_files(testset, [f], weights=mqm)
         except ScoresNameTaken as exc:
-            found.append(ScoreConflict(index, exc.name, exc.loaded_from))
-        except BleuvizError:  # shown on the page when the uploads are attached
+            conflicts.append(ScoreConflict(index, exc.name, exc.loaded_from))
             continue
-    return tuple(found)
+        except BleuvizError as exc:  # refused in the sidebar; the page stays (issue 44 item 7)
+            refused.append((index, str(exc)))
+            continue
+        if attached is testset:  # the attach functions return the very set when nothing changes
+            unchanged.append(index)
+        testset = attached
+    return UploadCheck(tuple(conflicts), tuple(refused), tuple(unchanged))
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)

@@ -30,9 +30,6 @@ from bleuviz.metrics.ter_parallel import prepare_workers
 #: Seconds after the first test set loads before TER's worker processes are prepared
 #: (``ter_parallel.prepare_workers``): the first page has been drawn by then.
 PREPARE_AFTER = 2.0
-#: What this server's main script imports (``streamlit run``'s console script), which
-#: multiprocessing re-runs in every worker: imported once, in the fork server.
-MAIN_IMPORTS = ("streamlit.web.cli",)
 _workers_prepared = threading.Event()
 
 
@@ -54,7 +51,7 @@ def _prepare_workers_soon() -> None:
     if _workers_prepared.is_set():
         return
     _workers_prepared.set()
-    timer = threading.Timer(PREPARE_AFTER, prepare_workers, args=(MAIN_IMPORTS,))
+    timer = threading.Timer(PREPARE_AFTER, prepare_workers)
     timer.daemon = True
     timer.start()
 
@@ -94,8 +91,8 @@ def every_system_scores(
     The systems still to score are scored in one call on a worker thread, as the
     command line scores them: with its worker processes (``default_workers``;
     TER starts them from a fork server in this threaded server), and one pool
-    for all the systems rather than one per system. The bar names the system
-    under way ("TER: system 3 of 9 · about 12 s left"). A rerun meanwhile (a
+    for all the systems rather than one per system. The bar counts the segments
+    scored ("TER: 1,280 of 22,500 segments (12 systems) · about 3 min left"). A rerun meanwhile (a
     click) stops this run at the bar while the work goes on; the next run
     watches the same work (``shared_progress``) instead of starting it again.
     When every system is scored, no bar is drawn.

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 from bleuviz.app.ui.cache.loading import (
     scored_testset,
 )
-from bleuviz.app.ui.cache.score_uploads import ScoreConflict, score_conflicts, skipped_in_files
+from bleuviz.app.ui.cache.score_uploads import (
+    ScoreConflict,
+    UploadCheck,
+    check_uploads,
+    skipped_in_files,
+)
 from bleuviz.app.ui.cache.workspace import (
     SAVED,
     SAVED_SET_KEY,
@@ -37,8 +44,25 @@ REPLACE_IDS, REPLACE_NAMES, KEPT_IDS, SAVED_NOTES = (
 )
 
 
-def save_scores(scored: TestSet, notes: list[str]) -> None:
-    """Keep uploaded scores with the saved test set they score, then empty the uploader."""
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the sidebar says of the score uploads, as plain text (escaped when shown).
+
+    Attributes:
+        infos: uploads that add nothing ("already loaded, nothing changed").
+        errors: uploads refused, each with its reason (the page stays).
+    """
+
+    infos: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+
+
+def save_scores(scored: TestSet, notes: list[str], said: Said) -> None:
+    """Keep uploaded scores with the saved test set they score, then empty the uploader.
+
+    What is said of the uploads (``notes``, ``said``) is kept for the next run,
+    which no longer has them.
+    """
     state = st.session_state
     if state.get("data_source") != SAVED or workspace_readonly():
         return
@@ -49,7 +73,7 @@ def save_scores(scored: TestSet, notes: list[str]) -> None:
         state["ws_error"] = str(exc)
         return
     state["pending_set"] = saved.id
-    state[SAVED_NOTES] = (saved.id, tuple(notes))  # the saved scores no longer know them
+    state[SAVED_NOTES] = (saved.id, tuple(notes), said)  # the saved scores no longer know them
     clear_uploads()
     st.rerun()
 
@@ -72,31 +96,46 @@ def upload_files() -> tuple[tuple[NamedBytes, str], ...]:
         "An mt-metrics-eval file holds lines SYSTEM<TAB>SCORE; a system's k-th line is "
         "segment k; None marks a missing score. Systems the test set does not hold "
         "(WMT's human references) are skipped. Error spans: Google's MQM TSV, "
-        "mt-metrics-eval NAME.seg.rating, WMT24 ESA JSON lines or COMET JSON with xCOMET "
+        "mt-metrics-eval NAME.seg.rating, WMT24 ESA JSON lines, Appraise's ESA CSV export or "
+        "COMET JSON with xCOMET "
         "spans; each gives its segment score too (MQM, ESA, xCOMET).",
     )
     return tuple((NamedBytes(f.name, f.getvalue()), f.file_id) for f in uploads or [])
 
 
-def held_back(files: tuple[tuple[NamedBytes, str], ...]) -> list[tuple[ScoreConflict, str]]:
+def held_back(
+    files: tuple[tuple[NamedBytes, str], ...],
+) -> tuple[list[tuple[ScoreConflict, str]], UploadCheck]:
     """Set the uploads to apply; return those waiting for a choice (with their file ids).
 
     An upload whose scores equal the loaded ones adds nothing; one with other values
-    under a loaded name waits until the user replaces the loaded scores or keeps them.
+    under a loaded name waits until the user replaces the loaded scores or keeps them;
+    one that cannot be read against the test set stays out (the sidebar says why, the
+    page stays). Returns the check of the uploads too (``said_about`` reads it).
     """
     state = st.session_state
     state["seg_score_uploads"] = ()
     kept = set(state.get(KEPT_IDS, ()))
     chosen: dict[str, str] = state.get(REPLACE_IDS, {})
     try:
-        conflicts = score_conflicts(scored_testset(), files) if files else ()
+        check = check_uploads(scored_testset(), files) if files else UploadCheck()
     except BleuvizError:  # the command line's files are refused: the page says so
-        conflicts = ()
+        check = UploadCheck()
+    conflicts = check.conflicts
     waiting = [(c, files[c.index][1]) for c in conflicts if files[c.index][1] not in chosen]
-    out = {file_id for _, file_id in waiting} | kept
+    refused = {files[index][1] for index, _ in check.refused}
+    out = {file_id for _, file_id in waiting} | kept | refused
     state["seg_score_uploads"] = tuple(f for f in files if f[1] not in out)
     state[REPLACE_NAMES] = tuple(chosen[i] for _, i in files if i in chosen and i not in kept)
-    return [(c, file_id) for c, file_id in waiting if file_id not in kept]
+    return [(c, file_id) for c, file_id in waiting if file_id not in kept], check
+
+
+def said_about(files: tuple[tuple[NamedBytes, str], ...], check: UploadCheck) -> Said:
+    """What the sidebar says of the uploads: those that add nothing, and those refused."""
+    return Said(
+        tuple(f"{files[i][0].name}: already loaded, nothing changed." for i in check.unchanged),
+        tuple(f"Not loaded: {reason}" for _, reason in check.refused),
+    )
 
 
 def ask_to_replace(
@@ -145,8 +184,8 @@ def skipped_notes(loaded: LoadedTestSet) -> list[str]:
             f for f in skipped_in_files(loaded.content_id, cli_paths, scored) if f[1] in from_cli
         ]
     return [
-        f"{md(name)} ({md(file_base_name(origin))}): skipped {len(skipped)} system"
-        f"{'s' if len(skipped) != 1 else ''} not loaded: {md(', '.join(skipped[:10]))}"
+        f"{name} ({file_base_name(origin)}): skipped {len(skipped)} system"
+        f"{'s' if len(skipped) != 1 else ''} not loaded: {', '.join(skipped[:10])}"
         + (f", … ({len(skipped) - 10} more)" if len(skipped) > 10 else "")
         for name, origin, skipped in found
     ]
@@ -157,8 +196,9 @@ def imported_sidebar() -> None:
     bar = st.sidebar
     bar.subheader("Imported scores")
     files = upload_files()
-    waiting = held_back(files)
+    waiting, check = held_back(files)
     ask_to_replace(files, waiting)
+    said = said_about(files, check)
     uploads = st.session_state["seg_score_uploads"]
     try:
         loaded: LoadedTestSet | None = scored_testset()
@@ -167,8 +207,8 @@ def imported_sidebar() -> None:
     scored = loaded.testset if loaded is not None else None
     notes = skipped_notes(loaded) if loaded is not None else []
     if scored is not None and uploads and not waiting:
-        save_scores(scored, notes)
-    show_notes(notes)
+        save_scores(scored, notes, said)
+    show_notes(notes, said)
     show_kept(files)
     names = [s.name for s in scored.seg_scores] if scored is not None else []
     st.session_state["imported_names"] = names
@@ -192,14 +232,20 @@ def imported_sidebar() -> None:
     )
 
 
-def show_notes(notes: list[str]) -> None:
-    """Name the systems skipped: of the files now loaded, or of the upload just saved."""
+def show_notes(notes: list[str], said: Said) -> None:
+    """Name the systems skipped and the uploads refused or already loaded.
+
+    Those of the files now in the uploader, or else of the upload just saved.
+    """
     state = st.session_state
-    saved_to, saved_notes = state.get(SAVED_NOTES, (None, ()))
-    if not notes and state.get("data_source") == SAVED and state.get(SAVED_SET_KEY) == saved_to:
-        notes = list(saved_notes)
-    for note in notes:
-        st.sidebar.info(note, icon=":material/info:")
+    saved_to, saved_notes, saved_said = state.get(SAVED_NOTES, (None, (), Said()))
+    showing_saved = state.get("data_source") == SAVED and state.get(SAVED_SET_KEY) == saved_to
+    if not notes and not said.infos and not said.errors and showing_saved:
+        notes, said = list(saved_notes), saved_said
+    for error in said.errors:
+        st.sidebar.error(md(error), icon=":material/error:")
+    for note in [*notes, *said.infos]:
+        st.sidebar.info(md(note), icon=":material/info:")
 
 
 def show_kept(files: tuple[tuple[NamedBytes, str], ...]) -> None:

@@ -52,7 +52,7 @@ def saved_set_widgets(sets: tuple[SavedSet, ...]) -> None:
         + (f"  \nEarlier outputs kept (replaced): {md(earlier)}" if earlier else "")
     )
     if error := state.pop("ws_error", None):
-        bar.error(error, icon=":material/error:")
+        bar.error(md(error), icon=":material/error:")
     if workspace_readonly():
         return
     with bar.popover("Rename or delete", icon=":material/edit:"):

@@ -23,6 +23,7 @@ from bleuviz.app.ui.state.settings import (
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.errors import BleuvizError
+from bleuviz.limits import MAX_SMOOTH_VALUE
 from bleuviz.metrics import EXTRA_METRICS
 
 
@@ -98,7 +99,13 @@ def settings_sidebar() -> None:
     flavor = get_flavor(name)
     smooth = bar.selectbox("Smoothing", flavor.smoothing, key=f"smooth_{name}")
     if smooth in flavor.smoothing_values:
-        bar.number_input("Smoothing value", min_value=0.0, step=0.1, key=f"smooth_value_{smooth}")
+        bar.number_input(
+            "Smoothing value",
+            min_value=0.0,
+            max_value=float(MAX_SMOOTH_VALUE),
+            step=0.1,
+            key=f"smooth_value_{smooth}",
+        )
     bar.number_input("Max n-gram order", min_value=1, max_value=MAX_ORDER, step=1, key="max_order")
     bar.text_input("Weights (blank: uniform)", key="weights_text", placeholder="e.g. 0.5 0.5")
     if flavor.effective_order:

@@ -17,6 +17,7 @@ import streamlit as st
 
 from bleuviz.analysis.error_tokens import (
     ALL,
+    GOLD_SEVERITIES,
     ErrorTokenAnalysis,
     ErrorTokenReport,
     OrderCounts,
@@ -53,6 +54,9 @@ DEFINITIONS = """
 - An **error token** is a hypothesis token (BLEU's tokenizer, placed in the line by its
   characters) that overlaps a span of severity Major or Minor marked on the hypothesis;
   every other token is an **other token**. With several raters, any rater's mark counts.
+  ESA's **undecided** spans (the annotator chose neither Major nor Minor) are a group of
+  their own: their tokens are neither error tokens nor other tokens, and they are not
+  among "all errors" or the gold spans of span agreement.
 - A token is **flagged at order n** when no matched n-gram of order n covers it: the
   Sentences page's highlight (an n-gram's first min(hypothesis count, clip count)
   occurrences are matched).
@@ -122,7 +126,11 @@ def bleu_sees(evaluation: Evaluation) -> None:
         on_select=_open_clicked_group,
         selection_mode="points",
     )
-    st.caption("Click a group's bar to list its segments below.")
+    st.caption(
+        "Under each group, n: its error tokens. Whiskers: Wilson 95% intervals of each share, "
+        "taking tokens as independent (tokens of one segment are not, so the true "
+        "uncertainty is wider). Click a group's bar to list its segments below."
+    )
     frame = rates_frame(groups)
     st.dataframe(frame, key="ov_sees_table", hide_index=True, column_config=_RATE_COLUMNS)
     export_buttons(frame, f"bleu-sees-{annotations.name}-{system}", "ov_sees_export")
@@ -230,9 +238,14 @@ def group_segments(
 
     ``systems`` gives the order of systems (the test set's), segments ascending in each.
     """
-    if group == ALL_ERRORS:
+    if group == ALL_ERRORS:  # undecided spans are counted apart, not among all errors
         rank = {name: i for i, name in enumerate(systems)}
-        every = {ref for refs in report.segments_by_severity.values() for ref in refs}
+        every = {
+            ref
+            for severity, refs in report.segments_by_severity.items()
+            if severity in GOLD_SEVERITIES
+            for ref in refs
+        }
         return tuple(sorted(every, key=lambda ref: (rank.get(ref[0], len(rank)), ref[1])))
     if group in report.segments_by_severity:
         return report.segments_by_severity[group]
@@ -264,12 +277,14 @@ def _unaligned(report: ErrorTokenReport) -> None:
     """The annotated segments left out because their tokens could not be placed."""
     if not report.unaligned:
         return
-    shown = ", ".join(f"{md(s)} {i + 1}" for s, i in report.unaligned[:20])
+    shown = ", ".join(f"{s} {i + 1}" for s, i in report.unaligned[:20])
     more = f" and {len(report.unaligned) - 20} more" if len(report.unaligned) > 20 else ""
     n = len(report.unaligned)
     what = "1 annotated segment is" if n == 1 else f"{n} annotated segments are"
     st.warning(
-        f"{what} left out: the tokenizer rewrote characters, so the tokens cannot be "
-        f"placed in the line ({shown}{more}).",
+        md(
+            f"{what} left out: the tokenizer rewrote characters, so the tokens cannot be "
+            f"placed in the line ({shown}{more})."
+        ),
         icon=":material/warning:",
     )

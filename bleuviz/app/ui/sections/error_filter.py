@@ -8,7 +8,7 @@ Nothing is drawn, and every segment kept, without error spans.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,14 +75,23 @@ class ErrorFilter:
     counts: dict[str, NDArray[np.float64]] = field(default_factory=dict)
     mask: NDArray[np.bool_] | None = None
     chips: dict[str, list[str]] = field(default_factory=dict)
+    #: The span file the counts come from (the exports count every system's from it).
+    annotations: ErrorAnnotations | None = None
 
     def apply(self, table: pd.DataFrame) -> NDArray[np.bool_]:
         """Add the error counts to ``table`` (in place, before the lengths); return the mask."""
-        for severity, values in self.counts.items():
-            # Whole numbers, blank where nobody rated the segment.
-            counts = pd.Series(values, index=table.index).astype("Int64")
-            table.insert(list(table.columns).index("hyp_len"), severity, counts)
+        add_error_counts(table, self.counts)
         return np.ones(len(table), dtype=bool) if self.mask is None else self.mask
+
+
+def add_error_counts(table: pd.DataFrame, counts: Mapping[str, NDArray[np.float64]]) -> None:
+    """Insert each severity's counts into a segment table, before ``hyp_len`` (in place).
+
+    Whole numbers, blank where nobody rated the segment.
+    """
+    for severity, values in counts.items():
+        column = pd.Series(values, index=table.index).astype("Int64")
+        table.insert(list(table.columns).index("hyp_len"), severity, column)
 
 
 def error_filter(testset: TestSet, system: str, prefix: str) -> ErrorFilter:
@@ -97,7 +106,7 @@ def error_filter(testset: TestSet, system: str, prefix: str) -> ErrorFilter:
         return ErrorFilter()
     n = testset.n_segments
     counts = cached_error_counts(spans_id(annotations), annotations.name, system, n, annotations)
-    result = ErrorFilter(annotations.name, counts)
+    result = ErrorFilter(annotations.name, counts, annotations=annotations)
     chosen = _choose_errors(annotations, [system], prefix, st.columns([3, 2]))
     if chosen is not None:
         result.mask = error_mask(annotations, system, n, *chosen)

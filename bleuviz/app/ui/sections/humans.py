@@ -10,26 +10,27 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from bleuviz.analysis.correlation import (
+    AGREEMENT_HEADERS,
     Correlation,
     MetricView,
     correlate,
+    correlation_export,
     scores_view,
-    segment_gaps,
 )
 from bleuviz.analysis.meta_eval import is_human_reference
-from bleuviz.app import routes
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
-from bleuviz.app.ui.state.page_links import segment_query
+from bleuviz.app.ui.sections.human_gaps import largest_gaps
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.app.ui.widgets.format import direction_note, fmt_metric, number_format
+from bleuviz.app.ui.widgets.format import direction_note, fmt_metric
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig
 from bleuviz.metrics import MetricScores, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.render.export import export_style
 from bleuviz.render.human_charts import metric_vs_human_scatter, segment_scatter
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.render.numbers import fixed
+from bleuviz.render.numbers import CORRELATION_DIGITS, PERCENT_DIGITS, fixed
 from bleuviz.significance.mean import mean_ci
 
 
@@ -80,11 +81,14 @@ def metric_view(evaluation: Evaluation, label: str) -> MetricView:
     )
 
 
-def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
-    """The correlation table as shown: four decimals, a dash where undefined."""
+def correlation_frame(results: list[Correlation], digits: Mapping[str, int]) -> pd.DataFrame:
+    """The correlation table as shown (``CORRELATION_DIGITS``), a dash where undefined.
+
+    ``digits``: each metric's own decimals, for acc_eq's ε (a difference of its scores).
+    """
 
     def shown(value: float | None) -> str:
-        return "—" if value is None else fixed(value, 4)
+        return "—" if value is None else fixed(value, CORRELATION_DIGITS)
 
     return pd.DataFrame(
         {
@@ -96,10 +100,51 @@ def correlation_frame(results: list[Correlation]) -> pd.DataFrame:
             "segment τ by item": [shown(r.segment_kendall_item) for r in results],
             "segment τ by system": [shown(r.segment_kendall_system) for r in results],
             "acc_eq": [shown(r.pairwise_accuracy_eq) for r in results],
+            "acc_eq ties": [tie_note(r, digits[r.name]) for r in results],
             "systems": [r.n_systems for r in results],
             "segments": [r.n_segments for r in results],
         }
     ).set_index("metric")
+
+
+def correlation_download(evaluation: Evaluation, results: list[Correlation], human: str) -> None:
+    """The correlation table's downloads: the page's headers, every score's signature.
+
+    The human score's signature and each metric's are named (``signature NAME``).
+    """
+    first = next(iter(evaluation.testset.systems))
+    names = [human, *(r.name for r in results)]
+    signatures = {name: metric_scores(evaluation, first, name).signature for name in names}
+    frame = export_style(
+        correlation_export(results),
+        best=dict.fromkeys(AGREEMENT_HEADERS, True),
+        signatures=signatures,
+    )
+    export_buttons(frame, f"correlation-{human}", "ov_human_export")
+
+
+def tie_note(result: Correlation, digits: int) -> str:
+    """ "ε = 0.70; 92% of pairs tied": acc_eq's threshold and the share of pairs it ties."""
+    if result.tie_epsilon is None or result.tied_share is None:
+        return "—"
+    share = fixed(100 * result.tied_share, PERCENT_DIGITS)
+    return f"ε = {fixed(result.tie_epsilon, digits)}; {share}% of pairs tied"
+
+
+#: Above this share of tied pairs, the page says acc_eq mostly counts ties.
+MOSTLY_TIED = 0.5
+
+
+def mostly_tied_note(results: list[Correlation]) -> str | None:
+    """Say which metrics' acc_eq ties most pairs, or None."""
+    names = [md(r.name) for r in results if (r.tied_share or 0.0) > MOSTLY_TIED]
+    if not names:
+        return None
+    return (
+        f"acc_eq of {', '.join(names)}: the best ε makes most pairs of systems on a segment "
+        "ties, so the accuracy mostly counts the pairs the humans tie too (a segment without "
+        "errors has MQM 0 in every system); read it beside the τ columns."
+    )
 
 
 def human_references(human_view: MetricView) -> list[str]:
@@ -108,7 +153,7 @@ def human_references(human_view: MetricView) -> list[str]:
 
 
 #: The height ``metrics_vs_humans`` takes (px), reserved before it is drawn.
-HUMANS_PX = 1400
+HUMANS_PX = 2200
 
 
 def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) -> None:
@@ -118,10 +163,12 @@ def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) ->
     views = metric_views(evaluation, config, human)
     left_out = _left_out(human_references(human_view))
     results = [correlate(view, human_view, left_out) for view in views]
-    st.table(correlation_frame(results))
-    export_buttons(
-        pd.DataFrame([r.as_dict() for r in results]), f"correlation-{human}", "ov_human_export"
-    )
+    digits = {view.name: metric_spec(evaluation, view.name).digits for view in views}
+    st.table(correlation_frame(results, digits))
+    correlation_download(evaluation, results, human)
+    tied = mostly_tied_note(results)
+    if tied:
+        st.caption(tied)
     st.caption(CORRELATION_NOTE)
     labels = [view.name for view in views]
     chosen = st.selectbox("Metric", labels, key="ov_human_metric")
@@ -132,6 +179,7 @@ def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) ->
         if np.isfinite(human_view.corpus[s]) and s not in left_out
     ]
     left, right = st.columns(2)
+    shown = (digits[chosen], metric_spec(evaluation, human).digits)
     left.plotly_chart(
         metric_vs_human_scatter(
             systems,
@@ -139,11 +187,14 @@ def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) ->
             [human_view.corpus[s] for s in systems],
             chosen,
             human,
+            shown,
         ),
         key="ov_human_scatter",
     )
-    right.plotly_chart(_segment_figure(view, human_view, systems), key="ov_human_seg_scatter")
-    _largest_gaps(evaluation, view, human_view, left_out)
+    right.plotly_chart(
+        _segment_figure(view, human_view, systems, shown), key="ov_human_seg_scatter"
+    )
+    largest_gaps(evaluation, view, human_view, left_out)
 
 
 CORRELATION_NOTE = (
@@ -154,8 +205,9 @@ CORRELATION_NOTE = (
     "both scored (no grouping), or one τ per segment across systems (by item) or per system "
     "across segments (by system), averaged over those defined; acc_eq is the pairwise "
     "accuracy of systems within each segment with tie calibration (Deutsch et al., 2023): "
-    "metric differences up to the best threshold count as ties. Lower-is-better scores are "
-    "negated first, so positive always means agreement."
+    "metric differences up to the best threshold ε count as ties (beside it: ε and the "
+    "share of pairs it ties). Lower-is-better scores are negated first, so positive always "
+    "means agreement."
 )
 
 
@@ -174,61 +226,21 @@ def _left_out(references: list[str]) -> list[str]:
     return [] if keep else references
 
 
-def _segment_figure(view: MetricView, human_view: MetricView, systems: list[str]) -> go.Figure:
+def _segment_figure(
+    view: MetricView, human_view: MetricView, systems: list[str], digits: tuple[int, int]
+) -> go.Figure:
     """Every (system, segment) both scored, as a translucent (sampled) scatter."""
     scored = [s for s in systems if s in view.sentence and s in human_view.sentence]
     labels = [f"{s} · {i + 1}" for s in scored for i in range(len(view.sentence[s]))]
     if not scored:
-        return segment_scatter(np.zeros(0), np.zeros(0), [], view.name, human_view.name)
+        return segment_scatter(
+            np.zeros(0), np.zeros(0), [], view.name, human_view.name, digits=digits
+        )
     return segment_scatter(
         np.concatenate([view.sentence[s] for s in scored]),
         np.concatenate([human_view.sentence[s] for s in scored]),
         labels,
         view.name,
         human_view.name,
+        digits=digits,
     )
-
-
-def _largest_gaps(
-    evaluation: Evaluation, view: MetricView, human_view: MetricView, left_out: list[str]
-) -> None:
-    """The segments where the metric and the human disagree most, each linking to Sentences.
-
-    The links open the Sentences page in this tab (the session's settings go along).
-    Each score shows at its own precision (BLEU two decimals, a 0-1 score four).
-    """
-    gaps = segment_gaps(view, human_view, left_out).head(20)
-    human = human_view.name
-    st.markdown(f"Largest disagreements between {md(view.name)} and {md(human)}")
-    gaps.insert(0, "rank", range(1, len(gaps) + 1))
-    st.dataframe(
-        gaps,
-        key="ov_human_gaps",
-        hide_index=True,
-        height=360,
-        column_order=["rank", "system", "seg", "metric", "human", "gap"],
-        column_config={
-            "rank": st.column_config.NumberColumn("#", width="small"),
-            "seg": st.column_config.NumberColumn("segment", width="small"),
-            "metric": st.column_config.NumberColumn(
-                view.name, format=number_format(metric_spec(evaluation, view.name))
-            ),
-            "human": st.column_config.NumberColumn(
-                human, format=number_format(metric_spec(evaluation, human))
-            ),
-            "gap": st.column_config.NumberColumn(
-                "percentile gap",
-                format="%+.1f",
-                help="the metric's percentile minus the human's: positive, the metric likes "
-                "the output more than the annotators did",
-            ),
-        },
-    )
-    st.caption("Open one in the Sentences page:")
-    links = st.columns(3)  # three a row: a long system name still fits at 1280 px
-    for i, (system, seg) in enumerate(zip(gaps["system"], gaps["seg"], strict=True)):
-        links[i % 3].page_link(
-            routes.SENTENCES,
-            label=f"{i + 1}. seg {seg} · {md(system)}",
-            query_params=segment_query(system, int(seg)),
-        )

@@ -150,7 +150,7 @@ def note_editor(testset: TestSet, system: str, index: int, key_prefix: str) -> N
             args=(testset, system, index, key),
         )
         if error := state.pop(NOTE_ERROR_KEY, None):
-            st.error(error, icon=":material/error:")
+            st.error(md(error), icon=":material/error:")
         elif saved is not None:
             when_col.caption(
                 f"Saved {saved.saved:%Y-%m-%d %H:%M:%S} UTC by {md(saved.author)} "
@@ -221,7 +221,7 @@ def notes_download(key: str) -> None:
 
 
 def mqm_download(set_id: str, notes: tuple[Note, ...], key: str) -> None:
-    """The notes as Google's MQM TSV (rater bleuviz), or why they cannot be written so."""
+    """The notes as Google's MQM TSV (rated by their authors), or why they cannot be written so."""
     rows, left_out = mqm_rows(notes)
     try:
         table = mqm_tsv(rows, load_saved(set_id).testset)
@@ -235,8 +235,9 @@ def mqm_download(set_id: str, notes: tuple[Note, ...], key: str) -> None:
         mime="text/tab-separated-values",
         key=key,
         icon=":material/download:",
-        help="Google's MQM layout, rater bleuviz: a note with a severity is an error, its "
-        "marked words between `<v>` and `</v>`; one without is a comment (a No-error row). "
+        help="Google's MQM layout, each note rated by its author: a note with a severity is "
+        "an error, its marked words between `<v>` and `</v>`; one without is a comment (a "
+        "No-error row). "
         "bleuviz reads it back with --mqm.",
     )
     if left_out:

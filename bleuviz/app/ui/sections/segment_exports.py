@@ -1,7 +1,8 @@
 """The Sentences page's downloads: the segments shown, and every system in long form.
 
 Each file holds every column the table shows (sentence BLEU and its parts, every
-chosen and imported metric, the lengths, the notes) with whole texts, and the
+chosen and imported metric, the error counts of the chosen span file, the lengths,
+the notes) with whole texts, and the
 LaTeX writes each to the page's decimals. A download's file is built when it is
 clicked, on a server thread that has no session: everything that reads the
 session (the chosen metrics, the notes, the settings) is read here, on the
@@ -17,12 +18,15 @@ import streamlit as st
 from numpy.typing import ArrayLike
 
 from bleuviz.analysis.segments import add_columns, export_columns, segment_export, segment_table
+from bleuviz.analysis.span_counts import error_counts
 from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.sections.error_filter import add_error_counts
 from bleuviz.app.ui.sections.notes import note_column, notes_by_system, notes_download
 from bleuviz.app.ui.sections.segment_view import sentence_signature
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.arrays import FloatArray
 from bleuviz.bleu import BleuConfig
+from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.export import export_style
 
@@ -38,11 +42,14 @@ def sentence_exports(
     table: pd.DataFrame,
     rows: Sequence[int],
     labels: Sequence[str],
+    spans: ErrorAnnotations | None = None,
 ) -> None:
     """Download the shown segments of ``system`` and every system's, each with every column.
 
     ``table``: the page's table of ``system`` (before filtering); ``rows``: the
-    0-based segments shown; ``labels``: the chosen and imported metrics.
+    0-based segments shown; ``labels``: the chosen and imported metrics; ``spans``:
+    the span file whose error counts the table shows (every system's go in the long
+    form).
     """
     testset = evaluation.testset
     systems = list(testset.systems)
@@ -65,7 +72,9 @@ def sentence_exports(
     notes = {n: note_column(noted[n], testset.n_segments) for n in systems if noted.get(n)}
     export_buttons(
         lambda: style(
-            segment_export(testset, systems, _every_system(evaluation, config, metrics, notes))
+            segment_export(
+                testset, systems, _every_system(evaluation, config, metrics, notes, spans)
+            )
         ),
         "all-systems-segments",
         "sent_export_all",
@@ -78,18 +87,24 @@ def _every_system(
     config: BleuConfig,
     metrics: Mapping[str, Mapping[str, FloatArray]],
     notes: Mapping[str, list[str]],
+    spans: ErrorAnnotations | None,
 ) -> dict[str, dict[str, ArrayLike]]:
-    """Every system's table columns (core only: runs on the download's thread)."""
+    """Every system's table columns (core only: runs on the download's thread).
+
+    With ``spans``, each system's error counts, blank for a system nobody rated.
+    """
     corpus = evaluation.bleu_statistics()
-    empty = [""] * evaluation.testset.n_segments
-    tables = {
-        n: add_columns(
+    n_segments = evaluation.testset.n_segments
+    empty = [""] * n_segments
+    tables = {}
+    for n in evaluation.testset.systems:
+        tables[n] = add_columns(
             segment_table(corpus, n, config),
             {label: by_system[n] for label, by_system in metrics.items()},
             notes.get(n, empty) if notes else None,
         )
-        for n in evaluation.testset.systems
-    }
+        if spans is not None:  # after the metrics, as the page's table has them
+            add_error_counts(tables[n], error_counts(spans, n, n_segments))
     return export_columns(tables)
 
 

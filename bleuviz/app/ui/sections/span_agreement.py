@@ -18,6 +18,7 @@ from bleuviz.app.ui.sections.error_spans import spans_id
 from bleuviz.errors import BleuvizError
 from bleuviz.io.error_spans import METRIC, ErrorAnnotations
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.numbers import PERCENT_DIGITS, printf
 
 
 def span_agreement_tables(
@@ -28,18 +29,27 @@ def span_agreement_tables(
 ) -> None:
     """BLEU's agreement per order, then each span-predicting metric's (for the same system)."""
     st.markdown("**Span agreement** of BLEU's flagged runs with the error spans (MPP)")
-    st.dataframe(agreement_frame(report), key="ov_sees_spans", hide_index=True)
+    st.dataframe(
+        agreement_frame(report), key="ov_sees_spans", hide_index=True, column_config=PERCENTS
+    )
     _metrics_agreement(files, gold, report.name, rater)
 
 
+#: Precision, recall and F1 in percent, at one precision (as ``bleuviz spans`` prints them).
+PERCENTS = {
+    name: st.column_config.NumberColumn(name, format=printf(PERCENT_DIGITS) + "%%")
+    for name in ("precision", "recall", "F1")
+}
+
+
 def agreement_frame(report: ErrorTokenReport) -> pd.DataFrame:
-    """Span agreement per order: precision, recall and F1, with the span counts."""
+    """Span agreement per order: precision, recall and F1 in percent, with the span counts."""
     return pd.DataFrame(
         {
             "order": [s.order for s in report.spans],
-            "precision": [round(s.precision, 4) for s in report.spans],
-            "recall": [round(s.recall, 4) for s in report.spans],
-            "F1": [round(s.f1, 4) for s in report.spans],
+            "precision": [100 * s.precision for s in report.spans],
+            "recall": [100 * s.recall for s in report.spans],
+            "F1": [100 * s.f1 for s in report.spans],
             "flagged runs": [s.credit.predicted for s in report.spans],
             "error spans": [s.credit.gold for s in report.spans],
         }
@@ -79,16 +89,18 @@ def _metrics_agreement(
                 rows.append(_credit_row(metric.name, report.segments, report.credit))
     if rows:
         st.markdown(f"The same measure for the metrics' predicted spans against {md(gold.name)}")
-        st.dataframe(pd.DataFrame(rows), key="ov_sees_metric_spans", hide_index=True)
+        st.dataframe(
+            pd.DataFrame(rows), key="ov_sees_metric_spans", hide_index=True, column_config=PERCENTS
+        )
 
 
 def _credit_row(name: str, segments: int, credit: SpanCredit) -> dict[str, object]:
-    """One row of a span-agreement table."""
+    """One row of a span-agreement table (precision, recall and F1 in percent)."""
     return {
         "spans from": name,
-        "precision": round(credit.precision, 4),
-        "recall": round(credit.recall, 4),
-        "F1": round(credit.f1, 4),
+        "precision": 100 * credit.precision,
+        "recall": 100 * credit.recall,
+        "F1": 100 * credit.f1,
         "predicted spans": credit.predicted,
         "error spans": credit.gold,
         "segments": segments,

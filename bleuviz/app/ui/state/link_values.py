@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from bleuviz.limits import DECIMAL, WHOLE_NUMBER
+
 
 class LinkValueError(ValueError):
     """A query parameter's value that cannot be used; the message says why."""
@@ -96,13 +98,12 @@ def show_flag(value: object) -> str:
 
 
 def integer(low: int, high: int) -> Callable[[str], object]:
-    """A whole number from ``low`` to ``high``."""
+    """A whole number from ``low`` to ``high``, in ASCII digits as the command line reads it."""
 
     def parse(raw: str) -> object:
-        try:
-            value = int(raw)
-        except ValueError:
-            raise LinkValueError("not a whole number") from None
+        if not WHOLE_NUMBER.fullmatch(raw.strip()):
+            raise LinkValueError("not a whole number")
+        value = int(raw)
         if not low <= value <= high:
             raise LinkValueError(f"out of range ({low} to {high:,})")
         return value
@@ -114,10 +115,11 @@ def number(low: float, high: float = math.inf) -> Callable[[str], object]:
     """A finite number from ``low`` to ``high`` (``inf``, ``nan`` and ``1e999`` are refused)."""
 
     def parse(raw: str) -> object:
-        try:
-            value = float(raw)
-        except ValueError:
-            raise LinkValueError("not a number") from None
+        if raw.strip().lower() in ("nan", "inf", "+inf", "-inf", "infinity", "-infinity"):
+            raise LinkValueError("not a finite number")
+        if not DECIMAL.fullmatch(raw.strip()):
+            raise LinkValueError("not a number")
+        value = float(raw)
         if not math.isfinite(value):
             raise LinkValueError("not a finite number")
         if not low <= value <= high:

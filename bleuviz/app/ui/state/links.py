@@ -41,6 +41,7 @@ import streamlit as st
 
 from bleuviz.app.ui.state.link_values import LinkValueError
 from bleuviz.render.labels import code_span
+from bleuviz.render.labels import escape_markdown as md
 
 #: Session-state keys: the page of the last run, whether this run reads the URL, the problems,
 #: the parameters this run has read or written.
@@ -48,6 +49,11 @@ PAGE_KEY, ARRIVING_KEY, PROBLEMS_KEY = "link_page", "link_arriving", "link_probl
 CLAIMED_KEY, APPLIED_KEY = "link_claimed", "link_applied"
 #: Session-state key of the frame's part of the link (settings, test set), kept each run.
 FRAME_QUERY_KEY = "link_frame_query"
+
+#: A kept message: its pieces, each text and whether it is code (a name or value from the
+#: link); drawn escaped (``show_link_problems``), so a link's values and the data's names
+#: in a reason stay text.
+Message = tuple[tuple[str, bool], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +121,9 @@ def drop_unclaimed() -> None:
     elif arriving():
         for name in unknown:
             nearest = _nearest(name, claimed)
-            hint = f" (did you mean {code_span(nearest)}?)" if nearest else ""
-            reason = f"this page has no parameter of that name{hint}; it was left out"
-            _keep_problem(name, str(query.get(name)), reason)
+            hint = (_text(" (did you mean "), _code(nearest), _text("?)")) if nearest else ()
+            reason = (_text("this page has no parameter of that name"), *hint)
+            _keep_problem(name, str(query.get(name)), (*reason, _text("; it was left out")))
     for name in unknown:
         del query[name]
 
@@ -128,19 +134,33 @@ MANY_UNKNOWN, NAMED_UNKNOWN = 5, 10
 UNKNOWN_SUMMARY = "unknown parameters"
 
 
-def unknown_summary(names: Sequence[str]) -> str:
+def unknown_summary(names: Sequence[str]) -> Message:
     """One line naming many unknown parameters: how many, then the first few.
 
     A link of a thousand stray parameters would otherwise fill the page with a
     thousand warnings; this names them as "1,000 unknown parameters: p0, p1, …
     (first 10)", and says they were left out.
     """
-    shown = ", ".join(code_span(name) for name in names[:NAMED_UNKNOWN])
+    shown = [p for i, name in enumerate(names[:NAMED_UNKNOWN]) for p in _listed(i, name)]
     more = f", … (first {NAMED_UNKNOWN})" if len(names) > NAMED_UNKNOWN else ""
     return (
-        f"{len(names):,} unknown parameters: {shown}{more}; this page has no parameters "
-        "of these names, so they were left out."
+        _text(f"{len(names):,} unknown parameters: "),
+        *shown,
+        _text(f"{more}; this page has no parameters of these names, so they were left out."),
     )
+
+
+def _listed(i: int, name: str) -> Message:
+    """The ``i``-th name of a list: a comma before all but the first."""
+    return (_text(", "), _code(name)) if i else (_code(name),)
+
+
+def _text(text: str) -> tuple[str, bool]:
+    return (text, False)
+
+
+def _code(text: str) -> tuple[str, bool]:
+    return (text, True)
 
 
 def settle() -> None:
@@ -189,21 +209,23 @@ def apply_links(params: Sequence[LinkParam]) -> None:
 
 def report_problem(param: LinkParam, raw: str, reason: str) -> None:
     """Keep a one-line message about an unusable value until dismissed or another page opens."""
+    shown: Message = ()
+    default = "" if param.default is None else param.show(param.default)
     if param.default_text:
-        shown = f"; showing {param.default_text}"
-    elif param.default is not None:
-        shown = f"; showing the default, {code_span(param.show(param.default))}"
-    else:
-        shown = ""
-    _keep_problem(param.name, raw, reason + shown)
+        shown = (_text(f"; showing {param.default_text}"),)
+    elif default.strip():
+        shown = (_text("; showing the default, "), _code(default))
+    elif param.default is not None:  # an empty default (no weights, no metric) reads as a blank
+        shown = (_text("; showing the default (none)"),)
+    _keep_problem(param.name, raw, (_text(reason), *shown))
 
 
-def _keep_problem(name: str, raw: str, reason: str) -> None:
+def _keep_problem(name: str, raw: str, reason: Message) -> None:
     """Keep the one-line message "``name=raw``: reason." until dismissed or another page opens."""
-    _keep_message(name, f"{code_span(f'{name}={raw}')}: {reason}.")
+    _keep_message(name, (_code(f"{name}={raw}"), _text(": "), *reason, _text(".")))
 
 
-def _keep_message(key: str, message: str) -> None:
+def _keep_message(key: str, message: Message) -> None:
     """Keep one line about the link under ``key`` until dismissed or another page opens."""
     problems = dict(st.session_state.get(PROBLEMS_KEY, {}))
     problems[key] = message
@@ -274,7 +296,10 @@ def show_link_problems() -> None:
         return
     with st.container(border=True):
         for message in problems.values():
-            st.warning(message, icon=":material/link_off:")
+            st.warning(
+                "".join(code_span(text) if code else md(text) for text, code in message),
+                icon=":material/link_off:",
+            )
         st.button("Dismiss", key="link_problems_dismiss", on_click=_dismiss)
 
 

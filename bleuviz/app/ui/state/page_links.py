@@ -17,7 +17,7 @@ from bleuviz.app.ui.state.link_values import (
 )
 from bleuviz.app.ui.state.links import LinkParam, frame_query
 from bleuviz.io.testset import TestSet
-from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
+from bleuviz.limits import RESAMPLES, SEEDS, TRIALS
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import code_span
 
@@ -143,13 +143,20 @@ def compare_metric_links(
 def significance_links(defaults: tuple[int, int, int]) -> list[LinkParam]:
     """Compare's test settings: ``bs`` (bootstrap samples), ``ar`` (trials), ``seed``.
 
-    The counts are capped at ``bleuviz.limits``' documented maxima, as on the command line.
+    Each takes the domain ``bleuviz.limits`` gives its option on the command line
+    (``--paired-bs``, ``--paired-ar``, where 0 is off, and ``--seed``).
     """
     n_bs, n_ar, seed = defaults
     return [
-        LinkParam("bs", "cmp_n_bootstrap", integer(1, MAX_RESAMPLES), show_number, default=n_bs),
-        LinkParam("ar", "cmp_n_ar", integer(1, MAX_TRIALS), show_number, default=n_ar),
-        LinkParam("seed", "cmp_seed", integer(0, 2**32 - 1), show_number, default=seed),
+        LinkParam(
+            "bs",
+            "cmp_n_bootstrap",
+            integer(RESAMPLES.low, RESAMPLES.high),
+            show_number,
+            default=n_bs,
+        ),
+        LinkParam("ar", "cmp_n_ar", integer(TRIALS.low, TRIALS.high), show_number, default=n_ar),
+        LinkParam("seed", "cmp_seed", integer(SEEDS.low, SEEDS.high), show_number, default=seed),
     ]
 
 

@@ -29,7 +29,6 @@ from bleuviz.app.ui.state.settings import (
     LOWER_KEY,
     NO_HUMAN,
     SENTENCE_SEMANTICS,
-    parse_weights,
 )
 from bleuviz.bleu import (
     DEFAULT_FLAVOR,
@@ -41,21 +40,28 @@ from bleuviz.bleu import (
 )
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.errors import BleuvizError
+from bleuviz.limits import DECIMAL
 from bleuviz.metrics import EXTRA_METRICS
 
 
 def parse_weights_param(raw: str) -> object:
-    """``0.5,0.5`` -> the weights box's text; one to MAX_ORDER non-negative numbers."""
-    try:
-        weights = parse_weights(raw)
-    except BleuvizError:
-        raise LinkValueError("not a comma-separated list of numbers") from None
-    if weights is None:
+    """``0.5,0.5`` -> the weights box's text; one to MAX_ORDER numbers in the weights' domain.
+
+    The core owns the domain (``BleuConfig``: finite, 0 to ``MAX_WEIGHT``, a
+    positive sum), as on the command line's ``--weights``.
+    """
+    parts = raw.replace(",", " ").split()
+    if not all(DECIMAL.fullmatch(part) for part in parts):
+        raise LinkValueError("not a comma-separated list of numbers")
+    weights = tuple(float(part) for part in parts)
+    if not weights:
         return ""
     if len(weights) > MAX_ORDER:
         raise LinkValueError(f"{len(weights)} weights, at most {MAX_ORDER}")
-    if any(not w >= 0 for w in weights) or not sum(weights) > 0:
-        raise LinkValueError("weights must be non-negative and not all zero")
+    try:
+        BleuConfig(max_order=len(weights), weights=weights)
+    except BleuvizError as exc:
+        raise LinkValueError(str(exc)) from None
     return " ".join(f"{w:g}" for w in weights)
 
 
@@ -92,7 +98,14 @@ def flavor_free_params() -> list[LinkParam]:
         LinkParam("lc", "lowercase", flag, show_flag, default=False),
         LinkParam("flavor", "flavor", choice(list(FLAVORS), "flavour"), default=DEFAULT_FLAVOR),
         LinkParam("order", "max_order", integer(1, MAX_ORDER), show_number, default=DEFAULT_ORDER),
-        LinkParam("weights", "weights_text", parse_weights_param, show_weights, default=""),
+        LinkParam(
+            "weights",
+            "weights_text",
+            parse_weights_param,
+            show_weights,
+            default="",
+            default_text="the default, uniform weights (1/order each)",
+        ),
         LinkParam("eff", "effective_order", flag, show_flag, default=False),
         LinkParam(
             "sent",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -14,8 +15,11 @@ from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import all_pairs_links
 from bleuviz.app.ui.widgets.export import export_buttons
+from bleuviz.app.ui.widgets.format import metric_name
+from bleuviz.metrics import MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.numbers import P_VALUE_DIGITS, printf
 from bleuviz.render.pairs_chart import pairs_heatmap
 from bleuviz.significance.all_pairs import PAIR_COLUMNS, PairTest, holm, rank_clusters
 from bleuviz.significance.resolution import can_reach, needed_resamples, unreachable_note
@@ -46,6 +50,12 @@ def all_pairs_section(
     test = TESTS[left.radio("Test", list(TESTS), horizontal=True, key="cmp_pairs_test")]
     corrected = right.toggle("Holm correction", key="cmp_pairs_holm")
     write_links(links)
+    if test == "p_value_ar" and settings[1] == 0:
+        st.info(
+            "Approximate randomization is off (0 trials): set its trials above 0 in the "
+            "significance test settings, or choose the paired bootstrap."
+        )
+        return
     if corrected:
         settings = corrected_settings(settings, n_pairs)
         signature = tested_signature(evaluation, metric, settings)
@@ -57,7 +67,8 @@ def all_pairs_section(
     heatmap = pairs_heatmap(order, pairs, test, spec.digits, ALPHA)
     st.plotly_chart(heatmap, key="cmp_pairs_heatmap")
     st.caption(
-        f"Row minus column; dark, starred cells are significant at p < {ALPHA:g}"
+        f"Row minus column ({better_sign(spec)}); dark, starred cells are significant at "
+        f"p < {ALPHA:g}"
         + (f" after Holm's correction over {n_pairs:,} pairs" if corrected else "")
         + ". Systems in rank order."
     )
@@ -70,7 +81,13 @@ def all_pairs_section(
         "\n".join(f"{i}. " + ", ".join(md(n) for n in c) for i, c in enumerate(clusters, 1))
     )
     frame = pairs_frame(pairs)
-    st.dataframe(frame, key="cmp_pairs_table", hide_index=True, height=240)
+    st.dataframe(
+        frame,
+        key="cmp_pairs_table",
+        hide_index=True,
+        height=240,
+        column_config=pairs_columns(spec),
+    )
     exported = frame.assign(correction=f"Holm over {n_pairs} pairs" if corrected else "none")
     export_buttons(exported, f"all-pairs-{metric}", "cmp_pairs_export", signature)
 
@@ -84,7 +101,8 @@ def resolution_notes(settings: tuple[int, int, int]) -> None:
 def corrected_settings(settings: tuple[int, int, int], n_pairs: int) -> tuple[int, int, int]:
     """Raise both counts to what Holm over ``n_pairs`` needs (``needed_resamples``)."""
     n_bs, n_ar, seed = settings
-    return needed_resamples(n_pairs, ALPHA, n_bs), needed_resamples(n_pairs, ALPHA, n_ar), seed
+    n_ar = needed_resamples(n_pairs, ALPHA, n_ar) if n_ar else 0  # 0: AR stays off
+    return needed_resamples(n_pairs, ALPHA, n_bs), n_ar, seed
 
 
 def resolution_note(settings: tuple[int, int, int], test: str, n_tests: int) -> None:
@@ -94,8 +112,10 @@ def resolution_note(settings: tuple[int, int, int], test: str, n_tests: int) -> 
     """
     count = settings[0] if test == "p_value_bs" else settings[1]
     name = next(label for label, field in TESTS.items() if field == test)
+    if count == 0:  # approximate randomization off: no p-value to reach anything
+        return
     if not can_reach(count, n_tests, ALPHA):
-        st.warning(unreachable_note(name, count, n_tests, ALPHA), icon=":material/warning:")
+        st.warning(md(unreachable_note(name, count, n_tests, ALPHA)), icon=":material/warning:")
     elif n_tests > 1:
         st.caption(
             f"With Holm's correction every pair is tested with {settings[0]:,} bootstrap "
@@ -103,6 +123,23 @@ def resolution_note(settings: tuple[int, int, int], test: str, n_tests: int) -> 
             f"{ALPHA:g}, so that the smallest attainable adjusted p-value, pairs / "
             f"(resamples + 1), stays below {ALPHA:g}); the signature says so."
         )
+
+
+def better_sign(spec: MetricSpec) -> str:
+    """Which sign of a difference favours the row's system, by ``spec``'s direction."""
+    if spec.higher_is_better:
+        return "higher is better: positive, the row's system is better"
+    return f"lower is better ({metric_name(spec)}): negative, the row's system is better"
+
+
+def pairs_columns(spec: MetricSpec) -> dict[str, Any]:
+    """The pairs table's numbers, each at its quantity's precision (``render.numbers``)."""
+    p_value = printf(P_VALUE_DIGITS)
+    return {
+        "diff": st.column_config.NumberColumn("b − a", format=printf(spec.digits, sign=True)),
+        "p_value_bs": st.column_config.NumberColumn("p_value_bs", format=p_value),
+        "p_value_ar": st.column_config.NumberColumn("p_value_ar", format=p_value),
+    }
 
 
 def pairs_frame(pairs: list[PairTest]) -> pd.DataFrame:

@@ -162,7 +162,7 @@ def bucket_section(
         persist_state="page",
     )
     if choice.edges_error is not None:
-        st.error(choice.edges_error, icon=":material/error:")
+        st.error(md(choice.edges_error), icon=":material/error:")
     right.selectbox(
         "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
     )

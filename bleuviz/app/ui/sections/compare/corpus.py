@@ -30,7 +30,7 @@ from bleuviz.app.ui.state.selection import choose_pressed
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_metric, metric_name
 from bleuviz.arrays import IntArray
-from bleuviz.limits import MAX_RESAMPLES, MAX_TRIALS
+from bleuviz.limits import RESAMPLES, SEEDS, TRIALS
 from bleuviz.metrics import METRICS, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
@@ -97,12 +97,17 @@ def significance_settings() -> tuple[int, int, int]:
     with st.expander("Significance test settings"):
         left, middle, right = st.columns(3)
         n_bs = left.number_input(
-            "Bootstrap samples", 1, MAX_RESAMPLES, step=100, key="cmp_n_bootstrap"
+            "Bootstrap samples", RESAMPLES.low, RESAMPLES.high, step=100, key="cmp_n_bootstrap"
         )
         n_ar = middle.number_input(
-            "Approximate randomization trials", 1, MAX_TRIALS, step=1000, key="cmp_n_ar"
+            "Approximate randomization trials",
+            TRIALS.low,
+            TRIALS.high,
+            step=1000,
+            key="cmp_n_ar",
+            help="0 turns approximate randomization off, as --paired-ar 0 does",
         )
-        seed = right.number_input("Seed", 0, 2**32 - 1, key="cmp_seed")
+        seed = right.number_input("Seed", SEEDS.low, SEEDS.high, key="cmp_seed")
     write_links(links)
     return int(n_bs), int(n_ar), int(seed)
 

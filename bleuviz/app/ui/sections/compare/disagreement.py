@@ -16,6 +16,7 @@ from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.numbers import PERCENT_DIGITS, printf
 
 #: Characters of each hypothesis shown in the table (the drill-down shows all).
 PREVIEW = 90
@@ -64,7 +65,9 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
                 help="positive: the metric prefers B (for lower-is-better scores, A − B)",
             ),
             "strength": st.column_config.NumberColumn(
-                "strength", format="%.0f", help="the smaller of the two percentiles (0–100)"
+                "strength",
+                format=printf(PERCENT_DIGITS),
+                help="the smaller of the two percentiles (0–100)",
             ),
             "hyp_a": st.column_config.TextColumn(f"{names[0]} (A)", width="large"),
             "hyp_b": st.column_config.TextColumn(f"{names[1]} (B)", width="large"),

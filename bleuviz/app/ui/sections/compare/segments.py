@@ -56,6 +56,7 @@ from bleuviz.render.compare_charts import (
 from bleuviz.render.error_marks import error_legend
 from bleuviz.render.highlight import legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.render.numbers import fixed, printf
 
 
 def open_point() -> None:
@@ -132,7 +133,7 @@ def segment_table(
         st.caption("Each filter on its own: " + "; ".join(alone) + ".")
     st.caption("Click a segment's number to open it.")
     axis = sentence_axis(evaluation, metric)
-    digits = "%.4f" if axis.scale <= 1 else "%.2f"
+    digits = printf(axis.digits)
     page = with_previews(
         table_window(shown, st.session_state.get("cmp_seg"), "cmp_rows"), testset, names
     )
@@ -208,8 +209,7 @@ def drill_down(
         title = segment_score_title(spec)
         col.metric(f"{title} of {role} · {md(name)}", fmt_metric(spec, row[column]))
     axis = sentence_axis(evaluation, metric)
-    digits = 4 if axis.scale <= 1 else 2
-    gain = "—" if pd.isna(row["diff"]) else f"{row['diff']:+.{digits}f}"
+    gain = "—" if pd.isna(row["diff"]) else fixed(row["diff"], axis.digits, sign=True)
     cols[2].metric(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )

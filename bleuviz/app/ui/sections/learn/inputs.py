@@ -23,6 +23,8 @@ from bleuviz.app.ui.state.links import apply_links, arriving, claim, write_links
 from bleuviz.app.ui.state.settings import smoothing_defaults
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, BleuConfig, get_flavor
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
+from bleuviz.limits import MAX_SMOOTH_VALUE
+from bleuviz.render.labels import escape_markdown as md
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
 
 MAX_REFS = 4
@@ -84,7 +86,8 @@ def restore_state() -> None:
         for i, ref_key in enumerate(REF_KEYS):
             st.session_state[ref_key] = link[1][i] if i < len(link[1]) else ""
         if len(link[1]) > MAX_REFS:
-            st.warning(f"The link holds {len(link[1])} references; the first {MAX_REFS} are used.")
+            held = len(link[1])
+            st.warning(f"The link holds {held:d} references; the first {MAX_REFS:d} are used.")
     elif "learn_hyp" not in st.session_state:
         st.session_state["learn_example"] = "worked"
         load_example("worked")
@@ -117,7 +120,7 @@ def text_inputs() -> tuple[str, list[str]]:
     )
     example = EXAMPLE_BY_KEY.get(st.session_state["learn_example"])
     if example is not None:
-        st.info(example.lesson, icon=":material/lightbulb:")
+        st.info(md(example.lesson), icon=":material/lightbulb:")
     hyp = st.text_area(
         "Candidate (the system's translation)", key="learn_hyp", height=68, on_change=mark_custom
     )
@@ -138,7 +141,13 @@ def controls() -> tuple[TokenizeConfig, BleuConfig]:
     smooth = c.selectbox("Smoothing", flavor.smoothing, key=f"learn_smooth_{name}")
     value = None
     if smooth in flavor.smoothing_values:
-        value = d.number_input("Smoothing value", 0.0, step=0.1, key=f"learn_value_{smooth}")
+        value = d.number_input(
+            "Smoothing value",
+            0.0,
+            float(MAX_SMOOTH_VALUE),
+            step=0.1,
+            key=f"learn_value_{smooth}",
+        )
     e, f, g, h = st.columns([1, 2, 2, 1])
     order = int(e.number_input("Max order N", 1, MAX_ORDER, step=1, key="learn_max_order"))
     weighting = f.radio(

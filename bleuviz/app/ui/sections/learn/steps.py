@@ -12,6 +12,7 @@ import streamlit as st
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp
 from bleuviz.app.ui.widgets.markup import show_html, show_signature
 from bleuviz.render.highlight import hypothesis_html, legend, reference_html
+from bleuviz.render.labels import escape_markdown as md
 from bleuviz.teach.rules import mean_note
 from bleuviz.teach.smoothing import SMOOTHINGS
 from bleuviz.teach.tables import (
@@ -122,9 +123,9 @@ def step_score(walk: Walkthrough) -> None:
     st.subheader("8 · BLEU")
     st.latex(r"\text{BLEU} = 100 \cdot \text{BP} \cdot \exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)")
     if walk.zero_rule:
-        st.info(walk.zero_rule, icon=":material/info:")
+        st.info(md(walk.zero_rule), icon=":material/info:")
     elif walk.caveat:
-        st.warning(walk.caveat, icon=":material/warning:")
+        st.warning(md(walk.caveat), icon=":material/warning:")
     else:
         st.markdown(
             f"100 × {fmt_bp(walk.bp)} × {walk.geometric_mean:.4f} = **{fmt_bleu(walk.score)}**"
