@@ -21,7 +21,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.render.labels import escape_markdown
-from tests.app.markup import html_bodies
+from tests.app.markup import html_bodies, message_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "bleuviz" / "sample_data"
@@ -229,8 +229,8 @@ def test_bad_deep_links_are_named_and_fall_back_without_exception(
     app: AppTest, params: dict[str, str], warns: tuple[str, str]
 ) -> None:
     open_link(app, **params)
-    messages = [w.value for w in app.warning]
-    fallback = "showing" + (" ` literal `" if "sys=" in warns[0] else " the first segment")
+    messages = [message_text(w.value) for w in app.warning]
+    fallback = "showing the first " + ("system, literal" if "sys=" in warns[0] else "segment")
     assert len(messages) == 1
     assert all(part in messages[0] for part in (*warns, fallback)), messages
     seg = app.number_input(key="sent_seg").value

@@ -66,7 +66,8 @@ class LinkParam:
         parse: raw text -> the widget's value; raises ``LinkValueError`` with a reason.
         show: the widget's value -> raw text.
         default: the value left out of the URL (None: always written when set).
-        default_text: how the problem message names the default (derived when empty).
+        default_text: how the problem message names the default, as plain text (escaped
+            when shown; derived from ``default`` when empty).
     """
 
     name: str

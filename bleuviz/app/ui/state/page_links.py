@@ -19,7 +19,6 @@ from bleuviz.app.ui.state.links import LinkParam, frame_query
 from bleuviz.io.testset import TestSet
 from bleuviz.limits import RESAMPLES, SEEDS, TRIALS
 from bleuviz.metrics.evaluation import Evaluation
-from bleuviz.render.labels import code_span
 
 ALL_DOCUMENTS = "(all)"
 
@@ -33,7 +32,9 @@ def segment_param(name: str, key: str, n_segments: int) -> LinkParam:
 
 def system_param(name: str, key: str, systems: Sequence[str]) -> LinkParam:
     """A system of the test set, by name."""
-    return LinkParam(name, key, choice(systems, "system"), default_text=code_span(systems[0]))
+    return LinkParam(
+        name, key, choice(systems, "system"), default_text=f"the first system, {systems[0]}"
+    )
 
 
 def longest_hypothesis(evaluation: Evaluation) -> int:
