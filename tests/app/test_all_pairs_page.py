@@ -16,7 +16,7 @@ from sacrebleu.significance import PairedTest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.downloads import capture_downloads
-from tests.app.markup import signatures
+from tests.app.markup import message_text, signatures
 from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
 HYPS = SAMPLE_SYSTEM_LINES
@@ -77,8 +77,8 @@ def test_holm_gets_enough_resamples_and_stars_match_the_table(
     downloads = capture_downloads(monkeypatch)
     app.session_state["cmp_n_bootstrap"] = 10
     app.run()
-    warnings = [w.value for w in app.warning]
-    assert any("paired bootstrap: with 10 resamples" in w for w in warnings)
+    warnings = [message_text(w.value) for w in app.warning]
+    assert any("paired bootstrap: with 10 resamples" in w for w in warnings), warnings
     app.toggle(key="cmp_all_pairs").set_value(True).run()
     app.toggle(key="cmp_pairs_holm").set_value(True).run()
     assert not app.exception

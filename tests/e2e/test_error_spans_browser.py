@@ -147,7 +147,9 @@ def test_a_click_on_a_category_lists_its_segments(page: Page, spans_server: str)
     open_url(page, spans_server, "What BLEU sees of human errors (MQM)")
     chart = page.locator(".js-plotly-plot").filter(has_text="tokens flagged at order")
     chart.scroll_into_view_if_needed()
-    ticks = chart.locator(".xtick text").all_text_contents()
+    labels = chart.locator(".xtick text").all_text_contents()
+    assert all(re.search(r"n = [\d,]+$", label) for label in labels), labels  # each group's n
+    ticks = [re.sub(r"n = [\d,]+$", "", label) for label in labels]
     assert ticks[:3] == ["all errors", "major", "minor"] and "Accuracy" in ticks
     bar = chart.locator(".trace.bars").first.locator("path").nth(ticks.index("Accuracy"))
     box = bar.bounding_box()
