@@ -5,6 +5,7 @@ Keep this file small and generic: fixtures here are used by several test modules
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -93,6 +94,18 @@ def isolated_workspace(
     folder = tmp_path_factory.mktemp("workspace")
     monkeypatch.setenv("BLEUVIZ_WORKSPACE", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def main_module_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Put pytest's ``__main__`` back after every test.
+
+    Streamlit's script runner (AppTest's too) installs the page script as
+    ``sys.modules["__main__"]`` and leaves it there: a later test's worker processes
+    (Dask's LocalCluster, multiprocessing's spawn and forkserver) would run the app script
+    again as ``__mp_main__`` and log Streamlit's warnings onto the test's stderr.
+    """
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
 
 
 @pytest.fixture

@@ -54,9 +54,7 @@ def _hear(monkeypatch: pytest.MonkeyPatch, act: Callable[[], None] = lambda: Non
 
 
 def _one_line(err: str, start: str) -> None:
-    # Under pytest-xdist an AppTest's script thread from an earlier test in this process
-    # may still log Streamlit's "No runtime found" warning to this stderr: not bleuviz's.
-    lines = [line for line in err.splitlines() if " WARNING streamlit." not in line]
+    lines = err.splitlines()
     assert lines[:1] == [line for line in lines if line.startswith("bleuviz: engine:")]
     error = [line for line in lines if not line.startswith(("bleuviz: engine:", "bleuviz: dash"))]
     assert len(error) == 1 and error[0].startswith(f"bleuviz: error: {start}"), err

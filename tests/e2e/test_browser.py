@@ -235,11 +235,15 @@ def test_script_in_the_data_stays_inert(page: Page, server: str, system: str) ->
     expect(page.locator(".bv-line").first).to_have_text(HYPS[system][seg - 1])
     expect(page.locator(".bv-line").first).to_contain_text(literal)
     expect(page.locator('[data-testid="stText"]').first).to_have_text(SOURCE[seg - 1])
-    # The one script a link to a segment may bring is ours: it scrolls to the drill-down.
+    # The scripts a link to a segment may bring are ours: they scroll to the drill-down
+    # and the table to the segment's row.
     ours = page.locator('[data-testid="stMain"] script').evaluate_all(
         "els => els.map(e => e.textContent)"
     )
-    assert all("scrollIntoView" in script and "Tor!" not in script for script in ours)
+    assert ours and all(
+        ("scrollIntoView" in script or "grid.scrollTop = top" in script) and "Tor!" not in script
+        for script in ours
+    )
     scripts = page.locator("script").evaluate_all("els => els.map(e => e.textContent)")
     assert not [s for s in scripts if "Tor!" in s]
     page.wait_for_timeout(1000)  # give a script that did get in the time to run
