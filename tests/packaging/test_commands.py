@@ -17,11 +17,16 @@ def two_commands() -> list[str]:
 def test_the_first_command_installs_in_a_virtual_environment_and_starts_the_app() -> None:
     """Debian's and Ubuntu's Python refuses ``pip install`` outside one (PEP 668).
 
+    A stock Debian's ``python3 -m venv`` needs ``python3-venv``, installed first.
+
     ``tests/packaging/test_wheel.py`` runs this command with such a Python.
     """
     first, _ = two_commands()
     assert "\n" not in first
-    assert first == "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/bleuviz app"
+    assert first == (
+        "apt-get update && apt-get install -y python3-venv && "
+        "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/bleuviz app"
+    )
 
 
 def test_ci_runs_the_second_command_verbatim() -> None:
