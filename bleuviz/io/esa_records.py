@@ -12,9 +12,17 @@ lines (``bleuviz.io.esa_jsonl``). Each reader turns a row or a line into an
 * ``esa_score`` is 0-100; the release writes it as a string (``"66"``: its
   ``merge_to_jsonl.py`` copies the CSV's field), which is read as the number it
   spells; a score outside 0-100 is refused (no ESA judgement gives one);
-* ``esa_spans`` are ``{"start_i", "end_i", "severity", "error_type"}``, character
-  offsets into the hypothesis, end exclusive; ``"missing"`` for both offsets marks an
-  omission; severity ``minor``, ``major`` or ``undecided`` (Appraise's severity of a
+* ``esa_spans`` are ``{"start_i", "end_i", "severity", "error_type"}``: the first and
+  the last character of the span, both included, counted in UTF-16 code units, as
+  Appraise's ESA page marks them (``EvalView/static/EvalView/js/
+  direct-assessment-document-mqm-esa.js``: the hypothesis is cut with JavaScript's
+  ``text.split("")`` and a character is drawn in a span when ``start_i <= char_id &&
+  end_i >= char_id``); they are read as Python's character offsets, end exclusive,
+  so ``start_i == end_i`` is one character and an emoji counts once (of the 10,387
+  spans with offsets kept from WMT24's published waves 2 and 3, 775 have
+  ``start_i == end_i`` and 231 lie on a line holding an emoji; each ends inside its
+  line). ``"missing"`` for both offsets marks an omission; severity ``minor``,
+  ``major`` or ``undecided`` (Appraise's severity of a
   span whose annotator chose neither: 8 of the 11,217 spans kept from WMT24's
   published waves 2 and 3, 3 of them in en-cs), kept as its own severity;
 * several judgements of one system and segment (several annotators) are one
@@ -30,6 +38,7 @@ refusal is that of the pair judging the most lines of loaded systems.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -221,7 +230,7 @@ def _add(record: EsaRecord, hypothesis: str, segment: _Segment) -> None:
     if rater not in segment.raters:
         segment.raters.append(rater)
     segment.spans += (
-        _span(f"{where}: span {k}", span, rater, len(hypothesis))
+        _span(f"{where}: span {k}", span, rater, hypothesis)
         for k, span in enumerate(record.spans, start=1)
     )
 
@@ -252,8 +261,8 @@ def esa_score(where: str, value: Any) -> float | None:
     return number
 
 
-def _span(where: str, span: Any, rater: str, length: int) -> ErrorSpan:
-    """Read one ``{start_i, end_i, severity, error_type}``."""
+def _span(where: str, span: Any, rater: str, hypothesis: str) -> ErrorSpan:
+    """Read one ``{start_i, end_i, severity, error_type}`` (offsets as Appraise counts them)."""
     if not isinstance(span, dict):
         raise InputError(f"{where}: expected an object with start_i, end_i and severity")
     severity = span.get("severity")
@@ -269,12 +278,22 @@ def _span(where: str, span: Any, rater: str, length: int) -> ErrorSpan:
     if start == MISSING and end == MISSING:
         return ErrorSpan(0, 0, severity, category, rater, omission=True)
     first, last = _offset(where, "start_i", start), _offset(where, "end_i", end)
-    if not first <= last <= length:
+    units = _utf16_starts(hypothesis)
+    if not first <= last < units[-1]:
         raise InputError(
-            f"{where}: offsets {first}-{last} are outside the hypothesis "
-            f"({plural(length, 'character')})"
+            f"{where}: offsets {first}-{last} (first and last character, both included) "
+            f"are outside the hypothesis ({plural(units[-1], 'UTF-16 code unit')})"
         )
-    return ErrorSpan(first, last, severity, category, rater, omission=first == last)
+    begin = bisect.bisect_right(units, first) - 1
+    return ErrorSpan(begin, bisect.bisect_right(units, last), severity, category, rater)
+
+
+def _utf16_starts(text: str) -> list[int]:
+    """Each character's first UTF-16 code unit, then the text's length in code units."""
+    starts = [0]
+    for char in text:
+        starts.append(starts[-1] + (2 if ord(char) > 0xFFFF else 1))
+    return starts
 
 
 def _offset(where: str, key: str, value: Any) -> int:

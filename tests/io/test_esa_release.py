@@ -149,7 +149,7 @@ def test_of_several_language_pairs_the_one_that_fits_is_read() -> None:
     text = "\n".join([_line("en-ja", "犬が吠える。"), _line("en-de", "Der Hund bellt.")])
     spans = read_esa_jsonl(NamedBytes("all.jsonl", text.encode()), TWO)
     a = spans.annotation("A", 0)
-    assert a is not None and a.score == 50.0 and a.spans[0].end == 3
+    assert a is not None and a.score == 50.0 and a.spans[0].end == 4  # units 0-3, both in
 
 
 def test_language_pairs_that_fit_alike_are_refused() -> None:
