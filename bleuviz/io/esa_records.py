@@ -32,8 +32,9 @@ A file holding several language pairs (the release holds all of them) is read
 for the one pair whose records fit the test set (each line present, each ``tgt``
 equal to the hypothesis where the file gives it, each span inside its line); of
 several pairs that fit, the one annotating the most loaded systems; a tie is
-refused, since nothing tells which pair the test set is. When no pair fits, the
-refusal is that of the pair judging the most lines of loaded systems.
+refused, since nothing tells which pair the test set is. When no pair fits (WMT24's
+wave 3 holds no en-cs row), the refusal is that of the pair judging the most
+lines of loaded systems, followed by the file's pairs.
 """
 
 from __future__ import annotations
@@ -152,7 +153,12 @@ def _one_pair(
         if collected:
             fits[langs] = collected
     if not fits and refusals:  # the refusal of the pair judging the most loaded systems
-        raise refusals[max(refusals, key=lambda langs: _loaded(pairs[langs], testset))]
+        closest = max(refusals, key=lambda langs: _loaded(pairs[langs], testset))
+        raise InputError(
+            f"{refusals[closest]} (none of the file's {len(pairs)} language pairs, "
+            f"{', '.join(pairs)}, fits the test set; this is why {closest}'s rows, the "
+            "closest, do not)"
+        )
     if not fits:
         return {}, _skipped([r for records in pairs.values() for r in records], testset)
     best = max(len(c) for c in fits.values())

@@ -53,4 +53,5 @@ def test_an_esa_score_outside_0_to_100_is_one_line(
     status = main(["score", "--ref", ref, "--hyp", *hyps, "--mqm", str(bad)])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
-    assert err == f"bleuviz: error: {bad}: line 3: esa_score {shown} is outside ESA's 0-100\n"
+    assert err.startswith(f"bleuviz: error: {bad}: line 3: esa_score {shown} is outside ESA's ")
+    assert err.count("\n") == 1

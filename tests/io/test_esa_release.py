@@ -168,4 +168,23 @@ def test_no_pair_that_fits_gives_the_closest_pairs_refusal() -> None:
     )
     with pytest.raises(InputError) as info:
         read_esa_jsonl(NamedBytes("all.jsonl", text.encode()), TWO)
-    assert str(info.value).startswith("all.jsonl: line 1: system 'A' segment 1: tgt differs")
+    assert str(info.value) == (
+        "all.jsonl: line 1: system 'A' segment 1: tgt differs from the hypothesis: "
+        "'犬が吠える。' vs 'Der Hund bellt.' (none of the file's 2 language pairs, en-ja, "
+        "en-zh, fits the test set; this is why en-ja's rows, the closest, do not)"
+    )
+
+
+def test_waves_of_one_campaign_given_apart_say_to_join_them() -> None:
+    # WMT24 publishes its campaign in waves (humeval/esa_generalMT2024_wave2.csv, wave3.csv)
+    rows = ESA_CSV.read_text("utf-8").splitlines(keepends=True)
+    halves = [
+        NamedBytes(f"wave{k}.csv", "".join(part).encode())
+        for k, part in enumerate((rows[:14], rows[14:]), start=2)
+    ]
+    with pytest.raises(InputError) as info:
+        attach_error_spans(esa_testset(), halves)
+    assert str(info.value).startswith("wave3.csv: error spans or scores named 'ESA'")
+    assert str(info.value).endswith("(cat wave2.csv wave3.csv > waves.csv)")
+    joined = NamedBytes("waves.csv", b"".join(h.data for h in halves))
+    check_against_oracle(attach_error_spans(esa_testset(), [joined]).error_spans[0])
