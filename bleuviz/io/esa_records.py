@@ -32,7 +32,12 @@ A file holding several language pairs (the release holds all of them) is read
 for the one pair whose records fit the test set (each line present, each ``tgt``
 equal to the hypothesis where the file gives it, each span inside its line); of
 several pairs that fit, the one annotating the most loaded systems; a tie is
-refused, since nothing tells which pair the test set is. When no pair fits (WMT24's
+refused, since nothing tells which pair the test set is. So is any choice among
+rows that quote no ``tgt`` (Appraise's CSV): there only the spans' offsets are
+checked, and the pairs of one campaign judge the same lines of systems of the
+same names (WMT24's wave 2 holds en-zh rows of ONLINE-B, GPT-4 and IKUN that
+fit their en-cs lines; read by the count of systems, en-zh's scores would go to
+the en-cs outputs). When no pair fits (WMT24's
 wave 3 holds no en-cs row), the refusal is that of the pair judging the most
 lines of loaded systems, followed by the file's pairs.
 """
@@ -163,12 +168,23 @@ def _one_pair(
         return {}, _skipped([r for records in pairs.values() for r in records], testset)
     best = max(len(c) for c in fits.values())
     chosen = [langs for langs, c in fits.items() if len(c) == best]
+    if len(fits) > 1 and any(r.target is None for langs in fits for r in pairs[langs]):
+        chosen = list(fits)  # without the hypotheses' text, more systems prove nothing
     if len(chosen) > 1:
         raise InputError(
             f"{name}: the rows of {len(chosen)} language pairs ({', '.join(chosen)}) fit the "
-            f"test set alike ({plural(best, 'system')} each); keep one pair's rows"
+            f"test set ({plural(best, 'system')} at most); keep one pair's rows"
+            + _keep_hint(name, chosen)
         )
     return fits[chosen[0]], _skipped(pairs[chosen[0]], testset)
+
+
+def _keep_hint(name: str, pairs: list[str]) -> str:
+    """How to keep one pair's rows of Appraise's CSV (``eng-ces``: ``...,TGT,eng,ces,...``)."""
+    lang1, _, lang2 = pairs[0].partition("-")
+    if not name.endswith(".csv") or not lang1.isalpha() or not lang2.isalpha():
+        return ""
+    return f" (for {pairs[0]}: grep ',{lang1},{lang2},' {name} > {pairs[0]}.csv)"
 
 
 def _loaded(records: list[EsaRecord], testset: TestSet) -> int:

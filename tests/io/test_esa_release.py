@@ -152,6 +152,23 @@ def test_of_several_language_pairs_the_one_that_fits_is_read() -> None:
     assert a is not None and a.score == 50.0 and a.spans[0].end == 4  # units 0-3, both in
 
 
+def test_of_csv_rows_several_pairs_that_fit_are_refused_whatever_their_count() -> None:
+    # WMT24's wave 2 on en-cs's ONLINE-B, GPT-4 and IKUN: its en-zh rows fit the lines of
+    # 3 loaded systems, its en-cs rows 2; the CSV quotes no tgt to tell them apart
+    testset = TestSet({"A": ("Der Hund bellt.",), "B": ("Gut.",)}, (("The dog barks.",),))
+    spans = '[{"start_i":0,"end_i":2,"severity":"minor","error_type":null}]'
+    rows = _row(system="A", line_id="0", esa_spans=spans)
+    rows += _row(system="B", line_id="0", esa_spans=spans)
+    rows += _row(system="A", line_id="0", lang2="deu", esa_score="10", esa_spans=spans)
+    with pytest.raises(InputError) as info:
+        read_appraise_csv(NamedBytes("wave2.csv", rows.encode()), testset)
+    assert str(info.value) == (
+        "wave2.csv: the rows of 2 language pairs (eng-ces, eng-deu) fit the test set (2 "
+        "systems at most); keep one pair's rows (for eng-ces: grep ',eng,ces,' wave2.csv > "
+        "eng-ces.csv)"
+    )
+
+
 def test_language_pairs_that_fit_alike_are_refused() -> None:
     rows = _row(system="A", line_id="0", esa_spans="[]") + _row(
         system="A", line_id="0", lang2="deu", esa_spans="[]"
