@@ -77,6 +77,18 @@ def test_revisions_are_not_an_mqm_file(
     )
 
 
+@pytest.mark.parametrize("fmt", ["tsv", "json", "mqm"])
+def test_notes_of_a_folder_without_a_workspace_create_nothing(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typo = tmp_path / "nowhere" / "ws"
+    assert main(["notes", "--workspace", str(typo), "--set", "abc", "-f", fmt]) == 2
+    assert capsys.readouterr().err == (
+        f"bleuviz: error: --workspace: no workspace in {typo} (nothing was saved there)\n"
+    )
+    assert not (tmp_path / "nowhere").exists()  # a command that reads writes nothing
+
+
 def _export(ws: str, set_id: str, path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     capsys.readouterr()
     assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm"]) == 0
