@@ -77,12 +77,23 @@ def test_revisions_are_not_an_mqm_file(
     )
 
 
-@pytest.mark.parametrize("fmt", ["tsv", "json", "mqm"])
-def test_notes_of_a_folder_without_a_workspace_create_nothing(
-    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["notes", "--set", "abc", "-f", "tsv"],
+        ["notes", "--set", "abc", "-f", "json"],
+        ["notes", "--set", "abc", "-f", "mqm"],
+        ["score", "--set", "abc"],
+        ["spans", "--set", "abc"],
+        ["restore", "abc"],
+    ],
+    ids=["notes-tsv", "notes-json", "notes-mqm", "score", "spans", "restore"],
+)
+def test_a_folder_without_a_workspace_is_one_line_and_creates_nothing(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     typo = tmp_path / "nowhere" / "ws"
-    assert main(["notes", "--workspace", str(typo), "--set", "abc", "-f", fmt]) == 2
+    assert main([*argv, "--workspace", str(typo)]) == 2
     assert capsys.readouterr().err == (
         f"bleuviz: error: --workspace: no workspace in {typo} (nothing was saved there)\n"
     )
