@@ -278,7 +278,7 @@ def esa_score(where: str, value: Any) -> float | None:
         raise InputError(f"{where}: esa_score {value!r} is not a number")
     low, high = SCORE_RANGE
     if not low <= number <= high:
-        shown = value if isinstance(value, str) else f"{number:g}"
+        shown = value if isinstance(value, str) else f"{number:.15g}"
         raise InputError(f"{where}: esa_score {shown} is outside ESA's {low:g}-{high:g}")
     return number
 

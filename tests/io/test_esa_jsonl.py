@@ -135,7 +135,14 @@ def test_scores_written_as_strings_are_read(written: object, read_as: float) -> 
 
 @pytest.mark.parametrize(
     ("written", "shown"),
-    [(-5, "-5"), (150, "150"), (1e300, "1e+300"), ("150", "150"), ("-0.5", "-0.5")],
+    [
+        (-5, "-5"),
+        (150, "150"),
+        (1e300, "1e+300"),
+        ("150", "150"),
+        ("-0.5", "-0.5"),
+        (100.0000001, "100.0000001"),  # not "100", which is inside
+    ],
 )
 def test_scores_outside_0_to_100_are_refused(written: object, shown: str) -> None:
     text = (
