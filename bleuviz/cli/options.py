@@ -15,6 +15,7 @@ from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
 from bleuviz.io.error_span_files import SEG_RATING_SUFFIX, attach_error_spans, rescore
 from bleuviz.io.error_spans import ErrorAnnotations
+from bleuviz.io.esa_records import pair_note
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 from bleuviz.io.scores import SegmentScores
@@ -469,6 +470,8 @@ def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
     for spans_file in testset.error_spans:  # those whose score did not say it already
         if spans_file.skipped and (spans_file.name, spans_file.origin) not in noted:
             print(f"bleuviz: note: {skipped_spans_note(spans_file)}", file=sys.stderr)
+        if spans_file.language_pairs:  # a wrong pair may fit too: say which was read
+            print(f"bleuviz: note: {pair_note(spans_file)}", file=sys.stderr)
     return testset
 
 

@@ -126,7 +126,7 @@ def esa_annotations(name: str, records: Iterable[EsaRecord], testset: TestSet) -
     pairs: dict[str, list[EsaRecord]] = {}
     for record in records:
         pairs.setdefault(record.langs, []).append(record)
-    per, skipped = _one_pair(name, pairs, testset)
+    per, skipped, read = _one_pair(name, pairs, testset)
     if not per:
         raise InputError(
             f"{name}: no system it annotates is in the test set (it annotates "
@@ -137,16 +137,30 @@ def esa_annotations(name: str, records: Iterable[EsaRecord], testset: TestSet) -
         # ESA is spans and a score; without scores its spans would be weighed as MQM's
         raise InputError(f"{name}: no line of a loaded system gives an esa_score")
     frozen = {s: _freeze(per[s], testset.n_segments) for s in testset.system_names if s in per}
-    return ErrorAnnotations(ESA, name, HUMAN, frozen, tuple(skipped))
+    others = tuple(langs for langs in pairs if langs != read)
+    language_pairs = (read, *others) if read and others else ()
+    return ErrorAnnotations(ESA, name, HUMAN, frozen, tuple(skipped), language_pairs)
+
+
+def pair_note(annotations: ErrorAnnotations) -> str:
+    """One line naming the language pair read of a file holding several, or ""."""
+    if not annotations.language_pairs:
+        return ""
+    read, *others = annotations.language_pairs
+    return (
+        f"{annotations.origin}: read the rows of {read}, one of its "
+        f"{len(others) + 1} language pairs (also {', '.join(others)})"
+    )
 
 
 def _one_pair(
     name: str, pairs: dict[str, list[EsaRecord]], testset: TestSet
-) -> tuple[_Collected, list[str]]:
-    """Collect the records of the one language pair that fits; return them and the skipped."""
+) -> tuple[_Collected, list[str], str]:
+    """Collect the records of the one language pair that fits; return them, the skipped
+    systems and the pair ("" when none is chosen among several)."""
     if len(pairs) <= 1:
         records = next(iter(pairs.values()), [])
-        return _collect(records, testset), _skipped(records, testset)
+        return _collect(records, testset), _skipped(records, testset), ""
     fits: dict[str, _Collected] = {}
     refusals: dict[str, InputError] = {}
     for langs, records in pairs.items():
@@ -165,7 +179,7 @@ def _one_pair(
             "closest, do not)"
         )
     if not fits:
-        return {}, _skipped([r for records in pairs.values() for r in records], testset)
+        return {}, _skipped([r for records in pairs.values() for r in records], testset), ""
     best = max(len(c) for c in fits.values())
     chosen = [langs for langs, c in fits.items() if len(c) == best]
     if len(fits) > 1 and any(r.target is None for langs in fits for r in pairs[langs]):
@@ -176,7 +190,7 @@ def _one_pair(
             f"test set ({plural(best, 'system')} at most); keep one pair's rows"
             + _keep_hint(name, chosen)
         )
-    return fits[chosen[0]], _skipped(pairs[chosen[0]], testset)
+    return fits[chosen[0]], _skipped(pairs[chosen[0]], testset), chosen[0]
 
 
 def _keep_hint(name: str, pairs: list[str]) -> str:
