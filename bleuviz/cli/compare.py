@@ -17,7 +17,7 @@ from bleuviz.cli.options import (
     load_testset,
     whole_number,
 )
-from bleuviz.cli.tested import BLEU, TestedMetric, tested_metric
+from bleuviz.cli.tested import BLEU, TestedMetric, metric_label, tested_metric
 from bleuviz.errors import ConfigError
 from bleuviz.limits import RESAMPLES, SEEDS, TRIALS
 from bleuviz.metrics import SIGNIFICANCE_METRICS
@@ -101,6 +101,8 @@ def run_compare(args: argparse.Namespace) -> int:
         if len(testset.systems) < 2:
             raise ConfigError(f"--set: test set {args.set} has one system; compare needs two")
         names = list(testset.systems)
+        label = metric_label(args.metric, [s.name for s in testset.seg_scores])
+        args = argparse.Namespace(**{**vars(args), "metric": label})
         args = resolve_resamples(args, len(names) * (len(names) - 1) // 2 if args.holm else 1)
         metric = tested_metric(cli_evaluation(testset, args, config), args)
     else:
@@ -138,7 +140,7 @@ def _tested_on_dask(
     from bleuviz.metrics.registry import get_spec
 
     settings = cli_settings(args, config)
-    label = get_spec(args.metric).label
+    label = get_spec(metric_label(args.metric, ())).label
     plan = plan_on_dask(args, settings)
     names = list(plan.layout.systems)
     if len(names) < 2:

@@ -17,7 +17,7 @@ import argparse
 import sys
 from typing import Any
 
-from bleuviz.cli.options import add_workspace_option
+from bleuviz.cli.options import add_workspace_option, saved_workspace
 from bleuviz.errors import InputError
 from bleuviz.io.decode import plural
 from bleuviz.render.json_stream import dumps
@@ -51,9 +51,7 @@ def add_notes_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_notes(args: argparse.Namespace) -> int:
     """Print the notes' TSV (or MQM TSV)."""
-    from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
-
-    workspace = Workspace.open(args.workspace)
+    workspace = saved_workspace(args.workspace)
     if args.format == "tsv":
         sys.stdout.write(workspace.notes_tsv(args.set, revisions=args.revisions))
         return 0

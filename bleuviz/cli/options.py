@@ -15,6 +15,7 @@ from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
 from bleuviz.io.error_span_files import SEG_RATING_SUFFIX, attach_error_spans, rescore
 from bleuviz.io.error_spans import ErrorAnnotations
+from bleuviz.io.esa_records import pair_note
 from bleuviz.io.load import load_files, load_paths
 from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 from bleuviz.io.scores import SegmentScores
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from bleuviz.metrics.evaluation import Evaluation
     from bleuviz.metrics.spec import Settings
     from bleuviz.metrics.ter_config import TerConfig
+    from bleuviz.workspace.store import Workspace
 
 #: ``--metrics`` names (sacrebleu's ``-m`` spelling: the registry's labels in lower case),
 #: and the metric each names, in the registry's order.
@@ -386,12 +388,29 @@ def read_saved(args: argparse.Namespace) -> TestSet:
         InputError: --ref/--hyp/--src/--docids given with --set.
         WorkspaceError: the workspace cannot be read, or has no such test set.
     """
-    from bleuviz.workspace.store import Workspace  # sqlite3 only for --set
-
     given = [opt for opt in ("ref", "hyp", "src", "docids") if getattr(args, opt)]
     if given:
         raise InputError(f"--set: --{given[0]} cannot be given with a saved test set")
-    return Workspace.open(args.workspace).load(args.set)
+    return saved_workspace(args.workspace).load(args.set)
+
+
+def saved_workspace(folder: str | None) -> Workspace:
+    """Open the workspace in ``folder`` for a command that needs one saved there.
+
+    Opening creates a missing workspace (and the folders above it), which a
+    mistyped ``--workspace`` must not do when the command only reads from it.
+
+    Raises:
+        InputError: ``folder`` holds no workspace.
+    """
+    from bleuviz.workspace.location import resolve_folder
+    from bleuviz.workspace.schema import DB_NAME
+    from bleuviz.workspace.store import Workspace  # sqlite3, for these commands only
+
+    path = resolve_folder(folder)
+    if not (path / DB_NAME).is_file():
+        raise InputError(f"--workspace: no workspace in {path} (nothing was saved there)")
+    return Workspace.open(path)
 
 
 def read_stdin(max_bytes: int) -> NamedBytes:
@@ -451,6 +470,8 @@ def with_seg_scores(testset: TestSet, args: argparse.Namespace) -> TestSet:
     for spans_file in testset.error_spans:  # those whose score did not say it already
         if spans_file.skipped and (spans_file.name, spans_file.origin) not in noted:
             print(f"bleuviz: note: {skipped_spans_note(spans_file)}", file=sys.stderr)
+        if spans_file.language_pairs:  # a wrong pair may fit too: say which was read
+            print(f"bleuviz: note: {pair_note(spans_file)}", file=sys.stderr)
     return testset
 
 

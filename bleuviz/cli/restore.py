@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from bleuviz.cli.add import print_saved
-from bleuviz.cli.options import add_workspace_option
+from bleuviz.cli.options import add_workspace_option, saved_workspace
 from bleuviz.errors import InputError
 
 
@@ -36,11 +36,9 @@ def add_restore_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_restore(args: argparse.Namespace) -> int:
     """Restore the set, or one of its earlier outputs; print it and its link."""
-    from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
-
     if (args.system is None) != (args.version is None):
         raise InputError("--system and --version: give both to restore an earlier output")
-    workspace = Workspace.open(args.workspace)
+    workspace = saved_workspace(args.workspace)
     if args.system is None:
         saved = workspace.restore(args.id)
     else:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bleuviz.cli.ticker import terminal_progress
+from bleuviz.errors import InputError
+from bleuviz.metrics import SIGNIFICANCE_METRICS
 from bleuviz.metrics.bleu_metric import BLEU as BLEU_METRIC
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.spec import MetricScores, MetricSpec
@@ -58,6 +60,27 @@ class TestedMetric:
     def digits(self) -> int:
         """Decimals to print (2 for BLEU, chrF, TER; 4 for imported scores)."""
         return self.spec.digits
+
+
+def metric_label(name: str, imported: Collection[str]) -> str:
+    """Return ``--metric`` as the registry labels it: an imported score by its exact name,
+    a metric bleuviz computes in any case (``chrf++``, as ``score -m`` spells it).
+
+    Raises:
+        InputError: neither (the message lists both kinds).
+    """
+    from bleuviz.metrics.registry import METRICS
+
+    if name in METRICS or name in imported:
+        return name
+    by_case = {label.lower(): label for label in METRICS}
+    if name.lower() in by_case:
+        return by_case[name.lower()]
+    known = ", ".join(imported) or "none imported"
+    raise InputError(
+        f"--metric: no metric {name!r}; choose from {', '.join((BLEU, *SIGNIFICANCE_METRICS))} "
+        f"or an imported score ({known})"
+    )
 
 
 def tested_metric(evaluation: Evaluation, args: argparse.Namespace) -> TestedMetric:

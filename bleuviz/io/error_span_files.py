@@ -31,6 +31,7 @@ from dataclasses import replace
 from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, file_extension
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations
+from bleuviz.io.esa_records import ESA
 from bleuviz.io.mqm_score import DEFAULT_WEIGHTS, MqmWeights, mqm_scores
 from bleuviz.io.scores import SegmentScores, build_scores
 from bleuviz.io.seg_scores import (
@@ -53,6 +54,8 @@ LAYOUTS = (
 )
 
 
+#: How to load an ESA campaign published in waves (WMT24's wave2.csv, wave3.csv).
+_ESA_WAVES = "; join the files of one ESA campaign first (cat wave2.csv wave3.csv > waves.csv)"
 #: Layouts known by a file's extension (others are recognised by their first line).
 _EXTENSIONS = {".tsv": "tsv", ".jsonl": "jsonl", ".json": "json", ".csv": "csv"}
 
@@ -69,7 +72,8 @@ class SpansNameTaken(ScoresNameTaken):
         self.args = (
             f"{origin}: error spans or scores named {name!r} are already loaded from "
             f"{file_base_name(loaded_from)}, with other values; one file of each name "
-            f"per test set (a {SEG_RATING_SUFFIX} file is named after its file)",
+            f"per test set (a {SEG_RATING_SUFFIX} file is named after its file)"
+            + (_ESA_WAVES if name == ESA else ""),
         )
 
 

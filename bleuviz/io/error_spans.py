@@ -99,6 +99,8 @@ class ErrorAnnotations:
         segments: system -> a tuple of N entries, None for a segment not annotated.
         skipped: systems the file annotates that the test set does not hold
             (``ref``, ``refA``), in file order.
+        language_pairs: of a file holding several language pairs (an ESA export),
+            the pair read, then the others; empty otherwise.
     """
 
     name: str
@@ -106,6 +108,7 @@ class ErrorAnnotations:
     kind: str
     segments: Mapping[str, tuple[SegmentAnnotation | None, ...]]
     skipped: tuple[str, ...] = ()
+    language_pairs: tuple[str, ...] = ()
 
     def annotation(self, system: str, segment: int) -> SegmentAnnotation | None:
         """Return ``system``'s annotation of segment ``segment`` (0-based), or None."""

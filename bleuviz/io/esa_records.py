@@ -12,9 +12,17 @@ lines (``bleuviz.io.esa_jsonl``). Each reader turns a row or a line into an
 * ``esa_score`` is 0-100; the release writes it as a string (``"66"``: its
   ``merge_to_jsonl.py`` copies the CSV's field), which is read as the number it
   spells; a score outside 0-100 is refused (no ESA judgement gives one);
-* ``esa_spans`` are ``{"start_i", "end_i", "severity", "error_type"}``, character
-  offsets into the hypothesis, end exclusive; ``"missing"`` for both offsets marks an
-  omission; severity ``minor``, ``major`` or ``undecided`` (Appraise's severity of a
+* ``esa_spans`` are ``{"start_i", "end_i", "severity", "error_type"}``: the first and
+  the last character of the span, both included, counted in UTF-16 code units, as
+  Appraise's ESA page marks them (``EvalView/static/EvalView/js/
+  direct-assessment-document-mqm-esa.js``: the hypothesis is cut with JavaScript's
+  ``text.split("")`` and a character is drawn in a span when ``start_i <= char_id &&
+  end_i >= char_id``); they are read as Python's character offsets, end exclusive,
+  so ``start_i == end_i`` is one character and an emoji counts once (of the 10,387
+  spans with offsets kept from WMT24's published waves 2 and 3, 775 have
+  ``start_i == end_i`` and 231 lie on a line holding an emoji; each ends inside its
+  line). ``"missing"`` for both offsets marks an omission; severity ``minor``,
+  ``major`` or ``undecided`` (Appraise's severity of a
   span whose annotator chose neither: 8 of the 11,217 spans kept from WMT24's
   published waves 2 and 3, 3 of them in en-cs), kept as its own severity;
 * several judgements of one system and segment (several annotators) are one
@@ -24,12 +32,19 @@ A file holding several language pairs (the release holds all of them) is read
 for the one pair whose records fit the test set (each line present, each ``tgt``
 equal to the hypothesis where the file gives it, each span inside its line); of
 several pairs that fit, the one annotating the most loaded systems; a tie is
-refused, since nothing tells which pair the test set is. When no pair fits, the
-refusal is that of the pair judging the most lines of loaded systems.
+refused, since nothing tells which pair the test set is. So is any choice among
+rows that quote no ``tgt`` (Appraise's CSV): there only the spans' offsets are
+checked, and the pairs of one campaign judge the same lines of systems of the
+same names (WMT24's wave 2 holds en-zh rows of ONLINE-B, GPT-4 and IKUN that
+fit their en-cs lines; read by the count of systems, en-zh's scores would go to
+the en-cs outputs). When no pair fits (WMT24's
+wave 3 holds no en-cs row), the refusal is that of the pair judging the most
+lines of loaded systems, followed by the file's pairs.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -111,7 +126,7 @@ def esa_annotations(name: str, records: Iterable[EsaRecord], testset: TestSet) -
     pairs: dict[str, list[EsaRecord]] = {}
     for record in records:
         pairs.setdefault(record.langs, []).append(record)
-    per, skipped = _one_pair(name, pairs, testset)
+    per, skipped, read = _one_pair(name, pairs, testset)
     if not per:
         raise InputError(
             f"{name}: no system it annotates is in the test set (it annotates "
@@ -122,16 +137,30 @@ def esa_annotations(name: str, records: Iterable[EsaRecord], testset: TestSet) -
         # ESA is spans and a score; without scores its spans would be weighed as MQM's
         raise InputError(f"{name}: no line of a loaded system gives an esa_score")
     frozen = {s: _freeze(per[s], testset.n_segments) for s in testset.system_names if s in per}
-    return ErrorAnnotations(ESA, name, HUMAN, frozen, tuple(skipped))
+    others = tuple(langs for langs in pairs if langs != read)
+    language_pairs = (read, *others) if read and others else ()
+    return ErrorAnnotations(ESA, name, HUMAN, frozen, tuple(skipped), language_pairs)
+
+
+def pair_note(annotations: ErrorAnnotations) -> str:
+    """One line naming the language pair read of a file holding several, or ""."""
+    if not annotations.language_pairs:
+        return ""
+    read, *others = annotations.language_pairs
+    return (
+        f"{annotations.origin}: read the rows of {read}, one of its "
+        f"{len(others) + 1} language pairs (also {', '.join(others)})"
+    )
 
 
 def _one_pair(
     name: str, pairs: dict[str, list[EsaRecord]], testset: TestSet
-) -> tuple[_Collected, list[str]]:
-    """Collect the records of the one language pair that fits; return them and the skipped."""
+) -> tuple[_Collected, list[str], str]:
+    """Collect the records of the one language pair that fits; return them, the skipped
+    systems and the pair ("" when none is chosen among several)."""
     if len(pairs) <= 1:
         records = next(iter(pairs.values()), [])
-        return _collect(records, testset), _skipped(records, testset)
+        return _collect(records, testset), _skipped(records, testset), ""
     fits: dict[str, _Collected] = {}
     refusals: dict[str, InputError] = {}
     for langs, records in pairs.items():
@@ -143,17 +172,33 @@ def _one_pair(
         if collected:
             fits[langs] = collected
     if not fits and refusals:  # the refusal of the pair judging the most loaded systems
-        raise refusals[max(refusals, key=lambda langs: _loaded(pairs[langs], testset))]
+        closest = max(refusals, key=lambda langs: _loaded(pairs[langs], testset))
+        raise InputError(
+            f"{refusals[closest]} (none of the file's {len(pairs)} language pairs, "
+            f"{', '.join(pairs)}, fits the test set; this is why {closest}'s rows, the "
+            "closest, do not)"
+        )
     if not fits:
-        return {}, _skipped([r for records in pairs.values() for r in records], testset)
+        return {}, _skipped([r for records in pairs.values() for r in records], testset), ""
     best = max(len(c) for c in fits.values())
     chosen = [langs for langs, c in fits.items() if len(c) == best]
+    if len(fits) > 1 and any(r.target is None for langs in fits for r in pairs[langs]):
+        chosen = list(fits)  # without the hypotheses' text, more systems prove nothing
     if len(chosen) > 1:
         raise InputError(
             f"{name}: the rows of {len(chosen)} language pairs ({', '.join(chosen)}) fit the "
-            f"test set alike ({plural(best, 'system')} each); keep one pair's rows"
+            f"test set ({plural(best, 'system')} at most); keep one pair's rows"
+            + _keep_hint(name, chosen)
         )
-    return fits[chosen[0]], _skipped(pairs[chosen[0]], testset)
+    return fits[chosen[0]], _skipped(pairs[chosen[0]], testset), chosen[0]
+
+
+def _keep_hint(name: str, pairs: list[str]) -> str:
+    """How to keep one pair's rows of Appraise's CSV (``eng-ces``: ``...,TGT,eng,ces,...``)."""
+    lang1, _, lang2 = pairs[0].partition("-")
+    if not name.endswith(".csv") or not lang1.isalpha() or not lang2.isalpha():
+        return ""
+    return f" (for {pairs[0]}: grep ',{lang1},{lang2},' {name} > {pairs[0]}.csv)"
 
 
 def _loaded(records: list[EsaRecord], testset: TestSet) -> int:
@@ -221,7 +266,7 @@ def _add(record: EsaRecord, hypothesis: str, segment: _Segment) -> None:
     if rater not in segment.raters:
         segment.raters.append(rater)
     segment.spans += (
-        _span(f"{where}: span {k}", span, rater, len(hypothesis))
+        _span(f"{where}: span {k}", span, rater, hypothesis)
         for k, span in enumerate(record.spans, start=1)
     )
 
@@ -247,13 +292,13 @@ def esa_score(where: str, value: Any) -> float | None:
         raise InputError(f"{where}: esa_score {value!r} is not a number")
     low, high = SCORE_RANGE
     if not low <= number <= high:
-        shown = value if isinstance(value, str) else f"{number:g}"
+        shown = value if isinstance(value, str) else f"{number:.15g}"
         raise InputError(f"{where}: esa_score {shown} is outside ESA's {low:g}-{high:g}")
     return number
 
 
-def _span(where: str, span: Any, rater: str, length: int) -> ErrorSpan:
-    """Read one ``{start_i, end_i, severity, error_type}``."""
+def _span(where: str, span: Any, rater: str, hypothesis: str) -> ErrorSpan:
+    """Read one ``{start_i, end_i, severity, error_type}`` (offsets as Appraise counts them)."""
     if not isinstance(span, dict):
         raise InputError(f"{where}: expected an object with start_i, end_i and severity")
     severity = span.get("severity")
@@ -269,12 +314,22 @@ def _span(where: str, span: Any, rater: str, length: int) -> ErrorSpan:
     if start == MISSING and end == MISSING:
         return ErrorSpan(0, 0, severity, category, rater, omission=True)
     first, last = _offset(where, "start_i", start), _offset(where, "end_i", end)
-    if not first <= last <= length:
+    units = _utf16_starts(hypothesis)
+    if not first <= last < units[-1]:
         raise InputError(
-            f"{where}: offsets {first}-{last} are outside the hypothesis "
-            f"({plural(length, 'character')})"
+            f"{where}: offsets {first}-{last} (first and last character, both included) "
+            f"are outside the hypothesis ({plural(units[-1], 'UTF-16 code unit')})"
         )
-    return ErrorSpan(first, last, severity, category, rater, omission=first == last)
+    begin = bisect.bisect_right(units, first) - 1
+    return ErrorSpan(begin, bisect.bisect_right(units, last), severity, category, rater)
+
+
+def _utf16_starts(text: str) -> list[int]:
+    """Each character's first UTF-16 code unit, then the text's length in code units."""
+    starts = [0]
+    for char in text:
+        starts.append(starts[-1] + (2 if ord(char) > 0xFFFF else 1))
+    return starts
 
 
 def _offset(where: str, key: str, value: Any) -> int:

@@ -82,7 +82,7 @@ def to_csv(frame: pd.DataFrame, signature: str = "") -> bytes:
 
 
 def to_json(frame: pd.DataFrame, signature: str = "") -> bytes:
-    """``{"signature": ..., "rows": [{column: value}, ...]}``; NaN becomes null.
+    """``{"signature": ..., "rows": [{column: value}, ...]}``; NaN and infinities become null.
 
     A table of several metrics adds ``"signatures": {metric: signature}``.
     """
@@ -152,10 +152,10 @@ def _best_rows(column: pd.Series, higher_is_better: bool, digits: int | None) ->
 
 
 def _plain(value: object) -> object:
-    """A JSON-ready value: numpy scalars as Python numbers, NaN as None."""
+    """A JSON-ready value: numpy scalars as Python numbers, NaN and infinities as None."""
     if hasattr(value, "item"):
         value = value.item()
-    if isinstance(value, float) and math.isnan(value):
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 

@@ -14,7 +14,8 @@ from datetime import datetime
 
 from bleuviz.errors import InputError
 from bleuviz.io.error_spans import MAJOR, MINOR, NEUTRAL
-from bleuviz.io.mqm_export import RATER, MqmRow
+from bleuviz.io.mqm_export import RATER, MqmRow, normalise_comment
+from bleuviz.render.spreadsheet import inert_cell
 
 #: Error categories after MQM's top level (Lommel et al., 2014), in the order offered.
 NOTE_CATEGORIES: tuple[str, ...] = (
@@ -163,14 +164,21 @@ def mqm_rows(notes: Sequence[Note]) -> tuple[list[MqmRow], tuple[Note, ...]]:
     (the rater looked at the segment and marked no error) whose comment is
     the note's text; its category is not written. A note written on an output
     since replaced is left out: its words and the current line no longer match.
+    A comment a spreadsheet would run as a formula starts with ``'``
+    (``bleuviz.render.spreadsheet``; the reader ignores comments).
     """
     kept = [n for n in notes if not n.on_earlier_output]
     rows = [
-        MqmRow(n.system, n.segment, n.severity, MQM_CATEGORIES[n.category], n.span, n.text)
+        MqmRow(n.system, n.segment, n.severity, MQM_CATEGORIES[n.category], n.span, _comment(n))
         for n in kept
     ]
     rows = [replace(row, rater=note_rater(n)) for row, n in zip(rows, kept, strict=True)]
     return rows, tuple(n for n in notes if n.on_earlier_output)
+
+
+def _comment(note: Note) -> str:
+    """The note's text as the MQM TSV's comment: one field, never a spreadsheet formula."""
+    return str(inert_cell(normalise_comment(note.text)))
 
 
 def note_rater(note: Note) -> str:

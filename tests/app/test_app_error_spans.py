@@ -426,9 +426,9 @@ def test_esa_file_two_annotators_and_an_omission(
             "esa_score": 60,
             "annotator": "a1",
             "esa_spans": [
-                {
+                {  # Appraise's first and last character, both included
                     "start_i": QUARRELS[0],
-                    "end_i": QUARRELS[1],
+                    "end_i": QUARRELS[1] - 1,
                     "severity": "major",
                     "error_type": None,
                 }

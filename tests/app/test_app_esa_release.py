@@ -132,3 +132,14 @@ def test_an_uploaded_appraise_export_adds_its_esa_score(
     for system, scores in per_system.items():
         shown = float(str(table.loc[escape_markdown(system), column]).split(" ± ")[0])
         assert shown == pytest.approx(sum(scores) / len(scores), abs=0.05), system
+
+
+def test_the_sidebar_names_the_language_pair_read(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    at = esa_app(new_app, tmp_path, ESA_CSV)
+    for _ in range(2):  # and again once the set is saved
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        said = [str(e.value) for e in at.sidebar.info]
+        assert any(escape_markdown("read the rows of eng-ces, one of its 2") in s for s in said)

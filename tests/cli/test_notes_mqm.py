@@ -77,6 +77,29 @@ def test_revisions_are_not_an_mqm_file(
     )
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["notes", "--set", "abc", "-f", "tsv"],
+        ["notes", "--set", "abc", "-f", "json"],
+        ["notes", "--set", "abc", "-f", "mqm"],
+        ["score", "--set", "abc"],
+        ["spans", "--set", "abc"],
+        ["restore", "abc"],
+    ],
+    ids=["notes-tsv", "notes-json", "notes-mqm", "score", "spans", "restore"],
+)
+def test_a_folder_without_a_workspace_is_one_line_and_creates_nothing(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typo = tmp_path / "nowhere" / "ws"
+    assert main([*argv, "--workspace", str(typo)]) == 2
+    assert capsys.readouterr().err == (
+        f"bleuviz: error: --workspace: no workspace in {typo} (nothing was saved there)\n"
+    )
+    assert not (tmp_path / "nowhere").exists()  # a command that reads writes nothing
+
+
 def _export(ws: str, set_id: str, path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     capsys.readouterr()
     assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm"]) == 0

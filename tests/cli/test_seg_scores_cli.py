@@ -150,7 +150,11 @@ def test_correlate_text_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--metric", "BLEURT"], "no metric 'BLEURT' (COMET-test, MetricX-test, human)"),
+        (
+            ["--metric", "BLEURT"],
+            "--metric: no metric 'BLEURT'; choose from BLEU, chrF, chrF++, TER or an imported "
+            "score (COMET-test, MetricX-test, human)",
+        ),
         (["--lower-is-better", "COMET"], "no metric 'COMET'"),
     ],
 )
@@ -158,6 +162,18 @@ def test_unknown_names_are_refused(
     capsys: pytest.CaptureFixture[str], extra: list[str], message: str
 ) -> None:
     assert message in refused(capsys, "compare", *BASE, *extra)
+
+
+@pytest.mark.parametrize(("spelled", "label"), [("chrf++", "chrF++"), ("ter", "TER")])
+def test_compare_takes_a_metric_as_score_m_spells_it(
+    capsys: pytest.CaptureFixture[str], spelled: str, label: str
+) -> None:
+    # score -m and correlate -m take sacrebleu's lower-case names; compare --metric too
+    argv = ["--ref", *REFS, "--hyp", *HYPS, "--paired-bs", "100", "--paired-ar", "0", "-f"]
+    assert main(["compare", *argv, "json", "--metric", spelled]) == 0
+    by_name = json.loads(capsys.readouterr().out)
+    assert main(["compare", *argv, "json", "--metric", label]) == 0
+    assert json.loads(capsys.readouterr().out) == by_name and by_name["metric"] == label
 
 
 def test_bad_score_files_are_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -74,6 +74,23 @@ def _kept(row: list[str]) -> bool:
     return "-tutorial" not in document_id
 
 
+def _characters(system: str, line: int, first: int, last: int) -> tuple[int, int]:
+    """Python's [start, end) of the characters whose UTF-16 units ``first``-``last`` cover.
+
+    Appraise's ESA page cuts the line with JavaScript's ``split("")`` (UTF-16 code
+    units) and draws unit ``i`` in a span when ``start_i <= i <= end_i``
+    (AppraiseDev/Appraise, ``EvalView/static/EvalView/js/direct-assessment-document-mqm-esa.js``).
+    """
+    text = esa_streams()[system][line]
+    unit, covered = 0, []
+    for k, char in enumerate(text):
+        width = len(char.encode("utf-16-le")) // 2
+        if unit + width - 1 >= first and unit <= last:
+            covered.append(k)
+        unit += width
+    return covered[0], covered[-1] + 1
+
+
 def esa_oracle() -> tuple[dict[tuple[str, int], tuple[list[str], Spans, float]], list[str]]:
     """Per (system, 0-based line): raters, spans and mean score; and the skipped systems."""
     judged: dict[tuple[str, int], tuple[list[str], Spans, list[float]]] = {}
@@ -91,8 +108,8 @@ def esa_oracle() -> tuple[dict[tuple[str, int], tuple[list[str], Spans, float]],
             for span in json.loads(row[9]):
                 if span["start_i"] == "missing":
                     spans.append((0, 0, span["severity"], True))
-                else:
-                    start, end = span["start_i"], span["end_i"]
-                    spans.append((start, end, span["severity"], start == end))
+                else:  # Appraise's first and last character, in UTF-16 code units
+                    start, end = _characters(row[1], int(row[2]), span["start_i"], span["end_i"])
+                    spans.append((start, end, span["severity"], False))
     oracle = {k: (r, s, sum(v) / len(v)) for k, (r, s, v) in judged.items()}
     return oracle, skipped

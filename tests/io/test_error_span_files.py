@@ -39,7 +39,7 @@ ESA_LINES = [
         "tgt": "Der Hund bellt.",
         "esa_score": 60,
         "esa_spans": [
-            {"start_i": 4, "end_i": 8, "severity": "major", "error_type": None},
+            {"start_i": 4, "end_i": 7, "severity": "major", "error_type": None},
             OMISSION,
         ],
     },

@@ -29,7 +29,8 @@ def record(**changes: object) -> dict[str, object]:
         "tgt": "Der Hund bellt.",
         "doc_id": "d1",
         "domain": "news",
-        "esa_spans": [{"start_i": 4, "end_i": 8, "severity": "major", "error_type": None}],
+        # "Hund" as Appraise marks it: its first and last character, both included
+        "esa_spans": [{"start_i": 4, "end_i": 7, "severity": "major", "error_type": None}],
         "esa_score": 40,
         "system": "A",
     }
@@ -74,7 +75,16 @@ def test_spans_scores_omissions_and_several_annotators() -> None:
         ({"esa_spans": {}}, "esa_spans is not a list"),
         (
             {"esa_spans": [{"start_i": 4, "end_i": 16, "severity": "major"}]},
-            "span 1: offsets 4-16 are outside the hypothesis (15 characters)",
+            "span 1: offsets 4-16 (first and last character, both included) are outside "
+            "the hypothesis (15 UTF-16 code units)",
+        ),
+        (
+            {"esa_spans": [{"start_i": 4, "end_i": 15, "severity": "major"}]},
+            "span 1: offsets 4-15 (first and last character, both included) are outside",
+        ),
+        (
+            {"esa_spans": [{"start_i": 5, "end_i": 4, "severity": "major"}]},
+            "span 1: offsets 5-4 (first and last character, both included) are outside",
         ),
         (
             {"esa_spans": [{"start_i": 4, "end_i": "missing", "severity": "major"}]},
@@ -125,7 +135,14 @@ def test_scores_written_as_strings_are_read(written: object, read_as: float) -> 
 
 @pytest.mark.parametrize(
     ("written", "shown"),
-    [(-5, "-5"), (150, "150"), (1e300, "1e+300"), ("150", "150"), ("-0.5", "-0.5")],
+    [
+        (-5, "-5"),
+        (150, "150"),
+        (1e300, "1e+300"),
+        ("150", "150"),
+        ("-0.5", "-0.5"),
+        (100.0000001, "100.0000001"),  # not "100", which is inside
+    ],
 )
 def test_scores_outside_0_to_100_are_refused(written: object, shown: str) -> None:
     text = (
@@ -150,6 +167,27 @@ def test_undecided_spans_keep_their_own_severity() -> None:
     first = spans.segments["A"][0]
     assert first is not None
     assert [(s.start, s.end, s.severity) for s in first.spans] == [
-        (9, 14, "undecided"),
+        (9, 15, "undecided"),
         (4, 8, "major"),
     ]
+
+
+def test_offsets_are_appraise_s_first_and_last_character_in_utf16_units() -> None:
+    # Appraise's ESA page (AppraiseDev/Appraise, EvalView/static/EvalView/js/
+    # direct-assessment-document-mqm-esa.js) cuts the hypothesis with JavaScript's
+    # split(""), one UTF-16 code unit each, and draws char_id in a span when
+    # start_i <= char_id <= end_i: "🙌" is units 6-7, "Hund" units 9-12.
+    tgt = "Super 🙌 Hund."
+    testset = TestSet({"A": (tgt,)}, (("Great, dog.",),))
+    marks = [(9, 12, "major"), (6, 7, "minor"), (13, 13, "minor"), (0, 0, "major")]
+    line = record(
+        tgt=tgt,
+        esa_spans=[
+            {"start_i": a, "end_i": b, "severity": sev, "error_type": None} for a, b, sev in marks
+        ],
+    )
+    text = json.dumps(line) + "\n"
+    spans = read_esa_jsonl(NamedBytes("esa.jsonl", text.encode()), testset).segments["A"][0]
+    assert spans is not None
+    assert [tgt[s.start : s.end] for s in spans.spans] == ["Hund", "🙌", ".", "S"]
+    assert not any(s.omission for s in spans.spans)

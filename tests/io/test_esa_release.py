@@ -149,7 +149,24 @@ def test_of_several_language_pairs_the_one_that_fits_is_read() -> None:
     text = "\n".join([_line("en-ja", "犬が吠える。"), _line("en-de", "Der Hund bellt.")])
     spans = read_esa_jsonl(NamedBytes("all.jsonl", text.encode()), TWO)
     a = spans.annotation("A", 0)
-    assert a is not None and a.score == 50.0 and a.spans[0].end == 3
+    assert a is not None and a.score == 50.0 and a.spans[0].end == 4  # units 0-3, both in
+
+
+def test_of_csv_rows_several_pairs_that_fit_are_refused_whatever_their_count() -> None:
+    # WMT24's wave 2 on en-cs's ONLINE-B, GPT-4 and IKUN: its en-zh rows fit the lines of
+    # 3 loaded systems, its en-cs rows 2; the CSV quotes no tgt to tell them apart
+    testset = TestSet({"A": ("Der Hund bellt.",), "B": ("Gut.",)}, (("The dog barks.",),))
+    spans = '[{"start_i":0,"end_i":2,"severity":"minor","error_type":null}]'
+    rows = _row(system="A", line_id="0", esa_spans=spans)
+    rows += _row(system="B", line_id="0", esa_spans=spans)
+    rows += _row(system="A", line_id="0", lang2="deu", esa_score="10", esa_spans=spans)
+    with pytest.raises(InputError) as info:
+        read_appraise_csv(NamedBytes("wave2.csv", rows.encode()), testset)
+    assert str(info.value) == (
+        "wave2.csv: the rows of 2 language pairs (eng-ces, eng-deu) fit the test set (2 "
+        "systems at most); keep one pair's rows (for eng-ces: grep ',eng,ces,' wave2.csv > "
+        "eng-ces.csv)"
+    )
 
 
 def test_language_pairs_that_fit_alike_are_refused() -> None:
@@ -168,4 +185,23 @@ def test_no_pair_that_fits_gives_the_closest_pairs_refusal() -> None:
     )
     with pytest.raises(InputError) as info:
         read_esa_jsonl(NamedBytes("all.jsonl", text.encode()), TWO)
-    assert str(info.value).startswith("all.jsonl: line 1: system 'A' segment 1: tgt differs")
+    assert str(info.value) == (
+        "all.jsonl: line 1: system 'A' segment 1: tgt differs from the hypothesis: "
+        "'犬が吠える。' vs 'Der Hund bellt.' (none of the file's 2 language pairs, en-ja, "
+        "en-zh, fits the test set; this is why en-ja's rows, the closest, do not)"
+    )
+
+
+def test_waves_of_one_campaign_given_apart_say_to_join_them() -> None:
+    # WMT24 publishes its campaign in waves (humeval/esa_generalMT2024_wave2.csv, wave3.csv)
+    rows = ESA_CSV.read_text("utf-8").splitlines(keepends=True)
+    halves = [
+        NamedBytes(f"wave{k}.csv", "".join(part).encode())
+        for k, part in enumerate((rows[:14], rows[14:]), start=2)
+    ]
+    with pytest.raises(InputError) as info:
+        attach_error_spans(esa_testset(), halves)
+    assert str(info.value).startswith("wave3.csv: error spans or scores named 'ESA'")
+    assert str(info.value).endswith("(cat wave2.csv wave3.csv > waves.csv)")
+    joined = NamedBytes("waves.csv", b"".join(h.data for h in halves))
+    check_against_oracle(attach_error_spans(esa_testset(), [joined]).error_spans[0])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pandas as pd
 
@@ -91,3 +92,14 @@ def test_csv_text_cells_never_start_a_formula_and_numbers_stay_numbers() -> None
         assert row == ["'" + text, "-1.5", "-2", "-3", "sig"]  # a number in text stays too
     read = pd.read_csv(io.BytesIO(to_csv(frame)))
     assert read["score"].tolist() == [-1.5] * n and read["count"].tolist() == [-2] * n
+
+
+def test_json_never_holds_a_non_finite_number() -> None:
+    # RFC 8259 has no NaN or Infinity; json.dumps would write them as such
+    frame = pd.DataFrame({"x": [float("inf"), float("-inf"), float("nan"), 1.5]})
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    rows = json.loads(to_json(frame, "sig"), parse_constant=refuse)["rows"]
+    assert [r["x"] for r in rows] == [None, None, None, 1.5]

@@ -81,3 +81,19 @@ def test_notes_read_back_as_the_same_errors_and_scores(drawn: Drawn) -> None:
             assert (error.severity, error.category) == (severity, MQM_CATEGORIES[category])
             assert ((error.start, error.end) if not error.omission else None) == span
             assert scores[system][segment] == -WEIGHT[severity]
+
+
+def test_a_comment_a_spreadsheet_would_run_is_written_inert() -> None:
+    # OWASP "CSV Injection": a cell starting with =, +, - or @ runs as a formula in a
+    # spreadsheet; the comment is free text (the reader ignores it), so it gets a '.
+    texts = {0: '=HYPERLINK("http://x.example","y")', 1: "@SUM(1)", 2: "-3"}
+    with tempfile.TemporaryDirectory() as folder:
+        workspace = Workspace.open(folder)
+        set_id = workspace.save_testset(TESTSET, "t").id
+        for segment, text in texts.items():
+            workspace.save_note(set_id, "A", segment, text, NOTE_CATEGORIES[0], author="Zoë")
+        table, _ = workspace.notes_mqm(set_id)
+    comments = [row.split("\t")[-1] for row in table.splitlines()[1:]]
+    assert comments == ["'" + texts[0], "'" + texts[1], "-3"]  # a number stays a number
+    annotations = read_mqm_tsv(NamedBytes("notes.tsv", table.encode()), TESTSET)
+    assert [annotations.annotation("A", k).raters for k in texts] == [("Zoë",)] * 3  # type: ignore[union-attr]

@@ -29,6 +29,7 @@ from bleuviz.app.ui.state.settings import (
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import NamedBytes
+from bleuviz.io.esa_records import pair_note
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, file_base_name
 from bleuviz.io.testset import TestSet
 from bleuviz.render.labels import escape_markdown as md
@@ -174,7 +175,8 @@ def _choose_keep(file_id: str) -> None:
 
 
 def skipped_notes(loaded: LoadedTestSet) -> list[str]:
-    """One line per imported metric whose file scores systems the test set does not hold."""
+    """One line per imported metric whose file scores systems the test set does not hold,
+    and per span file holding several language pairs (the pair read)."""
     state, scored = st.session_state, loaded.testset
     found = [(s.name, s.origin, s.skipped) for s in scored.seg_scores if s.skipped]
     cli_paths = tuple(state.get("cli_seg_scores") or ())
@@ -183,12 +185,13 @@ def skipped_notes(loaded: LoadedTestSet) -> list[str]:
         found += [
             f for f in skipped_in_files(loaded.content_id, cli_paths, scored) if f[1] in from_cli
         ]
+    pairs = [pair_note(a) for a in scored.error_spans if a.language_pairs]
     return [
         f"{name} ({file_base_name(origin)}): skipped {len(skipped)} system"
         f"{'s' if len(skipped) != 1 else ''} not loaded: {', '.join(skipped[:10])}"
         + (f", … ({len(skipped) - 10} more)" if len(skipped) > 10 else "")
         for name, origin, skipped in found
-    ]
+    ] + pairs
 
 
 def imported_sidebar() -> None:
