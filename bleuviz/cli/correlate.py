@@ -97,24 +97,41 @@ def _imported_view(testset: TestSet, name: str) -> MetricView:
     return scores_view(name, scored)
 
 
+#: Above this share of tied pairs, the table says acc_eq mostly counts ties (as the app).
+MOSTLY_TIED = 0.5
+
+
+def _tie(value: float | None, form: str) -> str:
+    """acc_eq's ε or tied share as the text table shows it; n/a where undefined."""
+    return "n/a" if value is None else form.format(value)
+
+
 def _table(human: str, results: list[Correlation], left_out: list[str]) -> list[str]:
     """Return a text table, one metric a line, and a legend."""
     width = max(len("metric"), *(len(r.name) for r in results))
     head: tuple[str, ...] = ("sys r", "sys tau", "pair acc", "seg tau", "tau item", "tau sys")
-    head += ("acc_eq", "systems", "segments")
+    head += ("acc_eq", "eps", "tied %", "systems", "segments")
     lines = [f"Correlation with {human} (scores oriented so that higher is better)"]
     lines.append(f"{'metric':<{width}}  " + "  ".join(f"{h:>8}" for h in head))
     for r in results:
         cells = [r.system_pearson, r.system_kendall, r.pairwise_accuracy, r.segment_kendall]
         cells += [r.segment_kendall_item, r.segment_kendall_system, r.pairwise_accuracy_eq]
         shown = ["n/a" if c is None else f"{c:.4f}" for c in cells]
+        shown += [_tie(r.tie_epsilon, "{:.4g}"), _tie(r.tied_share, "{:.1%}").rstrip("%")]
         shown += [str(r.n_systems), str(r.n_segments)]
         lines.append(f"{r.name:<{width}}  " + "  ".join(f"{c:>8}" for c in shown))
     lines.append(
         "seg tau: tau-b over every (system, segment) pair; tau item / tau sys: mean tau-b per "
         "segment / per system (mt-metrics-eval's average_by); acc_eq: pairwise accuracy with "
-        "tie calibration per segment (Deutsch et al., 2023)"
+        "tie calibration per segment (Deutsch et al., 2023), eps its tie threshold, tied % the "
+        "share of pairs eps ties"
     )
+    tied = [r.name for r in results if (r.tied_share or 0.0) > MOSTLY_TIED]
+    if tied:
+        lines.append(
+            f"acc_eq of {', '.join(tied)}: eps ties most pairs, so it mostly counts the pairs "
+            "the humans tie too"
+        )
     if left_out:
         lines.append(
             f"left out as human references (--include-human keeps them): {', '.join(left_out)}"

@@ -16,7 +16,7 @@ import pytest
 import sacrebleu
 
 from bleuviz.cli.main import main
-from tests.analysis.test_meta_eval import brute_acc_eq, scipy_mean_tau
+from tests.analysis.test_meta_eval import brute_acc_eq, brute_tied_share, scipy_mean_tau
 
 REF = ["the cat sat on the mat", "a dog ran in the park", "it rains all day long",
        "she reads a book", "we eat bread and cheese", "the sun is hot today"]  # fmt: skip
@@ -118,6 +118,22 @@ def test_text_table_names_what_was_left_out(
     out = capsys.readouterr().out
     assert "acc_eq" in out and "tau item" in out
     assert "left out as human references (--include-human keeps them): refB" in out
+
+
+def test_text_table_shows_acc_eqs_epsilon_and_the_pairs_it_ties(
+    capsys: pytest.CaptureFixture[str], files: list[str]
+) -> None:
+    """Issue 44 item 13: acc_eq beside its ε and the share of pairs ε ties (brute force)."""
+    assert main(["correlate", *files, "--human", "mqm"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    head = lines[1].split()
+    assert head[head.index("acc_eq") + 1 : head.index("acc_eq") + 4] == ["eps", "tied", "%"]
+    eps, tied_shown = lines[2].split()[-4:-2]  # before the systems and segments counts
+    m, h = matrices(["sysA", "sysB", "sysC"])
+    expected = brute_acc_eq(m, h)
+    assert expected is not None
+    assert float(eps) == pytest.approx(expected[1], rel=1e-3)
+    assert tied_shown == f"{brute_tied_share(m, h, expected[1]):.1%}".rstrip("%")
 
 
 def test_latex_is_the_json_rounded_with_the_signatures(
