@@ -95,7 +95,9 @@ def sentence_scatter(
     where = f"{names[0]}: %{{x:.{digits}f}}<br>{names[1]}: %{{y:.{digits}f}}<extra></extra>"
     for outcome, mask, color in outcomes:
         points = _points(a[mask], b[mask], seg[mask], (low, top) if one_per_cell else None)
-        points.update(name=outcome, marker_color=color)
+        # Not clipped: the ties at an axis' end (MQM's 0, BLEU's 0 and 100) are points grown
+        # with their number, which the plot's edge cut in half.
+        points.update(name=outcome, marker_color=color, cliponaxis=False)
         fig.add_trace(points.update(hovertemplate=points.hovertemplate + where))
     edge = [low - 0.03 * (top - low), top + 0.03 * (top - low)]
     fig.update_layout(

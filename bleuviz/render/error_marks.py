@@ -64,8 +64,12 @@ ERROR_CSS = (
     f" padding-left: {TOKEN_PADDING_X}; }}"
     + f'.bv-tok .bv-err[data-edge~="end"] {{ margin-right: -{TOKEN_PADDING_X};'
     f" padding-right: {TOKEN_PADDING_X}; }}"
-    + ".bv-omission { border: 2px solid; border-radius: 0.25rem; padding: 0 0.25rem;"
-    " margin-left: 0.4rem; font-size: 0.85rem; }"
+    # The box takes the colour of any other severity (``undecided``...) as its underline does,
+    # not the text's, and stays whole at a line's end ("‸" and "omission" one box).
+    + ".bv-omission { border: 2px solid "
+    + OTHER_COLOUR
+    + "; border-radius: 0.25rem; padding: 0 0.25rem;"
+    " margin-left: 0.4rem; font-size: 0.85rem; white-space: nowrap; }"
     + "".join(
         f'.bv-omission[data-severity="{severity}"] {{ border-color: {colour}; }}'
         for severity, colour in SEVERITY_COLOURS.items()

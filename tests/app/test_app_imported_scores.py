@@ -246,6 +246,44 @@ def test_uploading_the_command_lines_score_file_again_changes_nothing_and_says_s
     assert said in [message_text(i.value) for i in at.sidebar.info]  # issue 44 item 7
 
 
+def test_a_mean_of_one_segment_has_no_interval(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    # Found on WMT24's ESA excerpt: a system with one judged segment showed "75.00 ± 0.00",
+    # an interval of zero width where one value gives none.
+    n = len(HYPS["literal"])
+    one = tmp_path / "one.seg.score"
+    rows = [f"{name}\t{'None' if i else 75}" for name in NAMES for i in range(n)]
+    one.write_text("\n".join(rows) + "\n")
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+    at = new_app(*argv, "--seg-scores", str(one))
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    column = at.table[0].value["one (mean ± 95% CI)"]
+    assert set(column) == {"75.00 (1 segment: no interval)"}
+    helps = [m.help for m in at.metric if m.value == "75.00"]
+    assert len(helps) == len(NAMES) and all("1 segment scored" in h for h in helps), helps
+
+
+def test_already_loaded_is_said_beside_a_command_line_files_skipped_systems(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    # Found on WMT24's ESA release, which scores systems the test set lacks (refA...): the
+    # sidebar's note about them took the place of "already loaded, nothing changed".
+    with_ghost = tmp_path / "human.seg.score"
+    n_lines = len(HUMAN_SCORES.read_text().splitlines()) // len(NAMES)
+    with_ghost.write_text(HUMAN_SCORES.read_text() + "ghost\t1\n" * n_lines)
+    argv = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
+    at = new_app(*argv, "--seg-scores", str(with_ghost))
+    at.run()
+    score_uploader(at).set_value(("human.seg.score", with_ghost.read_bytes(), "text/plain"))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    infos = [message_text(i.value) for i in at.sidebar.info]
+    assert "human.seg.score: already loaded, nothing changed." in infos
+    assert any("skipped 1 system not loaded: ghost" in i for i in infos), infos
+
+
 @pytest.mark.parametrize("choice", ["replace", "keep"])
 def test_other_scores_under_a_loaded_name_ask_first(
     app: Callable[..., AppTest], tmp_path: Path, choice: str

@@ -237,3 +237,29 @@ def test_a_source_given_while_a_clash_waits_moves_the_set_and_asks_again(
     set_id, workspace = only_set(isolated_workspace)
     literal = workspace.load(set_id).systems["literal"]
     assert literal[0] == "A changed first line ." and literal[1:] == lines(SAMPLE_HYPS[0])[1:]
+
+
+def test_a_clash_cancelled_when_the_source_comes_leaves_the_workspace_as_it_was(
+    new_app: Callable[..., AppTest], isolated_workspace: Path
+) -> None:
+    """Found trying WMT24's ESA excerpt: a corrected system given with the references, then
+    the source, to a workspace holding that set. The upload saved a set without the source,
+    then asked about the clash; on Cancel that set stayed, shown, holding the corrected
+    lines, while the sidebar said "Not saved"."""
+    first = uploading(new_app)  # another session saved the set before
+    for kind in ("hyp", "ref", "src"):
+        give(first, kind)
+    set_id, _ = only_set(isolated_workspace)
+    app = uploading(new_app)
+    app.sidebar.file_uploader(key="up_hyp").set_value([changed_hyp(), FILES["hyp"][1]])
+    give(run(app), "ref")  # saved at once: a set without the source
+    give(app, "src")  # now the upload is the saved set, whose literal has other lines
+    dialog_buttons(app)["upload_cancel"].click()  # type: ignore[attr-defined]
+    run(run(app))
+    assert only_set(isolated_workspace)[0] == set_id  # nothing of the upload saved
+    assert Workspace.open(isolated_workspace).load(set_id).systems["literal"] == lines(
+        SAMPLE_HYPS[0]
+    )
+    assert any(c.value.startswith("Not saved:") for c in app.sidebar.caption)
+    for kind in ("hyp", "ref", "src"):  # the files stay given, to rename or ask again
+        assert app.sidebar.file_uploader(key=UPLOADERS[kind]).value

@@ -16,6 +16,7 @@ import pytest
 from bleuviz.render.compare_charts import (
     EVERY_POINT_MAX,
     SCATTER_GRID,
+    Axis,
     difference_histogram,
     sentence_scatter,
 )
@@ -57,6 +58,18 @@ def test_a_few_segments_are_drawn_one_point_per_pair_of_scores_each_counted() ->
     assert drawn == len(a)  # every segment counted once, no point drawn twice
     assert len(together[(0.0, 0.0)]) > 1  # the ties at 0 are one point, drawn larger
     assert sizes[len(together[(0.0, 0.0)])] > sizes[1]
+
+
+@pytest.mark.parametrize("n", [50, EVERY_POINT_MAX + 1])
+def test_points_on_the_axes_edge_are_drawn_whole(n: int) -> None:
+    # Found on MQM (tried on WMT17 en-de with an MQM-like file): most segments score 0, the
+    # axes' top, and their point, grown with their number, was cut by the plot's edge.
+    a, b = scores(n, seed=4)
+    mqm = Axis("MQM", scale=25.0, floor=-25.0, top=0.0)
+    fig = sentence_scatter(-a / 4, -b / 4, list(range(1, n + 1)), NAMES, mqm)
+    points = marker_traces(fig)
+    assert max(max(t.y, default=-25.0) for t in points) == 0.0  # points on the top edge
+    assert all(t.cliponaxis is False for t in points)  # drawn whole, over the edge
 
 
 @pytest.mark.parametrize("seed", [2, 3])

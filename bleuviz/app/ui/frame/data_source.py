@@ -19,7 +19,7 @@ from bleuviz.app.ui.cache.workspace import (
     workspace_readonly,
 )
 from bleuviz.app.ui.frame.saved_sets import saved_set_widgets, trash_widgets
-from bleuviz.app.ui.frame.uploads import saved_by_this_upload, upload_section
+from bleuviz.app.ui.frame.uploads import PENDING_SOURCE, saved_by_this_upload, upload_section
 from bleuviz.app.ui.state.app_args import AppArgs, app_args
 from bleuviz.app.ui.state.link_values import text
 from bleuviz.app.ui.state.links import LinkParam, arriving, claim, report_problem
@@ -124,6 +124,8 @@ def data_sources(sets: tuple[SavedSet, ...]) -> dict[str, str]:
     pending = state.pop("pending_set", None)
     if pending is not None:  # a save of the last run switches to what it saved
         state["data_source"], state[SAVED_SET_KEY] = SAVED, pending
+    if (source := state.pop(PENDING_SOURCE, None)) is not None:  # a cancelled upload's
+        state["data_source"] = source
     apply_set_link()
     sources = {SAVED: "Saved test set"} if sets else {}
     if state["cli_paths"] is not None and state.get("data_source") == "cli":

@@ -211,7 +211,7 @@ def imported_sidebar() -> None:
     notes = skipped_notes(loaded) if loaded is not None else []
     if scored is not None and uploads and not waiting:
         save_scores(scored, notes, said)
-    show_notes(notes, said)
+    show_notes(notes, said, bool(files))
     show_kept(files)
     names = [s.name for s in scored.seg_scores] if scored is not None else []
     st.session_state["imported_names"] = names
@@ -235,16 +235,19 @@ def imported_sidebar() -> None:
     )
 
 
-def show_notes(notes: list[str], said: Said) -> None:
+def show_notes(notes: list[str], said: Said, uploading: bool) -> None:
     """Name the systems skipped and the uploads refused or already loaded.
 
-    Those of the files now in the uploader, or else of the upload just saved.
+    Those of the files now in the uploader (``uploading``), or else of the upload
+    just saved, beside the notes of the files the set already holds (a command-line
+    file's skipped systems used to take the place of "already loaded").
     """
     state = st.session_state
     saved_to, saved_notes, saved_said = state.get(SAVED_NOTES, (None, (), Said()))
     showing_saved = state.get("data_source") == SAVED and state.get(SAVED_SET_KEY) == saved_to
-    if not notes and not said.infos and not said.errors and showing_saved:
-        notes, said = list(saved_notes), saved_said
+    if not uploading and showing_saved:
+        notes = [*notes, *(n for n in saved_notes if n not in notes)]
+        said = saved_said
     for error in said.errors:
         st.sidebar.error(md(error), icon=":material/error:")
     for note in [*notes, *said.infos]:

@@ -45,6 +45,8 @@ CONFLICT_KEY, ANSWER_KEY = "upload_conflict", "upload_answer"
 UPLOADED_KEY = "upload_saved"
 #: Session-state key of the ids of the sets this session's uploads made (not added to).
 MADE_KEY = "upload_made"
+#: Session-state key of the test-set source the next run shows (set after the radio is drawn).
+PENDING_SOURCE = "pending_source"
 #: The dialog's answers.
 REPLACE, KEEP, CANCEL = "replace", "keep", "cancel"
 
@@ -236,6 +238,7 @@ def _answer(conflict: dict[str, Any]) -> None:
         return
     if answer == CANCEL:
         conflict["cancelled"] = True
+        _withdraw(str(conflict["set_id"]))
         return
     uploads = state["uploads"]
     loaded = uploaded_testset(uploads)
@@ -244,6 +247,24 @@ def _answer(conflict: dict[str, Any]) -> None:
         _save(loaded, uploads, replace_systems=True, answered=True)
     else:
         _save(without_systems(loaded.testset, systems), uploads, answered=True)
+
+
+def _withdraw(clashing_id: str) -> None:
+    """On a cancel, take back the set this upload saved before its files clashed.
+
+    Hypotheses and references are saved as soon as they read; a source given then
+    makes them a set saved before, whose system has other lines. Cancelling leaves
+    the workspace as it was: the upload's earlier set goes (``retire``), and the
+    sidebar returns to the uploads, whose files stay given ("Not saved").
+    """
+    state = st.session_state
+    earlier = state.get(UPLOADED_KEY)
+    if earlier is None or not earlier["new"] or earlier["id"] == clashing_id:
+        return
+    retire(str(earlier["id"]))
+    state.pop(UPLOADED_KEY)
+    state[PENDING_SOURCE] = "upload"  # the radio is drawn already: the next run switches
+    st.rerun()
 
 
 def without_systems(testset: TestSet, names: tuple[str, ...]) -> TestSet:

@@ -42,9 +42,22 @@ def cached_mean_ci(values: FloatArray) -> tuple[float, float, float] | None:
 
 
 def mean_with_ci(spec: MetricSpec, scores: MetricScores) -> str:
-    """ "0.8243 ± 0.0105": the mean and half its 95% bootstrap interval; a dash if unscored."""
+    """ "0.8243 ± 0.0105": the mean and half its 95% bootstrap interval; a dash if unscored.
+
+    One scored segment has no interval (its resamples all equal it): "75.00 (1 segment:
+    no interval)", not "± 0.00".
+    """
     ci = cached_mean_ci(np.asarray(scores.sentence))
-    return "—" if ci is None else f"{fmt_metric(spec, ci[0])} ± {fmt_metric(spec, ci[2])}"
+    if ci is None:
+        return "—"
+    if scored_count(scores) < 2:
+        return f"{fmt_metric(spec, ci[0])} (1 segment: no interval)"
+    return f"{fmt_metric(spec, ci[0])} ± {fmt_metric(spec, ci[2])}"
+
+
+def scored_count(scores: MetricScores) -> int:
+    """How many segments have a score."""
+    return int(np.count_nonzero(~np.isnan(np.asarray(scores.sentence, dtype=np.float64))))
 
 
 def imported_cards(
@@ -60,11 +73,15 @@ def imported_cards(
         for i, (name, scores) in enumerate(by_system.items()):
             ci = cached_mean_ci(np.asarray(scores.sentence))
             value = "—" if ci is None else fmt_metric(spec, ci[0])
-            detail = "no scored segment" if ci is None else f"95% CI ± {fmt_metric(spec, ci[2])}"
-            scored = int(np.count_nonzero(~np.isnan(scores.sentence)))
-            columns[i % len(columns)].metric(
-                md(name), value, help=f"{detail}; {scored} segments scored. {scores.signature}"
+            scored = scored_count(scores)
+            detail = (
+                "no scored segment"
+                if ci is None
+                else f"95% CI ± {fmt_metric(spec, ci[2])}; {scored:,} segments scored"
+                if scored > 1
+                else "no interval; 1 segment scored"
             )
+            columns[i % len(columns)].metric(md(name), value, help=f"{detail}. {scores.signature}")
 
 
 def metric_views(evaluation: Evaluation, config: BleuConfig, human: str) -> list[MetricView]:
