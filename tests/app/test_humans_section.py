@@ -195,12 +195,13 @@ def test_disagreements_show_both_sides_with_counts_links_and_an_export(
     at.number_input(key="ov_human_gap_rows").set_value(len(expected) + 1).run()  # more than any
     assert not at.exception
     assert [len(at.dataframe[i].value) for i in (0, 1)] == [len(generous), len(harsh)]
-    csv = downloads["ov_human_gaps_export_csv"]().decode()
-    table = pd.read_csv(
-        io.StringIO("\n".join(line for line in csv.splitlines() if not line.startswith("#")))
-    )
+    table = pd.read_csv(io.BytesIO(downloads["ov_human_gaps_export_csv"]()))
     assert len(table) == len(generous) + len(harsh)  # every disagreement, not the page's 20
     assert sorted(table["side"].unique()) == ["too generous", "too harsh"]
+    # The scores under their own names, each with its signature (a plain read_csv).
+    assert {"BLEU", "human", "percentile gap"} <= set(table.columns), table.columns
+    assert table["signature BLEU"].str.startswith("nrefs:2|").all()
+    assert table["signature human"].str.startswith("imported:").all()
 
 
 def test_disagreements_open_in_this_tab(new_app: Callable[..., AppTest]) -> None:

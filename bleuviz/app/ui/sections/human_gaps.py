@@ -16,11 +16,12 @@ import streamlit as st
 
 from bleuviz.analysis.correlation import EVEN, GENEROUS, HARSH, MetricView, segment_gaps
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.scores import metric_spec
+from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.state.page_links import segment_query
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.render.export import export_style
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.numbers import PERCENT_DIGITS, printf
 
@@ -55,9 +56,28 @@ def largest_gaps(
         found = disagree[disagree["side"] == side]
         _side_table(evaluation, found.head(int(rows)), len(found), view.name, human, side, meaning)
     export_buttons(
-        disagree.reset_index(drop=True),
+        gaps_export(evaluation, disagree, view.name, human),
         f"disagreements-{view.name}-vs-{human}",
         "ov_human_gaps_export",
+    )
+
+
+def gaps_export(
+    evaluation: Evaluation, disagree: pd.DataFrame, metric: str, human: str
+) -> pd.DataFrame:
+    """Every disagreement as exported: the scores under their names, with their signatures.
+
+    The values are the scores as computed (sacrebleu's floats), the page's decimals
+    going to LaTeX only.
+    """
+    first = next(iter(evaluation.testset.systems))
+    names = {"metric": metric, "human": human, "gap": "percentile gap"}
+    frame = disagree.reset_index(drop=True).rename(columns=names)
+    specs = {name: metric_spec(evaluation, name) for name in (metric, human)}
+    return export_style(
+        frame,
+        digits={**{n: spec.digits for n, spec in specs.items()}, names["gap"]: PERCENT_DIGITS},
+        signatures={n: metric_scores(evaluation, first, n).signature for n in specs},
     )
 
 
