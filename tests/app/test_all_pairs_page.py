@@ -121,3 +121,5 @@ def test_pairs_say_which_sign_is_better_and_show_one_precision_per_column(
     columns = json.loads(app.dataframe[0].proto.columns)
     formats = {c: columns[c]["type_config"]["format"] for c in ("diff", "p_value_bs", "p_value_ar")}
     assert formats == {"diff": "%+.2f", "p_value_bs": "%.4f", "p_value_ar": "%.4f"}
+    labels = [columns[c]["label"] for c in ("p_value_bs", "p_value_ar")]
+    assert labels == ["p (bootstrap)", "p (randomization)"]  # as the buckets' table heads them

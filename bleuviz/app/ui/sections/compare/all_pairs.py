@@ -137,8 +137,14 @@ def pairs_columns(spec: MetricSpec) -> dict[str, Any]:
     p_value = printf(P_VALUE_DIGITS)
     return {
         "diff": st.column_config.NumberColumn("b − a", format=printf(spec.digits, sign=True)),
-        "p_value_bs": st.column_config.NumberColumn("p_value_bs", format=p_value),
-        "p_value_ar": st.column_config.NumberColumn("p_value_ar", format=p_value),
+        "p_value_bs": st.column_config.NumberColumn(
+            "p (bootstrap)", format=p_value, help="paired bootstrap's p-value (p_value_bs)"
+        ),
+        "p_value_ar": st.column_config.NumberColumn(
+            "p (randomization)",
+            format=p_value,
+            help="approximate randomization's p-value (p_value_ar); empty when AR is off",
+        ),
     }
 
 
