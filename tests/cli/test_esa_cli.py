@@ -1,6 +1,7 @@
 """The command line on WMT24's ESA release as published (tests/data/esa, see its README).
 
-``spans`` and ``score`` take the release's Appraise CSV and JSON lines with
+``spans`` and ``score`` take the release's Appraise CSV and JSON lines (flat and
+unified) with
 ``--mqm`` as the app does; ``undecided`` spans are a group of their own; a score
 outside ESA's 0-100 is one line on stderr naming file and line, status 2.
 """
@@ -18,10 +19,14 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.cli.main import main
 from bleuviz.io.decode import read_path
 from bleuviz.io.error_span_files import attach_error_spans
-from tests.data.esa_release import ESA_CSV, ESA_JSONL, esa_testset, write_esa_files
+from tests.data.esa_release import ESA_CSV, ESA_JSONL, ESA_UNIFIED, esa_testset, write_esa_files
 
 
-@pytest.mark.parametrize("spans", [ESA_CSV, ESA_JSONL], ids=["appraise-csv", "release-jsonl"])
+@pytest.mark.parametrize(
+    "spans",
+    [ESA_CSV, ESA_JSONL, ESA_UNIFIED],
+    ids=["appraise-csv", "release-jsonl", "release-unified"],
+)
 def test_spans_reads_the_release_and_counts_undecided_apart(
     spans: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -59,8 +64,12 @@ def test_an_esa_score_outside_0_to_100_is_one_line(
 
 @pytest.mark.parametrize(
     ("spans", "read", "other"),
-    [(ESA_CSV, "eng-ces", "eng-hin"), (ESA_JSONL, "en-cs", "en-hi")],
-    ids=["appraise-csv", "release-jsonl"],
+    [
+        (ESA_CSV, "eng-ces", "eng-hin"),
+        (ESA_JSONL, "en-cs", "en-hi"),
+        (ESA_UNIFIED, "en-cs", "en-hi"),
+    ],
+    ids=["appraise-csv", "release-jsonl", "release-unified"],
 )
 def test_the_language_pair_read_is_named(
     spans: Path, read: str, other: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
