@@ -15,7 +15,7 @@ times, system, annotator, speech_info``. The keys read here:
 * ``annotator`` (optional): the rater; ``ESA`` when absent;
 * ``langs`` (optional): the language pair; the release holds every pair in one file.
 
-The release's unified layout (``jsonl/wmt24-genmt-humeval.jsonl``, one line per
+The release's unified layout (``txt/wmt24-genmt-humeval.jsonl``, one line per
 segment) is read too, line by line (``bleuviz.io.esa_unified``).
 
 What the values mean, and how several annotators, several language pairs and

@@ -2,9 +2,9 @@
 
 Beside the flat ``wmt24_esa_original.jsonl`` (``bleuviz.io.esa_jsonl``), the
 release's ``humeval/merge_to_jsonl.py`` (wmt-conference/wmt24-news-systems,
-``convert_to_unified_format``) writes ``jsonl/wmt24-genmt-humeval.jsonl`` with
-pandas' ``to_json(lines=True, orient="records")``: the same judgements grouped
-by segment, one object per line with the keys
+``convert_to_unified_format``) writes ``wmt24-genmt-humeval.jsonl`` (published
+in ``txt/``) with pandas' ``to_json(lines=True, orient="records")``: the same
+judgements grouped by segment, one object per line with the keys
 
 * ``doc_id``: ``"{langs}_#_{domain}_#_{doc_id}_#_{line_id}"``: the language
   pair first, the segment's 0-based ``line_id`` last;
