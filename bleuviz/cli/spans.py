@@ -41,11 +41,13 @@ the app's highlight). BLEU sees errors when error tokens are flagged more often
 than other tokens: the table shows both shares and their difference in points,
 by severity and by top-level category (Accuracy, Fluency, Terminology, Style,
 Locale convention, Other; Non-translation! counts as Accuracy, unknown
-categories as Other). Several raters: a token is an error token if any rater
-marked it (--rater keeps one rater's spans and segments). Span agreement: the
-runs of flagged tokens against the union of the error spans, MPP micro-averaged
-(partial overlap, partial credit; Perrella et al., 2026). Segments whose tokens
-cannot be placed in the line are counted as unaligned, listed, and left out."""
+categories as Other; a category without error tokens in the file is left
+out, and all of them when no span names one, as ESA's). Several raters: a
+token is an error token if any rater marked it (--rater keeps one rater's
+spans and segments). Span agreement: the runs of flagged tokens against the
+union of the error spans, MPP micro-averaged (partial overlap, partial credit;
+Perrella et al., 2026). Segments whose tokens cannot be placed in the line are
+counted as unaligned, listed, and left out."""
 
 
 def add_spans_parser(commands: Any) -> argparse.ArgumentParser:
@@ -79,12 +81,13 @@ def run_spans(args: argparse.Namespace) -> int:
         _check_rater(annotations, args.rater)
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
     analysis = what_bleu_sees(testset, annotations, tokenize, config, args.rater)
+    categories = shown_categories(analysis, annotations)
     if args.format == "json":
-        print(dumps(analysis_dict(analysis)))
+        print(dumps(analysis_dict(analysis, categories)))
     elif args.format == "latex":
-        print(latex_report(analysis, tokenize))
+        print(latex_report(analysis, tokenize, categories))
     else:
-        print("\n".join(text_report(analysis, tokenize)))
+        print("\n".join(text_report(analysis, tokenize, categories)))
     if analysis.not_annotated:
         names = ", ".join(analysis.not_annotated)
         print(
@@ -121,6 +124,25 @@ def _check_rater(annotations: ErrorAnnotations, rater: str) -> None:
         raise InputError(f"--rater: {annotations.name} has no rater {rater!r} (raters: {shown})")
 
 
+def shown_categories(
+    analysis: ErrorTokenAnalysis, annotations: ErrorAnnotations
+) -> tuple[str, ...]:
+    """Return the categories given a row: those holding error tokens in the whole analysis.
+
+    None when no span of the file names a category (ESA's ``error_type`` is empty):
+    every error would be Other, a row repeating "error tokens".
+    """
+    named = any(
+        span.category
+        for segments in annotations.segments.values()
+        for a in segments
+        if a is not None
+        for span in a.spans
+    )
+    rows = analysis.all.by_category
+    return tuple(c for c in TOP_CATEGORIES if named and rows[c] and rows[c][0].error_tokens)
+
+
 def _rows(rows: Sequence[OrderCounts]) -> list[dict[str, int]]:
     return [
         {
@@ -134,15 +156,15 @@ def _rows(rows: Sequence[OrderCounts]) -> list[dict[str, int]]:
     ]
 
 
-def report_dict(report: ErrorTokenReport) -> dict[str, Any]:
-    """One system's (or all's) fields, as the JSON output has them."""
+def report_dict(report: ErrorTokenReport, categories: Sequence[str]) -> dict[str, Any]:
+    """One system's (or all's) fields, as the JSON output has them (``categories``' rows)."""
     return {
         "name": report.name,
         "segments": report.segments,
         "unaligned": len(report.unaligned),
         "orders": _rows(report.orders),
         "by_severity": {s: _rows(rows) for s, rows in report.by_severity.items()},
-        "by_category": {c: _rows(rows) for c, rows in report.by_category.items()},
+        "by_category": {c: _rows(report.by_category[c]) for c in categories},
         "spans": [
             {"order": s.order, "precision": s.precision, "recall": s.recall, "f1": s.f1}
             for s in report.spans
@@ -150,11 +172,11 @@ def report_dict(report: ErrorTokenReport) -> dict[str, Any]:
     }
 
 
-def analysis_dict(analysis: ErrorTokenAnalysis) -> dict[str, Any]:
+def analysis_dict(analysis: ErrorTokenAnalysis, categories: Sequence[str]) -> dict[str, Any]:
     """The JSON output: every system, then all."""
     return {
-        "systems": [report_dict(r) for r in analysis.systems],
-        "all": report_dict(analysis.all),
+        "systems": [report_dict(r, categories) for r in analysis.systems],
+        "all": report_dict(analysis.all, categories),
     }
 
 
@@ -171,7 +193,7 @@ def _group_line(label: str, rows: Sequence[OrderCounts]) -> str:
     return f"{label:<20}{rows[0].error_tokens:>8}{cells}"
 
 
-def _table(report: ErrorTokenReport) -> list[str]:
+def _table(report: ErrorTokenReport, categories: Sequence[str]) -> list[str]:
     """One report as a table: a row per group, per order the flagged share and difference."""
     header = "".join(f"{'n=' + str(r.order):>7} {'diff':>6}" for r in report.orders)
     other = "".join(f"{_percent(r.other_rate):>7} {'':>6}" for r in report.orders)
@@ -184,7 +206,7 @@ def _table(report: ErrorTokenReport) -> list[str]:
         _group_line(f"  {s}" if s != UNDECIDED else f"{s} (apart)", rows)
         for s, rows in report.by_severity.items()
     ]
-    lines += [_group_line(f"  {c}", rows) for c, rows in report.by_category.items()]
+    lines += [_group_line(f"  {c}", report.by_category[c]) for c in categories]
     agreement = "".join(
         f"  P {100 * s.precision:.1f} R {100 * s.recall:.1f} F {100 * s.f1:.1f}"
         for s in report.spans
@@ -197,14 +219,14 @@ def _table(report: ErrorTokenReport) -> list[str]:
     return lines
 
 
-def _best_and_worst(report: ErrorTokenReport) -> list[str]:
+def _best_and_worst(report: ErrorTokenReport, categories: Sequence[str]) -> list[str]:
     """Per order, the categories whose error tokens BLEU flags most and least over the rest."""
     lines = []
     for k in range(len(report.orders)):
         seen = [
             (rows[k].difference, name)
             for name, rows in report.by_category.items()
-            if rows[k].error_tokens and not math.isnan(rows[k].difference)
+            if name in categories and rows[k].error_tokens and not math.isnan(rows[k].difference)
         ]
         if seen:
             best, worst = max(seen), min(seen)
@@ -217,23 +239,34 @@ def _best_and_worst(report: ErrorTokenReport) -> list[str]:
     return lines
 
 
-def text_report(analysis: ErrorTokenAnalysis, tokenize: TokenizeConfig) -> list[str]:
-    """The text output: the settings, a table per system, then all."""
+def text_report(
+    analysis: ErrorTokenAnalysis, tokenize: TokenizeConfig, categories: Sequence[str]
+) -> list[str]:
+    """The text output: the settings, a table per system, then all (``categories``' rows)."""
     rater = analysis.rater or "any rater"
     lines = [
         f"What BLEU sees of {analysis.annotations} error spans ({rater}; tokenizer "
         f"{tokenize.name}{', lowercased' if tokenize.lowercase else ''}; "
         f"orders 1-{analysis.max_order}).",
         "Share of tokens BLEU flags (no matched n-gram covers them), in %; diff: error "
-        "tokens minus other tokens, in points. Categories: " + ", ".join(TOP_CATEGORIES) + ".",
+        "tokens minus other tokens, in points. " + _categories_said(categories),
     ]
     for report in (*analysis.systems, analysis.all):
         title = "All systems" if report is analysis.all else report.name
         unaligned = f", {len(report.unaligned)} unaligned" if report.unaligned else ""
         lines += ["", f"== {title}: {report.segments} segments{unaligned} =="]
-        lines += _table(report)
-    lines += _best_and_worst(analysis.all)
+        lines += _table(report, categories)
+    lines += _best_and_worst(analysis.all, categories)
     return lines
+
+
+def _categories_said(categories: Sequence[str]) -> str:
+    """The sentence naming the category rows, or saying why there are none."""
+    if not categories:
+        return "Categories: none (no error token under a named category)."
+    left_out = [c for c in TOP_CATEGORIES if c not in categories]
+    said = f"Categories: {', '.join(categories)}."
+    return said + (f" Without error tokens: {', '.join(left_out)}." if left_out else "")
 
 
 #: The LaTeX table's columns: the app's "what BLEU sees" export, one row per group and order.
@@ -260,7 +293,9 @@ def _latex_cells(c: OrderCounts) -> list[str]:
     return [*tokens, str(c.other_tokens), share(c.other_rate), diff]
 
 
-def latex_report(analysis: ErrorTokenAnalysis, tokenize: TokenizeConfig) -> str:
+def latex_report(
+    analysis: ErrorTokenAnalysis, tokenize: TokenizeConfig, categories: Sequence[str]
+) -> str:
     """A booktabs table: per system (then all), group and order, the flagged shares.
 
     Shares are in %, the difference in points, as in the text table; a share
@@ -271,7 +306,8 @@ def latex_report(analysis: ErrorTokenAnalysis, tokenize: TokenizeConfig) -> str:
     rows = []
     for report in (*analysis.systems, analysis.all):
         name = "All systems" if report is analysis.all else escape_latex(report.name)
-        groups = {"error tokens": report.orders, **report.by_severity, **report.by_category}
+        named = {c: report.by_category[c] for c in categories}
+        groups = {"error tokens": report.orders, **report.by_severity, **named}
         rows += [
             [name, escape_latex(group), *_latex_cells(c)]
             for group, counts in groups.items()

@@ -5,7 +5,7 @@ Five layouts are read (one module each):
 * Google's MQM TSV (``bleuviz.io.mqm_tsv``): a ``.tsv`` whose header names
   ``system doc doc_id seg_id rater source target category severity``;
 * mt-metrics-eval's ``NAME.seg.rating`` (``bleuviz.io.mqm_ratings``);
-* WMT24's ESA export as JSON lines (``bleuviz.io.esa_jsonl``): a ``.jsonl``;
+* WMT24's ESA export as JSON lines (``bleuviz.io.esa_jsonl``, flat or unified): a ``.jsonl``;
 * Appraise's raw ESA export (``bleuviz.io.appraise_csv``): a ``.csv``, or any file
   whose first line is such a row;
 * COMET's ``--to_json`` output with xCOMET's ``error_spans`` (``bleuviz.io.xcomet_spans``):
@@ -48,7 +48,7 @@ SEG_RATING_SUFFIX = ".seg.rating"
 LAYOUTS = (
     "Google's MQM TSV (.tsv)",
     f"mt-metrics-eval NAME{SEG_RATING_SUFFIX}",
-    "WMT24 ESA JSON lines (.jsonl)",
+    "WMT24 ESA JSON lines, flat or unified (.jsonl)",
     "Appraise's ESA export (.csv)",
     "COMET's --to_json output with xCOMET error_spans (.json)",
 )

@@ -15,6 +15,9 @@ times, system, annotator, speech_info``. The keys read here:
 * ``annotator`` (optional): the rater; ``ESA`` when absent;
 * ``langs`` (optional): the language pair; the release holds every pair in one file.
 
+The release's unified layout (``txt/wmt24-genmt-humeval.jsonl``, one line per
+segment) is read too, line by line (``bleuviz.io.esa_unified``).
+
 What the values mean, and how several annotators, several language pairs and
 ``undecided`` spans are read, is ``bleuviz.io.esa_records``'s rule, shared with the CSV.
 """
@@ -27,6 +30,8 @@ from bleuviz.errors import InputError
 from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, decode_lines
 from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.esa_records import ESA, MISSING, EsaRecord, esa_annotations
+from bleuviz.io.esa_unified import KEYS as UNIFIED_KEYS
+from bleuviz.io.esa_unified import is_unified, unified_records
 from bleuviz.io.strict_json import load_json
 from bleuviz.io.testset import TestSet
 
@@ -39,9 +44,10 @@ def read_esa_jsonl(
     """Read WMT24's ESA JSON lines into error spans and ESA scores on ``testset``.
 
     Raises:
-        InputError: a line that is not such an object, a ``line_id`` past the end,
-            a ``tgt`` that differs from the hypothesis, a malformed span or score,
-            offsets outside the line, or no system of the file loaded.
+        InputError: a line that is not such an object (nor a unified one), a
+            ``line_id`` past the end, a ``tgt`` that differs from the hypothesis, a
+            malformed span or score, offsets outside the line, or no system of the
+            file loaded.
     """
     return esa_annotations(f.name, _records(f, max_bytes), testset)
 
@@ -53,8 +59,14 @@ def _records(f: NamedBytes, max_bytes: int) -> Iterator[EsaRecord]:
             continue
         record = load_json(f.name, line, line=n)
         where = f"{f.name}: line {n}"
+        if is_unified(record):
+            yield from unified_records(where, record)
+            continue
         if not isinstance(record, dict) or not isinstance(record.get("system"), str):
-            raise InputError(f"{where}: expected an object with system, line_id, tgt, esa_spans")
+            raise InputError(
+                f"{where}: expected an object with system, line_id, tgt, esa_spans "
+                f"(or the unified layout's {', '.join(UNIFIED_KEYS)})"
+            )
         target = record.get("tgt")
         if not isinstance(target, str):
             raise InputError(f"{where}: tgt {target!r} is not a text")

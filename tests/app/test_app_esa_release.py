@@ -34,7 +34,14 @@ from tests.app.test_app_error_spans import (
     rates_on_page,
 )
 from tests.app.test_app_imported_scores import score_uploader
-from tests.data.esa_release import ESA_CSV, ESA_JSONL, esa_oracle, esa_testset, write_esa_files
+from tests.data.esa_release import (
+    ESA_CSV,
+    ESA_JSONL,
+    ESA_UNIFIED,
+    esa_oracle,
+    esa_testset,
+    write_esa_files,
+)
 
 AYA = ("Aya23", 261)
 
@@ -113,15 +120,18 @@ def test_all_errors_leave_undecided_segments_out() -> None:
     assert group_segments(report, ALL_ERRORS, ["A"]) == (("A", 1),)
 
 
-@pytest.mark.parametrize("name", [ESA_CSV.name, "appraise-export.txt"])
-def test_an_uploaded_appraise_export_adds_its_esa_score(
-    new_app: Callable[..., AppTest], tmp_path: Path, name: str
+@pytest.mark.parametrize(
+    ("name", "spans"),
+    [(ESA_CSV.name, ESA_CSV), ("appraise-export.txt", ESA_CSV), (ESA_UNIFIED.name, ESA_UNIFIED)],
+)
+def test_an_uploaded_esa_file_adds_its_esa_score(
+    new_app: Callable[..., AppTest], tmp_path: Path, name: str, spans: Path
 ) -> None:
     hyps, ref, src = write_esa_files(tmp_path)
     at = new_app("--ref", ref, "--hyp", *hyps, "--src", src)
     at.switch_page(OVERVIEW)
     at.run()
-    score_uploader(at).set_value((name, ESA_CSV.read_bytes(), "text/csv"))
+    score_uploader(at).set_value((name, spans.read_bytes(), "text/csv"))
     at.run()
     assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]
     table = at.table[0].value

@@ -17,7 +17,20 @@ from tests.data import ROOT
 ESA_DATA = ROOT / "tests" / "data" / "esa"
 ESA_CSV = ESA_DATA / "esa_generalMT2024_wave2.excerpt.csv"
 ESA_JSONL = ESA_DATA / "wmt24_esa_original.excerpt.jsonl"
+ESA_UNIFIED = ESA_DATA / "wmt24-genmt-humeval.excerpt.jsonl"
 ESA_LINES = ESA_DATA / "wmt24_en-cs_lines.tsv"
+#: The unified layout's annotator of each Appraise user of the excerpt, as the release's
+#: ``humeval/annotator_mapping.json`` gives it (``convert_to_unified_format`` maps them).
+UNIFIED_RATERS = {
+    "enghin7909": "Annotator24microsoft",
+    "engces7901": "Annotator22ufal",
+    "engces790b": "Annotator08ufal",
+    "engces7907": "Annotator24ufal",
+    "engces7905": "Annotator12ufal",
+    "engces7920": "Annotator21ufal",
+    "engces7927": "Annotator07ufal",
+    "engces793c": "Annotator18ufal",
+}
 #: Lines of WMT24's en-cs test set (txt/sources/en-cs.txt).
 N_LINES = 998
 #: The systems the tests load (refA is the reference).

@@ -191,3 +191,91 @@ def test_offsets_are_appraise_s_first_and_last_character_in_utf16_units() -> Non
     assert spans is not None
     assert [tgt[s.start : s.end] for s in spans.spans] == ["Hund", "🙌", ".", "S"]
     assert not any(s.omission for s in spans.spans)
+
+
+def unified(langs: str = "en-de", line: object = 0, **systems: object) -> dict[str, object]:
+    """One line of the release's unified layout (``convert_to_unified_format``'s keys)."""
+    tgt_text = {s: TESTSET.systems[s][int(str(line))] for s in systems}
+    return {
+        "scores": systems,
+        "src_text": "The dog barks.",
+        "tgt_text": tgt_text,
+        "doc_id": f"{langs}_#_news_#_test-en-news_d1_#_{line}",
+    }
+
+
+def judgement(score: float, annotator: str, *spans: dict[str, object]) -> dict[str, object]:
+    """One annotator's ESA judgement, as the unified layout writes it."""
+    times = ["1.0", "2.0"]
+    return {"score": score, "annotator": annotator, "errors": list(spans), "times": times}
+
+
+HUND = {"start_i": 4, "end_i": 7, "severity": "major", "error_type": None}
+
+
+def test_the_unified_layout_reads_as_its_flat_lines() -> None:
+    missing = {"start_i": "missing", "end_i": "missing", "severity": "minor", "error_type": None}
+    line = unified(A=[judgement(40.0, "a1", HUND), judgement(70.0, "a2", missing)])
+    spans = read(line, unified(line=1, A=[judgement(90.0, "a1")]))
+    flat = read(
+        record(annotator="a1"),
+        record(annotator="a2", esa_spans=[missing], esa_score=70),
+        record(line_id=1, tgt="Gut.", esa_spans=[], esa_score=90, annotator="a1"),
+    )
+    assert spans.segments == flat.segments
+    first = spans.segments["A"][0]
+    assert first is not None and first.score == 55.0 and first.raters == ("a1", "a2")
+
+
+def test_a_unified_tgt_text_other_than_the_hypothesis_is_refused() -> None:
+    line = unified(A=[judgement(40.0, "a1", HUND)])
+    line["tgt_text"] = {"A": "Der Hund bellte."}
+    with pytest.raises(InputError) as info:
+        read(line)
+    assert str(info.value).startswith(
+        "esa.jsonl: line 1: judgement 1 of 'A': system 'A' segment 1: tgt differs from the "
+        "hypothesis: 'Der Hund bellte.' vs 'Der Hund bellt.'"
+    )
+
+
+def test_unified_lines_of_several_pairs_that_fit_alike_are_refused() -> None:
+    lines = [unified(langs, A=[judgement(40.0, "a1")]) for langs in ("en-de", "cs-de")]
+    with pytest.raises(InputError) as info:
+        read(*lines)
+    assert str(info.value).startswith(
+        "esa.jsonl: the rows of 2 language pairs (en-de, cs-de) fit the test set"
+    )
+
+
+def test_of_unified_lines_the_pair_that_fits_is_read() -> None:
+    other = unified("en-ja", A=[judgement(10.0, "j")])
+    other["tgt_text"] = {"A": "犬が吠える。"}
+    spans = read(other, unified(A=[judgement(40.0, "a1", HUND)]))
+    assert spans.language_pairs == ("en-de", "en-ja")
+    first = spans.segments["A"][0]
+    assert first is not None and first.score == 40.0 and first.raters == ("a1",)
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"doc_id": "d1"}, "line 1: doc_id 'd1' is not LANGS_#_DOMAIN_#_DOC_#_LINE_ID"),
+        ({"doc_id": "en-de_#_news_#_d1_#_x"}, "line_id 'x' is not a 0-based line number"),
+        ({"doc_id": "en-de_#_news_#_d1_#_7"}, "line_id 7 is past the test set's 2 segments"),
+        ({"tgt_text": {}}, "line 1: tgt_text of system 'A' None is not a text"),
+        ({"scores": {"A": {}}}, "line 1: scores of system 'A' is not a list"),
+        ({"scores": {"A": [5]}}, "judgement 1 of 'A': expected an object with score"),
+        (
+            {"scores": {"A": [judgement(150.0, "a1")]}},
+            "line 1: judgement 1 of 'A': esa_score 150 is outside ESA's 0-100",
+        ),
+    ],
+)
+def test_bad_unified_lines_are_refused_with_their_line(
+    change: dict[str, object], problem: str
+) -> None:
+    with pytest.raises(InputError) as info:
+        read({**unified(A=[judgement(40.0, "a1")]), **change})
+    message = str(info.value)
+    assert message.startswith("esa.jsonl: ") and "\n" not in message
+    assert problem in message

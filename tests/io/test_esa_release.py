@@ -1,10 +1,11 @@
-"""WMT24's ESA release read as published: its JSON lines and the Appraise CSV they come from.
+"""WMT24's ESA release read as published: its JSON lines (flat and unified) and the Appraise CSV.
 
 Data: the excerpt in tests/data/esa (see its README). The oracle
 (``tests.data.esa_release.esa_oracle``) reads the CSV with plain Python and the
 release script's own row filter; both layouts must give exactly its spans,
 raters and scores, including the ``undecided`` spans, and the release's string
-scores (``"95"``).
+scores (``"95"``). The unified excerpt holds the same judgements grouped by segment,
+so it must give the same annotations, its annotators renamed as the release renames them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -22,7 +24,14 @@ from bleuviz.io.error_span_files import attach_error_spans, read_error_spans, sa
 from bleuviz.io.error_spans import UNDECIDED, ErrorAnnotations
 from bleuviz.io.esa_jsonl import read_esa_jsonl
 from bleuviz.io.testset import TestSet
-from tests.data.esa_release import ESA_CSV, ESA_JSONL, esa_oracle, esa_testset
+from tests.data.esa_release import (
+    ESA_CSV,
+    ESA_JSONL,
+    ESA_UNIFIED,
+    UNIFIED_RATERS,
+    esa_oracle,
+    esa_testset,
+)
 
 
 def as_oracle(annotations: ErrorAnnotations) -> dict[tuple[str, int], object]:
@@ -70,6 +79,39 @@ def test_the_scores_attach_as_esa() -> None:
     oracle, _ = esa_oracle()
     values = testset.seg_score("ESA").values
     assert {(s, i): values[s][i] for s, i in oracle} == {k: v[2] for k, v in oracle.items()}
+
+
+def renamed(annotations: ErrorAnnotations, raters: dict[str, str]) -> ErrorAnnotations:
+    """The annotations with each rater (of the segments and of their spans) renamed."""
+    segments = {
+        system: tuple(
+            None
+            if a is None
+            else replace(
+                a,
+                raters=tuple(raters[r] for r in a.raters),
+                spans=tuple(replace(s, rater=raters[s.rater]) for s in a.spans),
+            )
+            for a in column
+        )
+        for system, column in annotations.segments.items()
+    }
+    return replace(annotations, segments=segments)
+
+
+def test_the_release_unified_layout_gives_what_its_flat_lines_give() -> None:
+    # both files hold the same judgements (see tests/data/esa/README.md); the unified
+    # one names the annotators through the release's annotator_mapping.json
+    testset = esa_testset()
+    flat = read_error_spans(read_path(ESA_JSONL), testset)
+    unified = read_error_spans(read_path(ESA_UNIFIED), testset)
+    assert unified.origin == str(ESA_UNIFIED) and unified.language_pairs == flat.language_pairs
+    assert sorted(unified.skipped) == sorted(flat.skipped)
+    assert same_annotations(unified, renamed(flat, UNIFIED_RATERS))
+    scored = [attach_error_spans(testset, [read_path(f)]) for f in (ESA_JSONL, ESA_UNIFIED)]
+    flat_scores, unified_scores = (t.seg_score("ESA") for t in scored)
+    assert unified_scores.same_values(flat_scores)
+    assert any(a is not None and a.spans for a in unified.segments["Aya23"])
 
 
 def _row(**changes: str) -> str:
