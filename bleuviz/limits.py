@@ -35,6 +35,11 @@ Why these numbers:
   with nltk's methods 4 and 5) those smoothings give. Four weights of 1e308
   summed to ``inf`` and scored ``nan``.
 
+- ``MAX_MQM_WEIGHT``: 1,000,000 per error (``--mqm-weights``). mt-metrics-eval's
+  largest weight is 25 (a major non-translation); a segment's score sums its
+  errors' weights, so 1e308 overflowed to ``-inf`` (numpy's overflow warnings,
+  then a refused JSON), and a negative weight made an error raise the score.
+
 Each option's domain is a ``Domain`` here: the command line's parser, a link's
 parameter, the app's input and the Python API take their bounds from it.
 """
@@ -67,6 +72,8 @@ MAX_SEED = 2**53 - 1
 MAX_SMOOTH_VALUE = 1_000_000
 #: Largest weight of one order (``--weights``, link ``weights``).
 MAX_WEIGHT = 10
+#: Largest weight of one MQM error (``--mqm-weights``); the least is 0.
+MAX_MQM_WEIGHT = 1_000_000
 
 
 def check_count(option: str, value: int, minimum: int, maximum: int) -> int:

@@ -9,6 +9,7 @@ and a value accepted scores exactly as sacrebleu scores it.
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -250,3 +251,33 @@ def test_one_domain_per_option_on_the_command_line_in_links_and_the_api(
         assert _cli_reads(*cli, value) is inside, (cli, value)
         assert _link_reads(link, value) is inside, (link, value)
         assert _api_reads(api, value) is inside, (api, value)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"smooth": "add-k", "smooth_value": MAX_SMOOTH_VALUE + 1.0}, "got 1000001.0"),
+        ({"weights": (MAX_WEIGHT + 1e-6, 1.0, 1.0, 1.0)}, f"got {MAX_WEIGHT + 1e-6!r}"),
+    ],
+)
+def test_a_value_just_past_a_maximum_is_named_as_given(
+    kwargs: dict[str, object], message: str
+) -> None:
+    """``{:g}`` printed 1,000,001 as ``1e+06`` and 10.000001 as ``10``: "at most 10, got 10"
+    (review r3's probe)."""
+    with pytest.raises(ConfigError, match=re.escape(message) + "$"):
+        BleuConfig(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("smooth", ["floor", "add-k"])
+def test_a_link_s_smooth_value_names_the_domain_the_command_line_has(smooth: str) -> None:
+    """A link's ``smooth_value=-1`` said "out of range (0 to inf)" (review r3's probe)."""
+    from bleuviz.app.ui.state.link_values import LinkValueError
+    from bleuviz.app.ui.state.setting_links import smooth_value
+
+    parse = smooth_value("sacrebleu", smooth)
+    with pytest.raises(LinkValueError, match=rf"^out of range \(0 to {MAX_SMOOTH_VALUE:,}\)$"):
+        parse("-1")
+    with pytest.raises(LinkValueError, match=rf"^out of range \(0 to {MAX_SMOOTH_VALUE:,}\)$"):
+        parse(str(MAX_SMOOTH_VALUE + 1))
+    assert parse(str(MAX_SMOOTH_VALUE)) == MAX_SMOOTH_VALUE

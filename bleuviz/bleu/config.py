@@ -121,7 +121,7 @@ def _check_smooth_value(value: float | None, smooth: str, flavor: Flavor) -> Non
     if smooth in flavor.smoothing_values and value < 0:
         raise ConfigError(f"smooth_value: {smooth} takes a value of at least 0, got {value!r}")
     if value > MAX_SMOOTH_VALUE:
-        raise ConfigError(f"smooth_value: at most {MAX_SMOOTH_VALUE:,}, got {value:g}")
+        raise ConfigError(f"smooth_value: at most {MAX_SMOOTH_VALUE:,}, got {float(value)!r}")
 
 
 def _check_weights(weights: tuple[float, ...]) -> None:
@@ -135,7 +135,7 @@ def _check_weights(weights: tuple[float, ...]) -> None:
     ):
         raise ConfigError(f"weights: must be non-negative with a positive sum, got {weights}")
     if max(weights) > MAX_WEIGHT:
-        raise ConfigError(f"weights: each at most {MAX_WEIGHT}, got {max(weights):g}")
+        raise ConfigError(f"weights: each at most {MAX_WEIGHT}, got {float(max(weights))!r}")
 
 
 def _is_number(value: object) -> bool:

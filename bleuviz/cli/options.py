@@ -12,7 +12,13 @@ from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.orders import MAX_ORDER
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
 from bleuviz.errors import ConfigError, InputError
-from bleuviz.io.decode import DEFAULT_MAX_BYTES, NamedBytes, check_size_and_emptiness, read_path
+from bleuviz.io.decode import (
+    DEFAULT_MAX_BYTES,
+    NamedBytes,
+    check_size_and_emptiness,
+    read_at_most,
+    read_path,
+)
 from bleuviz.io.error_span_files import SEG_RATING_SUFFIX, attach_error_spans, rescore
 from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.esa_records import pair_note
@@ -429,7 +435,7 @@ def read_stdin(max_bytes: int) -> NamedBytes:
             "(cat hyp.txt | bleuviz score ...) or give its file"
         )
     try:
-        data = stream.buffer.read(max_bytes + 1)
+        data = read_at_most(stream.buffer, max_bytes)
     except OSError as e:  # a descriptor closed under Python's sys.stdin (EBADF)
         raise InputError(f"--hyp -: cannot read standard input: {e.strerror}") from None
     f = NamedBytes(STDIN_NAME, data)

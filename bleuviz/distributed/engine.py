@@ -240,7 +240,7 @@ def _remote(address: str) -> Engine:
     """Join a running scheduler; one line within ``CONNECT_TIMEOUT`` seconds if it is silent."""
     from distributed import Client
 
-    logging.getLogger("distributed").setLevel(logging.CRITICAL)
+    _silence_client_logs()
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as e:
@@ -254,6 +254,19 @@ def _remote(address: str) -> Engine:
         ) from None
     n = len(client.scheduler_info().get("workers", {}))
     return Engine(address, f"dask {address} ({n} workers)", _dashboard(client), client)
+
+
+def _silence_client_logs() -> None:
+    """Silence ``distributed`` and each of its loggers Dask's config gave a level of its own.
+
+    Dask's default config sets ``distributed.client`` (and ``distributed.gc``) apart
+    from ``distributed``: a scheduler lost mid-run logged the client's reconnect
+    traceback at ERROR before the one line.
+    """
+    for name in list(logging.root.manager.loggerDict):
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)
 
 
 def _dashboard(client: Any) -> str | None:

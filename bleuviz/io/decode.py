@@ -16,10 +16,13 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from bleuviz.errors import InputError
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
+#: Bytes asked of a stream at once past what its size announced (16 MiB).
+_CHUNK = 1 << 24
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -50,13 +53,34 @@ def read_path(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) 
             raise InputError(f"{name}: is a directory, not a file")
         _check_size(name, info.st_size, max_bytes)
         with open(path, "rb") as fh:
-            data = fh.read(max_bytes + 1)  # the file may have grown since stat
+            data = read_at_most(fh, max_bytes, info.st_size)  # it may have grown since stat
     except FileNotFoundError:
         raise InputError(f"no such file: {name}") from None
     except OSError as e:
         raise InputError(f"{name}: cannot read file: {e.strerror}") from None
     _check_size(name, len(data), max_bytes)
     return NamedBytes(name, data)
+
+
+def read_at_most(stream: BinaryIO, max_bytes: int, expected: int = _CHUNK) -> bytes:
+    """Read ``stream`` to its end, or to ``max_bytes + 1`` bytes if it is longer.
+
+    ``stream.read(max_bytes + 1)`` would allocate that much at once: a limit far
+    above the file (``--max-bytes 9007199254740991``) ran out of memory or
+    overflowed. The first read asks for ``expected`` bytes (a file's size), later
+    ones for at most ``_CHUNK``.
+    """
+    parts: list[bytes] = []
+    size = 0
+    ask = min(expected, max_bytes) + 1
+    while size <= max_bytes:
+        part = stream.read(min(ask, max_bytes + 1 - size))
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+        ask = _CHUNK
+    return b"".join(parts)
 
 
 def decode_lines(f: NamedBytes, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[str, ...]:

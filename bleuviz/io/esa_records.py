@@ -292,7 +292,10 @@ def esa_score(where: str, value: Any) -> float | None:
         raise InputError(f"{where}: esa_score {value!r} is not a number")
     low, high = SCORE_RANGE
     if not low <= number <= high:
-        shown = value if isinstance(value, str) else f"{number:.15g}"
+        short = f"{number:g}"  # 150, 1e+300; repr where that drops digits: 100.0000001
+        shown = (
+            value if isinstance(value, str) else short if float(short) == number else repr(number)
+        )
         raise InputError(f"{where}: esa_score {shown} is outside ESA's {low:g}-{high:g}")
     return number
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from bleuviz.errors import ConfigError
 from bleuviz.io.error_spans import ErrorAnnotations, SegmentAnnotation
+from bleuviz.limits import MAX_MQM_WEIGHT
 
 #: mt-metrics-eval's default ``--weights`` (``converters/score_mqm.py``).
 DEFAULT_WEIGHTS_SPEC = (
@@ -58,8 +59,8 @@ def parse_weights(text: str, option: str = "--mqm-weights") -> MqmWeights:
     """Parse ``"major:5 minor:1 major/non-translation!:25 ..."`` (case ignored).
 
     Raises:
-        ConfigError: an item is not ``KEY:WEIGHT``, a weight is not a finite
-            number, a key is repeated, or there is no item.
+        ConfigError: an item is not ``KEY:WEIGHT``, a weight is not a number from
+            0 to ``MAX_MQM_WEIGHT``, a key is repeated, or there is no item.
     """
     entries: dict[str, float] = {}
     for item in text.split():
@@ -71,6 +72,11 @@ def parse_weights(text: str, option: str = "--mqm-weights") -> MqmWeights:
             )
         if not _DECIMAL.fullmatch(value) or not math.isfinite(float(value)):
             raise ConfigError(f"{option}: the weight of {key!r} is not a number: {value[:20]!r}")
+        if not 0 <= float(value) <= MAX_MQM_WEIGHT:
+            raise ConfigError(
+                f"{option}: the weight of {key!r} must be from 0 to {MAX_MQM_WEIGHT:,}, "
+                f"got {value[:20]}"
+            )
         if key in entries:
             raise ConfigError(f"{option}: {key!r} is given twice")
         entries[key] = float(value)

@@ -19,8 +19,9 @@ import re
 
 #: The leading characters that make a spreadsheet read a cell as a formula (OWASP).
 FORMULA_LEADERS = ("=", "+", "-", "@", "\t", "\r")
-#: A plain decimal number: read as a number, not a formula.
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+#: A plain ASCII decimal number: read as a number, not a formula (``\d`` would take
+#: other scripts' digits, ``-٣``, which a spreadsheet does not read as a number).
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def inert_cell(value: object) -> object:

@@ -164,15 +164,21 @@ def mqm_rows(notes: Sequence[Note]) -> tuple[list[MqmRow], tuple[Note, ...]]:
     (the rater looked at the segment and marked no error) whose comment is
     the note's text; its category is not written. A note written on an output
     since replaced is left out: its words and the current line no longer match.
-    A comment a spreadsheet would run as a formula starts with ``'``
-    (``bleuviz.render.spreadsheet``; the reader ignores comments).
+
+    The comment and the rater, free text, start with ``'`` where a spreadsheet
+    would run them (``inert_cell``, as every CSV/TSV export; the reader ignores
+    comments); the system and the texts must stay the test set's, which the file
+    is read back against.
     """
     kept = [n for n in notes if not n.on_earlier_output]
     rows = [
         MqmRow(n.system, n.segment, n.severity, MQM_CATEGORIES[n.category], n.span, _comment(n))
         for n in kept
     ]
-    rows = [replace(row, rater=note_rater(n)) for row, n in zip(rows, kept, strict=True)]
+    rows = [
+        replace(row, rater=str(inert_cell(note_rater(n))))
+        for row, n in zip(rows, kept, strict=True)
+    ]
     return rows, tuple(n for n in notes if n.on_earlier_output)
 
 

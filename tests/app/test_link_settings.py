@@ -101,7 +101,7 @@ def test_written_link_opened_in_a_new_session_shows_the_same_signature(
         ("smooth_value", "1e999", "not a finite number", "smooth_value_floor", 0.1),
         ("smooth_value", "-1", "out of range", "smooth_value_floor", 0.1),
         # Issue 44, item 27: extreme finite values scored inf or nan.
-        ("smooth_value", "1e308", "at most 1,000,000", "smooth_value_floor", 0.1),
+        ("smooth_value", "1e308", "out of range (0 to 1,000,000)", "smooth_value_floor", 0.1),
         ("weights", "1e308,1e308,1e308,1e308", "at most 10", "weights_text", ""),
         ("weights", "nan", "not a comma-separated list of numbers", "weights_text", ""),
     ],

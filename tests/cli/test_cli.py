@@ -167,6 +167,22 @@ def test_numeric_options_out_of_their_domain_exit_2(options: list[str], message:
     assert proc.stderr.count("\n") == 1 and message in proc.stderr
 
 
+@pytest.mark.parametrize("limit", [str(2**53 - 1), str(2**63), str(2**64)])
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_huge_max_bytes_reads_the_files_as_they_are(limit: str, stdin: bool) -> None:
+    """A limit far above the files scores them: it read ``limit + 1`` bytes at once
+    (a ``MemoryError`` or ``OverflowError`` traceback, found by review r3's probe)."""
+    hyp = ["-"] if stdin else [HYPS[0]]
+    command = [sys.executable, "-m", "bleuviz", "score", "--ref", REFS[0], "--hyp", *hyp]
+    given = Path(HYPS[0]).read_bytes() if stdin else None
+    plain = subprocess.run(command, cwd=ROOT, capture_output=True, input=given)
+    proc = subprocess.run(
+        [*command, "--max-bytes", limit], cwd=ROOT, capture_output=True, input=given
+    )
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert proc.stdout == plain.stdout
+
+
 COMPARE = ["compare", "--ref", REFS[0], "--hyp", *HYPS[:2]]
 
 

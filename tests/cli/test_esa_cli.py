@@ -47,7 +47,15 @@ def test_spans_reads_the_release_and_counts_undecided_apart(
     assert any(line.startswith("undecided (apart)") for line in text.splitlines())
 
 
-@pytest.mark.parametrize(("score", "shown"), [("-5", "-5"), ("150", "150"), ("1e300", "1e+300")])
+@pytest.mark.parametrize(
+    ("score", "shown"),
+    [
+        ("-5", "-5"),
+        ("150", "150"),
+        ("1e300", "1e+300"),
+        ("100.0000001", "100.0000001"),  # was "esa_score 100 is outside" (review r3)
+    ],
+)
 def test_an_esa_score_outside_0_to_100_is_one_line(
     score: str, shown: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

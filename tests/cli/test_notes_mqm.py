@@ -179,3 +179,25 @@ def test_each_note_is_rated_by_its_author(
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
     assert rows[0][4] == "rater"
     assert [(row[3], row[4]) for row in rows[1:]] == [("1", "Ana Ruiz"), ("2", "bleuviz")]
+
+
+def test_a_note_and_its_author_a_spreadsheet_would_run_are_written_as_text(
+    saved: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44, item 30 (every TSV export): the MQM TSV wrote ``=...`` comments as they were.
+
+    The comment and the rater are free text, so they get OWASP's leading ``'``;
+    the system, document, source and target must equal the test set's (read back).
+    """
+    ws, set_id = saved
+    workspace = Workspace.open(ws)
+    formula = '=HYPERLINK("http://evil.example","x")'
+    workspace.save_note(set_id, "terse", 0, formula, "style", author="@SUM(1+1)",
+                        severity="minor", span=(0, 4))  # fmt: skip
+    workspace.save_note(set_id, "terse", 2, "-2+3", "other", author="+cmd")
+    assert main(["notes", "--workspace", ws, "--set", set_id, "-f", "mqm"]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(row[4], row[-1]) for row in rows] == [
+        ("'@SUM(1+1)", "'" + formula),
+        ("'+cmd", "'-2+3"),
+    ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -155,3 +156,63 @@ def test_a_worker_that_cannot_write_sentence_scores_says_so(tmp_path: Path) -> N
         InputError, match=r"^--sentence-out .*: a worker cannot write .*part\.00000"
     ):
         run_partition(plan.partitions[0], plan.layout, Job(("BLEU",), Settings(), sentence_out=out))
+
+
+def test_a_scheduler_killed_under_the_command_line_prints_no_client_log(tmp_path: Path) -> None:
+    """The command as a user runs it: ``distributed.client`` keeps its own ERROR level, so
+    silencing ``distributed`` left its reconnect traceback before the line (review r3)."""
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {**os.environ, "DASK_LOGGING__DISTRIBUTED": "critical"}
+    words = [
+        "the",
+        "cat",
+        "sat",
+        "on",
+        "a",
+        "mat",
+        "while",
+        "one",
+        "dog",
+        "ran",
+        "far",
+        "away",
+        "from",
+        "home",
+    ]
+    lines = [" ".join(words[(i + k) % len(words)] for k in range(20)) for i in range(40_000)]
+    (tmp_path / "hyp.txt").write_text("\n".join(lines) + "\n")
+    (tmp_path / "ref.txt").write_text("\n".join(reversed(lines)) + "\n")
+    scheduler = subprocess.Popen(
+        ["dask", "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+        env=quiet,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = subprocess.Popen(
+        ["dask", "worker", address, "--nthreads", "1", "--no-dashboard", "--no-nanny"],
+        env=quiet,
+        stderr=subprocess.DEVNULL,
+    )
+    argv = ["score", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt")]
+    argv += ["-m", "ter", "--partition-rows", "500", "--dask", address]
+    try:
+        from distributed import Client
+
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(1, timeout=60)
+        command = subprocess.Popen(
+            [sys.executable, "-m", "bleuviz", *argv],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+        )  # fmt: skip
+        assert command.stderr is not None
+        engine_line = command.stderr.readline()
+        assert engine_line.startswith("bleuviz: engine:")
+        time.sleep(1)  # partitions under way
+        scheduler.kill()
+        out, err = command.communicate(timeout=120)
+    finally:
+        for proc in (worker, scheduler):
+            proc.kill()
+            proc.wait()
+    assert (command.returncode, out) == (2, "")
+    _one_line(engine_line + err, f"--dask: lost the Dask scheduler at {address} mid-run")

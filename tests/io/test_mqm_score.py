@@ -115,6 +115,11 @@ def test_a_severity_without_weight_is_refused() -> None:
         ("major:nan", "not a number"),
         ("major:1e999", "not a number"),
         ("Major:5 major:4", "'major' is given twice"),
+        # Review r3's probe: 1e308 summed to -inf (numpy's overflow warnings, a refused
+        # JSON); a negative weight made an error raise the score.
+        ("major:1e308 minor:1", "the weight of 'major' must be from 0 to 1,000,000, got 1e308"),
+        ("major:5 minor:-1", "the weight of 'minor' must be from 0 to 1,000,000, got -1"),
+        ("major:1000001 minor:1", "must be from 0 to 1,000,000, got 1000001"),
     ],
 )
 def test_bad_weights_are_refused(spec: str, problem: str) -> None:

@@ -78,6 +78,7 @@ FORMULAS = [
     "@SUM(A1)",
     "\t=1",
     "\r=1",
+    "-\u0663",  # \d took other scripts' digits for a number (review r3)
 ]
 
 

@@ -123,10 +123,15 @@ def number(low: float, high: float = math.inf) -> Callable[[str], object]:
         if not math.isfinite(value):
             raise LinkValueError("not a finite number")
         if not low <= value <= high:
-            raise LinkValueError(f"out of range ({low:g} to {high:g})")
+            raise LinkValueError(f"out of range ({_bound(low)} to {_bound(high)})")
         return value
 
     return parse
+
+
+def _bound(x: float) -> str:
+    """A range's end as the command line writes it: ``1,000,000``, not ``1e+06``."""
+    return f"{int(x):,}" if math.isfinite(x) and x == int(x) else repr(x)
 
 
 def number_range(low: float, high: float, whole: bool = False) -> Callable[[str], object]:

@@ -40,7 +40,7 @@ from bleuviz.bleu import (
 )
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
 from bleuviz.errors import BleuvizError
-from bleuviz.limits import DECIMAL
+from bleuviz.limits import DECIMAL, MAX_SMOOTH_VALUE
 from bleuviz.metrics import EXTRA_METRICS
 
 
@@ -76,7 +76,7 @@ def smooth_value(flavor: str, smooth: str) -> Callable[[str], object]:
     The core owns each smoothing's range (sacrebleu's floor and add-k values);
     asking it keeps a link from holding a value the sidebar could not score with.
     """
-    finite = number(0.0)
+    finite = number(0.0, MAX_SMOOTH_VALUE)
 
     def parse(raw: str) -> object:
         value = finite(raw)
