@@ -28,6 +28,7 @@ from typing import Any
 
 from bleuviz.cli.server_settings import PINNED_DEFAULTS, SERVER_SETTINGS, option_flags
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.io.load import holds_references
 from bleuviz.io.mqm_score import parse_weights
 
 #: The app's options taking files (``add_app_arguments``).
@@ -136,7 +137,7 @@ def streamlit_command(args: argparse.Namespace) -> list[str]:
 
 def check_files(args: argparse.Namespace) -> None:
     """Refuse what the app would only report on its page: a lone side, a missing file."""
-    if bool(args.ref) != bool(args.hyp):
+    if bool(args.ref) != bool(args.hyp) and not (args.hyp and holds_references(args.hyp)):
         given, missing = ("--ref", "--hyp") if args.ref else ("--hyp", "--ref")
         raise ConfigError(f"{given} without {missing}: both are needed to open files")
     for option in FILE_OPTIONS:

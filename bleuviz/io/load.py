@@ -61,6 +61,15 @@ def load_sgml_files(files: Sequence[NamedBytes], max_bytes: int = DEFAULT_MAX_BY
     return testset_from_aligned(parse_sgml([(f.name, decode_text(f, max_bytes)) for f in files]))
 
 
+def holds_references(hyps: Sequence[str]) -> bool:
+    """Whether ``--hyp`` alone names a whole test set: one table, XML or SGML file.
+
+    Such a file carries its references (``load_files`` reads it alone), so no
+    ``--ref`` is needed, on the command line as in the app.
+    """
+    return len(hyps) == 1 and file_extension(str(hyps[0])) in _STRUCTURED_EXTENSIONS
+
+
 def load_files(
     hyps: Sequence[NamedBytes],
     refs: Sequence[NamedBytes],

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from bleuviz.app.ui.state.app_args import AppArgs, parse_argv
 from bleuviz.render.labels import escape_markdown as md
 from tests.app.markup import message_text
+from tests.data import SAMPLE_REF_LINES, SAMPLE_SYSTEM_LINES
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA_PAGES = ("bleuviz/app/page_scripts/overview.py", "bleuviz/app/page_scripts/sentences.py")
@@ -264,3 +265,20 @@ def test_arguments_of_another_program_are_not_the_apps() -> None:
     assert parse_argv(("/srv/app.py", "--ref", "r", "--hyp", "h", "--src", "s")) == AppArgs(
         ("r",), ("h",), "s", None, (), (), None, None
     )
+
+
+def test_a_table_given_alone_opens_without_ref(
+    new_app: Callable[..., AppTest], tmp_path: Path
+) -> None:
+    """``score --hyp table.tsv`` needs no ``--ref``; neither does the app (its references
+    are columns). A plain file alone is still refused (the test above)."""
+    table = tmp_path / "set.tsv"
+    rows = zip(*SAMPLE_REF_LINES, *SAMPLE_SYSTEM_LINES.values(), strict=True)
+    head = ["ref1", "ref2", *SAMPLE_SYSTEM_LINES]
+    table.write_text("\n".join("\t".join(r) for r in [head, *rows]) + "\n", encoding="utf-8")
+    at = new_app("--hyp", str(table))
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    expected = {name: sacrebleu.corpus_bleu(lines, SAMPLE_REF_LINES).score for name, lines in
+                SAMPLE_SYSTEM_LINES.items()}  # fmt: skip
+    assert {m.label: m.value for m in at.metric} == {n: f"{v:.2f}" for n, v in expected.items()}

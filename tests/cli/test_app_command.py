@@ -105,6 +105,14 @@ def bleuviz_app(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def test_a_table_alone_needs_no_ref(tmp_path: Path) -> None:
+    """As ``score --hyp table.tsv``: a table, XML or SGML file holds its references."""
+    table = tmp_path / "set.tsv"
+    table.write_text("ref\tsysA\nA cat .\tA cat .\n", encoding="utf-8")
+    argv = command("--hyp", str(table))
+    assert argv[argv.index("--") + 1 :] == ["--hyp", str(table)]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

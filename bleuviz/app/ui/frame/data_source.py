@@ -31,6 +31,7 @@ from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.decode import read_path
 from bleuviz.io.error_span_files import attach_score_files
+from bleuviz.io.load import holds_references
 from bleuviz.io.mqm_score import parse_weights
 from bleuviz.io.seg_scores import set_directions
 from bleuviz.render.labels import escape_markdown as md
@@ -38,8 +39,11 @@ from bleuviz.workspace import DefiningStreams, SavedSet
 
 
 def cli_paths(args: AppArgs) -> PathSet | None:
-    """The test set given after ``--`` on the streamlit command line, if any."""
-    if not args.ref or not args.hyp:
+    """The test set given after ``--`` on the streamlit command line, if any.
+
+    ``--hyp`` alone names one when it is a table, XML or SGML file (its references inside).
+    """
+    if not args.hyp or not (args.ref or holds_references(args.hyp)):
         return None
     return PathSet(args.hyp, args.ref, args.src, args.docids)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from bleuviz.cli.app import APP_OPTIONS, add_app_arguments
 from bleuviz.errors import ConfigError
+from bleuviz.io.load import holds_references
 from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 
 #: The scripts ``streamlit run`` is given (the app, or the server that wraps it): their
@@ -101,7 +102,7 @@ def _problem(args: argparse.Namespace, unknown: list[str]) -> str | None:
             f"app arguments after --: {' '.join(unknown)} not understood "
             f"(the app reads {', '.join(APP_OPTIONS)}); it opened what the others name"
         )
-    if bool(args.ref) != bool(args.hyp):
+    if bool(args.ref) != bool(args.hyp) and not (args.hyp and holds_references(args.hyp)):
         given, missing = ("--ref", "--hyp") if args.ref else ("--hyp", "--ref")
         return f"app arguments after --: {given} without {missing}; both are needed to open files"
     return None
