@@ -61,6 +61,10 @@ class MetricView:
     higher_is_better: bool = True
 
 
+#: Above this share of tied pairs, acc_eq mostly counts the pairs the humans tie too.
+MOSTLY_TIED = 0.5
+
+
 @dataclass(frozen=True, slots=True)
 class Correlation:
     """One metric against the human score.
@@ -87,6 +91,11 @@ class Correlation:
     pairwise_accuracy_eq: float | None = None
     tie_epsilon: float | None = None
     tied_share: float | None = None
+
+    @property
+    def mostly_tied(self) -> bool:
+        """Whether acc_eq's ε ties more than ``MOSTLY_TIED`` of the scored pairs."""
+        return (self.tied_share or 0.0) > MOSTLY_TIED
 
     def as_dict(self) -> dict[str, object]:
         """The fields as a plain row (None where undefined), for JSON and exports."""

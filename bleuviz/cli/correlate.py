@@ -97,10 +97,6 @@ def _imported_view(testset: TestSet, name: str) -> MetricView:
     return scores_view(name, scored)
 
 
-#: Above this share of tied pairs, the table says acc_eq mostly counts ties (as the app).
-MOSTLY_TIED = 0.5
-
-
 def _tie(value: float | None, form: str) -> str:
     """acc_eq's ε or tied share as the text table shows it; n/a where undefined."""
     return "n/a" if value is None else form.format(value)
@@ -126,7 +122,7 @@ def _table(human: str, results: list[Correlation], left_out: list[str]) -> list[
         "tie calibration per segment (Deutsch et al., 2023), eps its tie threshold, tied % the "
         "share of pairs eps ties"
     )
-    tied = [r.name for r in results if (r.tied_share or 0.0) > MOSTLY_TIED]
+    tied = [r.name for r in results if r.mostly_tied]
     if tied:
         lines.append(
             f"acc_eq of {', '.join(tied)}: eps ties most pairs, so it mostly counts the pairs "

@@ -148,13 +148,9 @@ def tie_note(result: Correlation, digits: int) -> str:
     return f"ε = {fixed(result.tie_epsilon, digits)}; {share}% of pairs tied"
 
 
-#: Above this share of tied pairs, the page says acc_eq mostly counts ties.
-MOSTLY_TIED = 0.5
-
-
 def mostly_tied_note(results: list[Correlation]) -> str | None:
     """Say which metrics' acc_eq ties most pairs, or None."""
-    names = [md(r.name) for r in results if (r.tied_share or 0.0) > MOSTLY_TIED]
+    names = [md(r.name) for r in results if r.mostly_tied]
     if not names:
         return None
     return (
