@@ -72,28 +72,80 @@ _TEXT_JSON = (("txt", []), ("json", ["-f", "json"]))
 #: name -> (needs ../shared/data, argv without the format); each runs in text and JSON.
 CASES: dict[str, tuple[bool, list[str]]] = {
     "score-w17-all": (True, ["score", *_w17_all()]),
-    "score-w17-metrics": (True, ["score", *_w17(*W17_SYSTEMS), "-m", "bleu", "chrf", "chrf++", "ter"]),
+    "score-w17-metrics": (
+        True,
+        ["score", *_w17(*W17_SYSTEMS), "-m", "bleu", "chrf", "chrf++", "ter"],
+    ),
     "score-w17-confidence": (True, ["score", *_w17(*W17_SYSTEMS[:3]), "--confidence"]),
-    "score-w17-sentence": (True, ["score", *_w17(*W17_SYSTEMS[:2]), "--sentence-level", "-m", "bleu", "chrf"]),
-    "score-w17-nltk": (True, ["score", *_w17(*W17_SYSTEMS[:2]), "--flavor", "nltk", "--smooth", "method3", "-m", "bleu", "rouge-l"]),
-    "score-w17-tfnmt-sentence": (True, ["score", *_w17(W17_SYSTEMS[0]), "--flavor", "tf-nmt", "--sentence-level"]),
+    "score-w17-sentence": (
+        True,
+        ["score", *_w17(*W17_SYSTEMS[:2]), "--sentence-level", "-m", "bleu", "chrf"],
+    ),
+    "score-w17-nltk": (
+        True,
+        [
+            "score",
+            *_w17(*W17_SYSTEMS[:2]),
+            "--flavor",
+            "nltk",
+            "--smooth",
+            "method3",
+            "-m",
+            "bleu",
+            "rouge-l",
+        ],
+    ),
+    "score-w17-tfnmt-sentence": (
+        True,
+        ["score", *_w17(W17_SYSTEMS[0]), "--flavor", "tf-nmt", "--sentence-level"],
+    ),
     "score-w20": (True, ["score", *_w20(), "-m", "bleu", "chrf", "ter", "-lc"]),
     "score-w20-sentence-ter": (True, ["score", *_w20(), "-m", "ter", "--sentence-level"]),
     "compare-w17": (True, ["compare", *_w17(*W17_SYSTEMS), "--paired-ar", "1000"]),
-    "compare-w17-chrf": (True, ["compare", *_w17(*W17_SYSTEMS[:3]), "--metric", "chrF", "--paired-ar", "500"]),
-    "compare-w17-all-pairs": (True, ["compare", *_w17(*W17_SYSTEMS), "--all-pairs", "--paired-ar", "0"]),
-    "compare-w17-all-pairs-holm": (True, ["compare", *_w17(*W17_SYSTEMS[:3]), "--all-pairs", "--holm", "--paired-ar", "0"]),
-    "compare-w20-ter": (True, ["compare", *_w20(), "--metric", "TER", "--paired-bs", "300", "--paired-ar", "300"]),
+    "compare-w17-chrf": (
+        True,
+        ["compare", *_w17(*W17_SYSTEMS[:3]), "--metric", "chrF", "--paired-ar", "500"],
+    ),
+    "compare-w17-all-pairs": (
+        True,
+        ["compare", *_w17(*W17_SYSTEMS), "--all-pairs", "--paired-ar", "0"],
+    ),
+    "compare-w17-all-pairs-holm": (
+        True,
+        ["compare", *_w17(*W17_SYSTEMS[:3]), "--all-pairs", "--holm", "--paired-ar", "0"],
+    ),
+    "compare-w20-ter": (
+        True,
+        ["compare", *_w20(), "--metric", "TER", "--paired-bs", "300", "--paired-ar", "300"],
+    ),
     "score-sample": (False, ["score", *_sample(), "-m", "bleu", "chrf", "rouge-1"]),
-    "score-sample-sentence": (False, ["score", *_sample(), "--sentence-level", "-m", "bleu", "ter"]),
-    "compare-sample-comet": (False, ["compare", *_sample(), "--metric", "COMET-test", "--paired-ar", "500"]),
-    "compare-sample-all-pairs-human": (False, ["compare", *_sample(), "--metric", "human", "--all-pairs", "--paired-ar", "0"]),
-    "compare-sample-all-pairs": (False, ["compare", *_sample(), "--all-pairs", "--paired-ar", "200"]),
-    "correlate-sample": (False, ["correlate", *_sample(), "--human", "human", "-m", "bleu", "chrf", "ter"]),
+    "score-sample-sentence": (
+        False,
+        ["score", *_sample(), "--sentence-level", "-m", "bleu", "ter"],
+    ),
+    "compare-sample-comet": (
+        False,
+        ["compare", *_sample(), "--metric", "COMET-test", "--paired-ar", "500"],
+    ),
+    "compare-sample-all-pairs-human": (
+        False,
+        ["compare", *_sample(), "--metric", "human", "--all-pairs", "--paired-ar", "0"],
+    ),
+    "compare-sample-all-pairs": (
+        False,
+        ["compare", *_sample(), "--all-pairs", "--paired-ar", "200"],
+    ),
+    "correlate-sample": (
+        False,
+        ["correlate", *_sample(), "--human", "human", "-m", "bleu", "chrf", "ter"],
+    ),
     "score-ted-mqm": (False, ["score", *_ted(), "--mqm", str(MQM / "mqm_ted_ende.tsv")]),
-    "correlate-ted-mqm": (False, ["correlate", *_ted(), "--mqm", str(MQM / "mqm_ted_ende.tsv"), "--human", "MQM"]),
+    "correlate-ted-mqm": (
+        False,
+        ["correlate", *_ted(), "--mqm", str(MQM / "mqm_ted_ende.tsv"), "--human", "MQM"],
+    ),
     "spans-ted-mqm": (False, ["spans", *_ted(), "--mqm", str(MQM / "mqm_ted_ende.tsv")]),
-}  # fmt: skip
+}
 
 LATEX = ("score-w17-metrics", "score-sample", "correlate-sample")
 
