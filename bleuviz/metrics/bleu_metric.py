@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bleuviz.arrays import FloatArray
-from bleuviz.metrics.spec import MetricSpec, Resampler, Settings, only
+from bleuviz.arrays import FloatArray, IntArray
+from bleuviz.metrics.spec import MetricDetail, MetricSpec, Resampler, Settings, only, readonly
 
 if TYPE_CHECKING:
     from bleuviz.bleu.corpus import CorpusStats
+    from bleuviz.bleu.result import BleuArrays, BleuScore
     from bleuviz.bleu.stats import SegmentStats
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
@@ -38,6 +39,27 @@ def rows_of(corpus: CorpusStats, systems: Sequence[str] | None = None) -> dict[s
     """Return the rows of statistics already counted (the app's cached ``CorpusStats``)."""
     names = corpus.systems if systems is None else systems
     return {name: corpus.systems[name].to_matrix() for name in names}
+
+
+@dataclass(frozen=True, slots=True)
+class BleuDetail(MetricDetail):
+    """BLEU's evidence for one system, beside its scores: what the pages and reports show.
+
+    Attributes:
+        stats: the segment statistics (matches and totals by order, lengths).
+        score: the corpus score with its precisions by order, brevity penalty,
+            lengths and signature (sacrebleu's ``BLEUScore`` fields).
+        arrays: every segment's score, precisions, brevity penalty and length
+            ratio, with the flavour's sentence-level semantics (``sentence`` is
+            their ``score``).
+        ref_len: each segment's reference length as the flavour counts it
+            (sacrebleu's closest, tensorflow/nmt's shortest).
+    """
+
+    stats: SegmentStats
+    score: BleuScore
+    arrays: BleuArrays
+    ref_len: IntArray
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +88,26 @@ class BleuMetric(MetricSpec):
             progress=progress,
         )
         return rows_of(corpus)
+
+    def detail(self, testset: TestSet, settings: Settings, rows: FloatArray) -> BleuDetail:
+        """BLEU's scores of one system with its evidence, all from the same statistics."""
+        from bleuviz.bleu.score import corpus_score, sentence_scores
+
+        stats = stats_of(readonly(rows))
+        score = corpus_score(stats, settings.bleu, settings.tokenize, len(testset.references))
+        arrays = sentence_scores(stats, settings.bleu)
+        ref_len = settings.bleu.flavor_spec.ref_lengths(stats)
+        ref_len.flags.writeable = False
+        return BleuDetail(
+            rows,
+            readonly(arrays.score),
+            self.corpus_score(rows, settings),
+            score.signature,
+            stats,
+            score,
+            arrays,
+            ref_len,
+        )
 
     def corpus_score(self, rows: FloatArray, settings: Settings) -> float:
         """Corpus BLEU of the summed rows (nltk's context: the last row)."""

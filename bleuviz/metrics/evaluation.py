@@ -1,25 +1,34 @@
 """One evaluation bundle: a test set, its settings, and every metric's scores, on demand.
 
-What pages and commands pass around. Each metric's scores of every system are
-computed the first time they are asked for and kept, keyed on the settings the
-metric reads (``MetricSpec.reads``): a change of chrF's lowercase switch leaves
-BLEU's scores in place, a change of BLEU's smoothing leaves its tokenized
-statistics in place. Imported scores belong to the test set, so the bundle
-offers them like any metric. Thread-safe: a worker thread may fill it while the
-page reads it.
+What pages, sections, exports and commands take. Each metric's detail of every
+system (its rows, sentence and corpus scores, signature, and the metric's own
+evidence: BLEU's precisions, brevity penalty and lengths) is computed the first
+time it is asked for and kept, keyed on the settings the metric reads
+(``MetricSpec.reads``): a change of chrF's lowercase switch leaves BLEU's
+scores in place, a change of BLEU's smoothing leaves its tokenized statistics
+in place. Imported scores belong to the test set, so the bundle offers them
+like any metric. Thread-safe: a worker thread may fill it while the page reads it.
+
+A bundle is its own cache key: ``key`` is the content of its test set (the
+app's content ids, or a digest of the text and imported scores) and its
+settings, so a cache keyed on it needs no other argument to tell two test sets
+or two settings apart.
 """
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from bleuviz.metrics.bleu_metric import BLEU, rows_of
+from bleuviz.errors import ConfigError
+from bleuviz.metrics.bleu_metric import BLEU, BleuDetail, rows_of
 from bleuviz.metrics.registry import get_metric, metrics_of
-from bleuviz.metrics.spec import MetricScores, MetricSpec, Settings
+from bleuviz.metrics.spec import MetricDetail, MetricScores, MetricSpec, Settings
 
 if TYPE_CHECKING:
     from bleuviz.arrays import FloatArray
@@ -78,9 +87,13 @@ class _Memo:
     """What a bundle and its siblings (other settings, same test set) have computed."""
 
     rows: _Recent[Hashable, dict[str, FloatArray]] = field(default_factory=_Recent)
+    details: _Recent[tuple[MetricSpec, Settings], dict[str, MetricDetail]] = field(
+        default_factory=_Recent
+    )
     scores: _Recent[tuple[MetricSpec, Settings], dict[str, MetricScores]] = field(
         default_factory=_Recent
     )
+    digests: list[tuple[TestSet, str]] = field(default_factory=list)
     statistics: _Recent[tuple[str, TokenizeConfig, int], CorpusStats] = field(
         default_factory=_Recent
     )
@@ -94,11 +107,42 @@ class Evaluation:
     Attributes:
         testset: the text, with its imported scores.
         settings: what the metrics read (BLEU's flavour and tokenization, the switches).
+        content: what identifies the test set's content, imported scores and their
+            directions included (the app passes its content ids); None: a digest
+            of the text and scores, computed once when ``key`` is first read.
     """
 
     testset: TestSet
     settings: Settings = field(default_factory=Settings)
+    content: Hashable = None
     _memo: _Memo = field(default_factory=_Memo, repr=False)
+
+    @property
+    def key(self) -> tuple[Hashable, Settings]:
+        """This bundle as a cache key: its test set's content and its settings.
+
+        Two bundles with equal keys give the same numbers; the worker count, which
+        changes no number, is left out.
+        """
+        return (self._content(), replace(self.settings, workers=1))
+
+    def reading(self, label: str) -> Evaluation:
+        """This bundle under only the settings ``label`` reads: a cache keyed on the result
+        keeps its entries when a setting the metric ignores changes."""
+        metric = self.metric(label)
+        return replace(self, settings=metric.reads(self.settings))
+
+    def _content(self) -> Hashable:
+        """``content``, or the digest of the test set's text and imported scores."""
+        if self.content is not None:
+            return self.content
+        with self._memo.lock:
+            for testset, digest in self._memo.digests:
+                if testset is self.testset:
+                    return digest
+            digest = _digest(self.testset)
+            self._memo.digests[:] = [*self._memo.digests[-(VARIANTS - 1) :], (self.testset, digest)]
+            return digest
 
     @property
     def metrics(self) -> dict[str, MetricSpec]:
@@ -117,13 +161,13 @@ class Evaluation:
         """Return this test set under ``settings``, sharing everything already computed."""
         return replace(self, settings=settings)
 
-    def with_testset(self, testset: TestSet) -> Evaluation:
+    def with_testset(self, testset: TestSet, content: Hashable = None) -> Evaluation:
         """Return the same text with other imported scores (or directions), sharing the rest.
 
         ``testset`` must hold the same systems and references: what is computed
-        from them is kept.
+        from them is kept. ``content`` identifies it (None: its digest).
         """
-        return replace(self, testset=testset)
+        return replace(self, testset=testset, content=content)
 
     def rows(
         self, label: str, systems: Sequence[str] | None = None, progress: Progress | None = None
@@ -142,6 +186,35 @@ class Evaluation:
                     held.update(metric.rows(self.testset, self.settings, todo, progress))
             return {name: held[name] for name in names}
 
+    def details(
+        self, label: str, systems: Sequence[str] | None = None, progress: Progress | None = None
+    ) -> dict[str, MetricDetail]:
+        """Return what the metric ``label`` computed for ``systems`` (all by default)."""
+        metric = self.metric(label)
+        names = list(self.testset.systems if systems is None else systems)
+        key = (metric, metric.reads(self.settings))
+        with self._memo.lock:
+            held = self._memo.details.get(key) or self._memo.details.put(key, {})
+            todo = [name for name in names if name not in held]
+            if todo:
+                rows = self.rows(label, todo, progress)
+                held.update(
+                    {name: metric.detail(self.testset, self.settings, rows[name]) for name in todo}
+                )
+            return {name: held[name] for name in names}
+
+    def detail(self, label: str, system: str) -> MetricDetail:
+        """Return what the metric ``label`` computed for ``system``."""
+        return self.details(label, [system])[system]
+
+    def bleu(self, system: str) -> BleuDetail:
+        """Return BLEU's scores of ``system`` with its evidence (precisions, brevity penalty,
+        lengths, sentence arrays), under these settings."""
+        detail = self.detail(BLEU.label, system)
+        if not isinstance(detail, BleuDetail):  # pragma: no cover - BLEU's detail is its own
+            raise ConfigError(f"metric: {BLEU.label} gave no BLEU detail")
+        return detail
+
     def scores(
         self, label: str, systems: Sequence[str] | None = None, progress: Progress | None = None
     ) -> dict[str, MetricScores]:
@@ -153,8 +226,8 @@ class Evaluation:
             held = self._memo.scores.get(key) or self._memo.scores.put(key, {})
             todo = [name for name in names if name not in held]
             if todo:
-                rows = self.rows(label, todo, progress)
-                held.update(metric.scores_from_rows(self.testset, self.settings, rows))
+                details = self.details(label, todo, progress)
+                held.update({name: metric.scores_of(details[name]) for name in todo})
             return {name: held[name] for name in names}
 
     def counts_from_text(self, label: str, system: str) -> bool:
@@ -219,6 +292,29 @@ class Evaluation:
         orders = corpus.systems[next(iter(corpus.systems))].max_order if corpus.systems else 0
         with self._memo.lock:
             self._memo.statistics.put((BLEU.label, corpus.tokenize, orders), corpus)
+
+
+def _digest(testset: TestSet) -> str:
+    """A digest of the test set: its text, ids, imported scores and error spans."""
+    digest = hashlib.sha256()
+    streams: list[tuple[str, tuple[str, ...] | None]] = [
+        (f"system {name}", lines) for name, lines in testset.systems.items()
+    ]
+    streams += [(f"reference {i}", stream) for i, stream in enumerate(testset.references)]
+    streams += [("source", testset.source), ("documents", testset.doc_ids)]
+    streams += [("segments", testset.seg_ids)]
+    for name, lines in streams:
+        if lines is not None:
+            digest.update(f"\x00{name}\x00{len(lines)}\x00".encode())
+            digest.update("\n".join(lines).encode("utf-8", "surrogatepass"))
+    for scores in testset.seg_scores:
+        digest.update(f"\x00scores {scores.name}\x00{scores.lower_is_better}".encode())
+        for system, values in scores.values.items():
+            digest.update(f"\x00{system}\x00".encode() + values.tobytes())
+    # Spans are nested records: pickled, they are hashed whole (equal spans held as
+    # distinct objects may pickle differently; that costs a cache entry, never a wrong hit).
+    digest.update(pickle.dumps(testset.error_spans))
+    return digest.hexdigest()
 
 
 def _rows_key(metric: MetricSpec, settings: Settings) -> Hashable:

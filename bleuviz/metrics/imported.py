@@ -18,7 +18,7 @@ from bleuviz.arrays import FloatArray
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.seg_scores import file_base_name
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics.spec import MetricScores, MetricSpec, Settings, readonly
+from bleuviz.metrics.spec import MetricDetail, MetricScores, MetricSpec, Settings, readonly
 
 if TYPE_CHECKING:
     from bleuviz.progress import Progress
@@ -26,6 +26,22 @@ if TYPE_CHECKING:
 
 #: The fewest and most decimals an imported score is shown with.
 MIN_DECIMALS, MAX_DECIMALS = 2, 4
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedDetail(MetricDetail):
+    """An imported score of one system: its values (``sentence``, NaN where a segment
+    has none), the mean of the scored ones (``corpus``), and what the file says of them.
+
+    Attributes:
+        higher_is_better: the direction (the file's name, or the user's switch).
+        scored: how many segments have a score.
+        origin: the file the scores were read from.
+    """
+
+    higher_is_better: bool
+    scored: int
+    origin: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +96,18 @@ class ImportedMetric(MetricSpec):
         scores = testset.seg_score(self.label)
         names = testset.system_names if systems is None else systems
         return {name: _values(scores, name, testset.n_segments)[:, None] for name in names}
+
+    def detail(self, testset: TestSet, settings: Settings, rows: FloatArray) -> ImportedDetail:
+        """The system's imported scores, their mean, direction and coverage."""
+        return ImportedDetail(
+            readonly(rows),
+            readonly(self.sentence_scores(rows, settings)),
+            self.corpus_score(rows, settings),
+            self.signature(testset, settings, rows),
+            self.higher_is_better,
+            _scored(rows[:, 0]),
+            self.origin,
+        )
 
     def corpus_score(self, rows: FloatArray, settings: Settings) -> float:
         """The mean of the scored segments (NaN if none has a score)."""

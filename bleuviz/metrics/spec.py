@@ -63,6 +63,30 @@ class Settings:
     workers: int = field(default=1, compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class MetricDetail:
+    """What a metric computed for one system: its rows and the scores made from them.
+
+    Every metric returns at least this; a metric with more evidence returns a
+    subclass (BLEU's precisions, brevity penalty and lengths: ``BleuDetail``;
+    an imported score's direction and coverage: ``ImportedDetail``). The
+    evaluation bundle computes it once per system and settings
+    (``Evaluation.detail``); the metric's ``MetricScores`` are read from it.
+
+    Attributes:
+        rows: the segment rows, one per segment (read-only): statistics that sum
+            (BLEU, chrF, TER), or one value each (ROUGE, imported scores).
+        sentence: each segment's own score (read-only).
+        corpus: the corpus score (of summed statistics), or the mean sentence score.
+        signature: the implementation's own signature, or one in sacrebleu's style.
+    """
+
+    rows: FloatArray
+    sentence: FloatArray
+    corpus: float
+    signature: str
+
+
 class Resampler(Protocol):
     """How one metric scores rows of summed statistics (``bleuviz.significance.paired``).
 
@@ -181,6 +205,20 @@ class MetricSpec(ABC):
         """
         raise ConfigError(f"metric: {self.label} has no statistics to resample")
 
+    def detail(self, testset: TestSet, settings: Settings, rows: FloatArray) -> MetricDetail:
+        """Return what this metric computed for one system's ``rows``: its scores and evidence."""
+        return MetricDetail(
+            readonly(rows),
+            readonly(self.sentence_scores(rows, settings)),
+            self.corpus_score(rows, settings),
+            self.signature(testset, settings, rows),
+        )
+
+    def scores_of(self, detail: MetricDetail) -> MetricScores:
+        """Return the scores read from ``detail`` (the rows kept where they sum)."""
+        stats = detail.rows if self.paired_tests else None
+        return MetricScores(self, detail.sentence, detail.corpus, detail.signature, stats)
+
     def score_systems(
         self,
         testset: TestSet,
@@ -197,13 +235,7 @@ class MetricSpec(ABC):
     ) -> dict[str, MetricScores]:
         """Return the scores of rows already computed (cached, or gathered from chunks)."""
         return {
-            name: MetricScores(
-                self,
-                readonly(self.sentence_scores(matrix, settings)),
-                self.corpus_score(matrix, settings),
-                self.signature(testset, settings, matrix),
-                readonly(matrix) if self.paired_tests else None,
-            )
+            name: self.scores_of(self.detail(testset, settings, matrix))
             for name, matrix in rows.items()
         }
 
