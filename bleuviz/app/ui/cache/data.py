@@ -80,5 +80,6 @@ def current_data() -> tuple[Evaluation, DataKey]:
     except BleuvizError as exc:
         st.error(md(str(exc)), icon=":material/error:")
         st.stop()
-    bundle = loaded_evaluation(loaded.content_id, counted, settings).with_testset(testset)
+    content = (loaded.content_id, scored.content_id, directions)
+    bundle = loaded_evaluation(loaded.content_id, counted, settings).with_testset(testset, content)
     return bundle, DataKey(loaded.content_id, scored.content_id, tokenize, order, directions)
