@@ -56,7 +56,9 @@ if TYPE_CHECKING:
     from bleuviz.metrics.evaluation import Evaluation
     from bleuviz.metrics.registry import METRICS, get_metric
     from bleuviz.metrics.spec import MetricSpec, Settings
-    from bleuviz.render.notebook import corpus_score, explain_segment, score_metric
+    from bleuviz.render.notebook import explained_segment as explain_segment
+    from bleuviz.render.notebook import metric_table as score_metric
+    from bleuviz.render.notebook import score_table as corpus_score
     from bleuviz.significance.bleu import compare_systems
     from bleuviz.significance.resampling import PairedResult
     from bleuviz.workspace.store import Workspace
@@ -69,13 +71,13 @@ _EXPORTS = {
     "compute_corpus_stats": "bleuviz.bleu.corpus",
     "CorpusStats": "bleuviz.bleu.corpus",
     "BleuConfig": "bleuviz.bleu.config",
-    "corpus_score": "bleuviz.render.notebook",
+    "corpus_score": "bleuviz.render.notebook:score_table",
     "sentence_scores": "bleuviz.bleu.score",
     "BleuScore": "bleuviz.bleu.result",
-    "score_metric": "bleuviz.render.notebook",
+    "score_metric": "bleuviz.render.notebook:metric_table",
     "compare_systems": "bleuviz.significance.bleu",
     "PairedResult": "bleuviz.significance.resampling",
-    "explain_segment": "bleuviz.render.notebook",
+    "explain_segment": "bleuviz.render.notebook:explained_segment",
     "SegmentExplanation": "bleuviz.bleu.explain",
     "BleuvizError": "bleuviz.errors",
     "ConfigError": "bleuviz.errors",

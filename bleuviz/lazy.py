@@ -18,13 +18,16 @@ def lazy_exports(
     """Return a package's ``__getattr__`` and ``__dir__`` for ``exports`` (name -> module).
 
     A name is imported from its module when first read, then kept in the
-    package's namespace (PEP 562).
+    package's namespace (PEP 562). ``"module:attribute"`` exports a value that
+    its module defines under another name (the notebook's views of the core's
+    functions, which keep one definition per name).
     """
 
     def __getattr__(name: str) -> object:
         if name not in exports:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(exports[name]), name)
+        module, _, attribute = exports[name].partition(":")
+        value = getattr(importlib.import_module(module), attribute or name)
         setattr(sys.modules[package], name, value)
         return value
 

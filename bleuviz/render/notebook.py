@@ -3,7 +3,8 @@
 Jupyter shows an object's ``_repr_html_``. The result types belong to the
 scoring core (:mod:`bleuviz.bleu`, :mod:`bleuviz.metrics`), which never
 imports this stage, so the public API (``bleuviz.explain_segment``,
-``bleuviz.corpus_score``, ``bleuviz.score_metric``) returns the subclasses
+``bleuviz.corpus_score``, ``bleuviz.score_metric``: the core's functions, here
+``explained_segment``, ``score_table`` and ``metric_table``) returns the subclasses
 below: the same frozen values, with the same fields and methods, that also
 know how to draw themselves. One deviation: a view is not ``==`` to the
 core object it was made from (a dataclass compares classes first).
@@ -162,7 +163,9 @@ def _returning(view: type[V], make: Callable[P, Any]) -> Callable[P, V]:
     return call
 
 
-#: The public API's functions that return results Jupyter draws.
-explain_segment = _returning(ExplainedSegment, _explain.explain_segment)
-corpus_score = _returning(ScoreTable, _score.corpus_score)
-score_metric = _returning(MetricTable, _registry.score_metric)
+#: The public API's functions that return results Jupyter draws, named for their views:
+#: ``bleuviz/__init__.py`` exports them under the core's names (``bleuviz.explain_segment``
+#: is ``explained_segment``), which stay defined once, in the core.
+explained_segment = _returning(ExplainedSegment, _explain.explain_segment)
+score_table = _returning(ScoreTable, _score.corpus_score)
+metric_table = _returning(MetricTable, _registry.score_metric)

@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 from bleuviz.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from bleuviz.rouge.explain import TypeExplanation, explain_segment
+    from bleuviz.rouge.explain import TypeExplanation, explain_rouge_types
     from bleuviz.rouge.score import (
         ROUGE_TYPES,
         CorpusRouge,
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "TypeExplanation": "bleuviz.rouge.explain",
-    "explain_segment": "bleuviz.rouge.explain",
+    "explain_rouge_types": "bleuviz.rouge.explain",
     "ROUGE_TYPES": "bleuviz.rouge.score",
     "CorpusRouge": "bleuviz.rouge.score",
     "RougeConfig": "bleuviz.rouge.score",
@@ -40,7 +40,7 @@ __all__ = [
     "RougeStats",
     "TokenizedText",
     "TypeExplanation",
-    "explain_segment",
+    "explain_rouge_types",
     "pair_stats",
     "score_corpus",
     "score_segment",

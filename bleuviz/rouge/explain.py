@@ -221,7 +221,7 @@ def explain_pair(hyp: TokenizedText, ref: TokenizedText, rouge_type: str) -> Det
     return explain_ngrams(hyp.tokens, ref.tokens, int(rouge_type[5:]))
 
 
-def explain_segment(
+def explain_rouge_types(
     hyp: str, refs: Sequence[str], config: RougeConfig
 ) -> dict[str, TypeExplanation]:
     """Explain every configured type of one segment against its chosen reference.

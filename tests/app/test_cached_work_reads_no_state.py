@@ -4,7 +4,8 @@ Off the script thread (``with_progress``'s worker), ``st.session_state`` reads
 as empty, and a cached function that reads it is keyed on less than it depends
 on. The check reads the source: from every function decorated with
 ``st.cache_data`` / ``st.cache_resource`` and every function (or lambda) passed
-to ``with_progress`` in ``bleuviz/app``, it follows every reference to another
+to ``with_progress`` or ``shared_progress`` (the worker's ``compute``) in
+``bleuviz/app``, it follows every reference to another
 function of the app (a call, or a function handed on as a value) and reports
 each path that reaches ``session_state``. Methods called on objects are not
 followed (their class is not known from the source alone).
@@ -13,11 +14,16 @@ followed (their class is not known from the source alone).
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-WITH_PROGRESS = "bleuviz.app.ui.cache.background.with_progress"
+#: What runs work on a worker thread, by dotted name: where its ``compute`` is passed
+#: (position, keyword).
+WORKERS = {
+    "bleuviz.app.ui.cache.background.with_progress": (1, "compute"),
+    "bleuviz.app.ui.cache.background.shared_progress": (2, "compute"),
+}
 CACHES = {"cache_data", "cache_resource"}
 
 
@@ -129,26 +135,38 @@ def _is_cached(node: ast.AST) -> bool:
     return False
 
 
+def _compute(call: ast.Call, where: tuple[int, str]) -> ast.expr | None:
+    """The work a call to a worker hands on, by position or keyword (None if absent)."""
+    position, keyword = where
+    if len(call.args) > position:
+        return call.args[position]
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
+
+
 def _roots(
-    modules: dict[str, _Module], with_progress: str
+    modules: dict[str, _Module], workers: Mapping[str, tuple[int, str]]
 ) -> Iterator[tuple[str, _Module, ast.AST]]:
-    """Cached functions, and what is handed to ``with_progress`` (a lambda or a function)."""
+    """Cached functions, and what is handed to a worker (a lambda or a function)."""
     for name, (module, node) in _functions(modules).items():
         if _is_cached(node):
             yield name, module, node
         for call in ast.walk(node):
-            if not (isinstance(call, ast.Call) and len(call.args) >= 2):
+            if not isinstance(call, ast.Call):
                 continue
-            if _canonical(module.resolve(call.func) or "", modules) == with_progress:
-                yield f"worker work in {name}", module, call.args[1]
+            worker = _canonical(module.resolve(call.func) or "", modules)
+            work = _compute(call, workers[worker]) if worker in workers else None
+            if work is not None:
+                yield f"{worker.rpartition('.')[2]} work in {name}", module, work
 
 
-def state_reads(package_dir: Path, package: str, with_progress: str = WITH_PROGRESS) -> list[str]:
+def state_reads(
+    package_dir: Path, package: str, workers: Mapping[str, tuple[int, str]] = WORKERS
+) -> list[str]:
     """Every path from a cached function or worker work to a function that reads state."""
     modules = _modules(package_dir, package)
     functions = _functions(modules)
     found = []
-    for root, module, node in _roots(modules, with_progress):
+    for root, module, node in _roots(modules, workers):
         seen: set[str] = set()
         todo: list[tuple[list[str], _Module, ast.AST]] = [([root], module, node)]
         while todo:
@@ -168,14 +186,18 @@ def test_no_cached_function_or_worker_reads_session_state() -> None:
 
 
 def test_the_check_finds_a_read_through_calls_and_workers(tmp_path: Path) -> None:
-    """The check itself: it finds reads two calls deep, via a cache and via a worker."""
+    """The check itself: it finds reads two calls deep, via a cache and via either worker.
+
+    ``shared_progress`` takes its work third (after the key), by position or keyword.
+    """
     package = tmp_path / "pkg"
     (package / "ui" / "cache").mkdir(parents=True)
     (package / "__init__.py").write_text("")
     (package / "ui" / "__init__.py").write_text("")
     (package / "ui" / "cache" / "__init__.py").write_text("")
     (package / "ui" / "cache" / "background.py").write_text(
-        "def with_progress(title, compute):\n    return compute(None)\n"
+        "def with_progress(title, compute):\n    return compute(None)\n\n"
+        "def shared_progress(key, title, compute):\n    return compute(None)\n"
     )
     (package / "ui" / "state.py").write_text(
         "import streamlit as st\n\n"
@@ -185,7 +207,8 @@ def test_the_check_finds_a_read_through_calls_and_workers(tmp_path: Path) -> Non
     (package / "ui" / "work.py").write_text(
         "import streamlit as st\n"
         "from pkg.ui import state\n"
-        "from pkg.ui.cache.background import with_progress\n"
+        "from pkg.ui.cache import background\n"
+        "from pkg.ui.cache.background import shared_progress, with_progress\n"
         "from pkg.ui.state import lowercase, passed\n\n"
         "def helper():\n    return lowercase()\n\n"
         "@st.cache_data(max_entries=2)\n"
@@ -195,10 +218,20 @@ def test_the_check_finds_a_read_through_calls_and_workers(tmp_path: Path) -> Non
         "def page():\n"
         "    flag = lowercase()\n"
         "    with_progress('t', lambda report: state.lowercase())\n"
-        "    return pure(1, flag)\n"
+        "    shared_progress(('k', flag), 't', lambda report: passed(flag))\n"
+        "    return pure(1, flag)\n\n"
+        "def shared():\n"
+        "    return shared_progress('k', 't', lambda report: helper())\n\n"
+        "def by_keyword():\n"
+        "    return background.shared_progress(key='k', title='t', compute=helper)\n"
     )
-    found = state_reads(package, "pkg", "pkg.ui.cache.background.with_progress")
+    workers = {name.replace("bleuviz.app.", "pkg."): where for name, where in WORKERS.items()}
+    found = state_reads(package, "pkg", workers)
     assert found == [
         "pkg.ui.work.cached -> pkg.ui.work.helper -> pkg.ui.state.lowercase",
-        "worker work in pkg.ui.work.page -> pkg.ui.state.lowercase",
+        "shared_progress work in pkg.ui.work.by_keyword -> pkg.ui.work.helper"
+        " -> pkg.ui.state.lowercase",
+        "shared_progress work in pkg.ui.work.shared -> pkg.ui.work.helper"
+        " -> pkg.ui.state.lowercase",
+        "with_progress work in pkg.ui.work.page -> pkg.ui.state.lowercase",
     ]

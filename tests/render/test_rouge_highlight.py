@@ -1,7 +1,7 @@
 """Tests of bleuviz.render.rouge_highlight: the marked tokens are exactly the explained ones.
 
 The explanations themselves are checked against rouge-score in
-tests/test_rouge_explain.py; here the HTML must carry their flags token for
+tests/rouge/test_rouge_explain.py; here the HTML must carry their flags token for
 token, and rougeL's marked tokens must number rouge-score's LCS length.
 """
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
-from bleuviz.rouge.explain import explain_segment
+from bleuviz.rouge.explain import explain_rouge_types
 from bleuviz.rouge.score import RougeConfig
 
 SPAN = re.compile(r'<span class="bv-tok" data-status="(\w+)" title="[^"]*">([^<]*)</span>')
@@ -27,7 +27,7 @@ def spans(html: str) -> list[tuple[str, str]]:
 
 
 def explain(hyp: str, ref: str, rouge_type: str):  # type: ignore[no-untyped-def]
-    return explain_segment(hyp, [ref], RougeConfig((rouge_type,)))[rouge_type]
+    return explain_rouge_types(hyp, [ref], RougeConfig((rouge_type,)))[rouge_type]
 
 
 @settings(max_examples=60, deadline=None)

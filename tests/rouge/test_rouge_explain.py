@@ -21,7 +21,7 @@ from bleuviz.rouge.explain import (
     explain_lsum,
     explain_ngrams,
     explain_pair,
-    explain_segment,
+    explain_rouge_types,
 )
 from bleuviz.rouge.score import ROUGE_TYPES, RougeConfig, score_segment
 from bleuviz.rouge.stats import pair_stats
@@ -81,7 +81,7 @@ def test_explain_segment_picks_score_multi_reference() -> None:
     # "the cat sat" for rougeL (F=2/3 against 1/2).
     refs = ["a dog ran", "the cat sat", "on the mat the cat sat"]
     config = RougeConfig(("rouge1", "rougeL", "rougeLsum"))
-    got = explain_segment("the cat sat on the mat", refs, config)
+    got = explain_rouge_types("the cat sat on the mat", refs, config)
     assert {t: e.ref_index for t, e in got.items()} == {"rouge1": 2, "rougeL": 1, "rougeLsum": 1}
     assert {t: e.score for t, e in got.items()} == score_segment(
         "the cat sat on the mat", refs, config
@@ -93,7 +93,7 @@ def test_explain_segment_picks_score_multi_reference() -> None:
 
 def test_explain_segment_refuses_no_reference() -> None:
     with pytest.raises(InputError, match="at least one reference"):
-        explain_segment("a", [], RougeConfig())
+        explain_rouge_types("a", [], RougeConfig())
 
 
 @settings(max_examples=300, deadline=None)
@@ -151,7 +151,7 @@ def test_lsum_hits_equal_rouge_score(hyp: str, ref: str, stem: bool) -> None:
 @given(hyp=texts, refs=st.lists(texts, min_size=1, max_size=3), stem=st.booleans())
 def test_chosen_reference_equals_score_multi(hyp: str, refs: list[str], stem: bool) -> None:
     config = RougeConfig(("rouge1", "rouge2", "rougeL", "rougeLsum"), use_stemmer=stem)
-    got = explain_segment(hyp, refs, config)
+    got = explain_rouge_types(hyp, refs, config)
     scorer = rouge_scorer.RougeScorer(list(config.rouge_types), use_stemmer=stem)
     per_ref = [scorer.score(ref, hyp) for ref in refs]
     for rouge_type, explanation in got.items():

@@ -55,7 +55,7 @@ from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 from bleuviz.render.search_marks import mark_hits
 from bleuviz.rouge.explain import TypeExplanation
-from bleuviz.rouge.explain import explain_segment as explain_rouge
+from bleuviz.rouge.explain import explain_rouge_types as explain_rouge
 from bleuviz.rouge.score import RougeConfig
 
 

@@ -254,7 +254,7 @@ def _bucket_tests(
 ) -> pd.DataFrame:
     """The bucket tests (``_scores``: A's and B's scores on ``metric``, with ``settings``)."""
     rows: list[tuple[str, int, float, float, float, float | None]] = []
-    test = PairTest(names, _spec, settings, tests)
+    test = BucketTest(names, _spec, settings, tests)
     for g, label in enumerate(labels):
         index = np.flatnonzero(groups == g)
         if not len(index):
@@ -284,8 +284,10 @@ def _within_bucket(progress: Progress | None, label: str, g: int, n: int) -> Pro
 
 
 @dataclass(frozen=True, slots=True)
-class PairTest:
-    """What a bucket's test of A against B runs with.
+class BucketTest:
+    """The settings a bucket's paired test of A against B runs with (the same for every bucket).
+
+    Not a tested pair: that is :class:`bleuviz.significance.all_pairs.PairTest`.
 
     Attributes:
         names: A's and B's names.
@@ -301,7 +303,7 @@ class PairTest:
 
 
 def _pair_test(
-    test: PairTest,
+    test: BucketTest,
     scores: dict[str, MetricScores],
     index: IntArray,
     progress: Progress | None,
