@@ -198,13 +198,15 @@ def resolve_resamples(args: argparse.Namespace, n_tests: int) -> argparse.Namesp
 
 
 def _json(metric: TestedMetric, results: list[PairedResult], signature: str) -> dict[str, Any]:
-    """Return the documented JSON shape; BLEU rows keep their ``bleu`` key."""
+    """Return the documented JSON shape; a metric's JSON alias repeats the score (BLEU's
+    ``bleu``)."""
     baseline = results[0].name
+    alias = metric.spec.json_alias
 
     def row(r: PairedResult) -> dict[str, Any]:
         fields = {"name": r.name, "metric": metric.name, "score": r.score}
-        if metric.name == BLEU:
-            fields["bleu"] = r.score
+        if alias is not None:
+            fields[alias] = r.score
         return {**fields, "mean": r.mean, "ci": r.ci, "n": metric.used(baseline, r.name)}
 
     base, *others = results

@@ -23,7 +23,7 @@ from bleuviz.cli.options import (
 )
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.imported import imported_scores
-from bleuviz.metrics.registry import METRICS
+from bleuviz.metrics.registry import SUMMED_METRICS
 from bleuviz.render.json_stream import dumps
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 #: ``-m`` names, as sacrebleu spells them, and the metric each computes: those with
 #: statistics that sum (BLEU, chrF, chrF++, TER).
-COMPUTED_METRICS = {label.lower(): label for label, spec in METRICS.items() if spec.paired_tests}
+COMPUTED_METRICS = {label.lower(): label for label in SUMMED_METRICS}
 
 
 def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:

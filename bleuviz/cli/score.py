@@ -1,4 +1,9 @@
-"""``python -m bleuviz score``: corpus (and sentence) BLEU, chrF and TER of each system."""
+"""``python -m bleuviz score``: corpus (and sentence) BLEU, chrF and TER of each system.
+
+Each chosen metric says how it is reported (``MetricSpec.score_report``: its text
+line, JSON fields, LaTeX columns, signature line, sentence items); this module
+loops over them, draws the CIs ``--confidence`` asks for, and writes the formats.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,6 @@ import argparse
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from bleuviz.cli.dask_options import add_dask_options, check_dask_args
@@ -29,8 +33,9 @@ from bleuviz.limits import RESAMPLES, SEEDS
 from bleuviz.metrics.chrf_scorers import ChrfMetric
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.imported import imported_scores
-from bleuviz.metrics.registry import get_spec
-from bleuviz.metrics.spec import MetricScores, Settings
+from bleuviz.metrics.registry import SCORE_CI_METRICS, get_spec
+from bleuviz.metrics.score_report import ScoreReport, in_chunks
+from bleuviz.metrics.spec import MetricScores, MetricSpec, Settings
 from bleuviz.metrics.ter_config import TerConfig
 
 # The JSON and LaTeX writers are imported where those formats are written, and
@@ -39,14 +44,7 @@ from bleuviz.metrics.ter_config import TerConfig
 if TYPE_CHECKING:
     from bleuviz.arrays import FloatArray
     from bleuviz.bleu.config import BleuConfig
-    from bleuviz.bleu.result import BleuScore
-    from bleuviz.bleu.stats import SegmentStats
-    from bleuviz.bleu.tokenize import TokenizeConfig
     from bleuviz.cli.dask_options import DaskRun
-    from bleuviz.render.json_stream import LazyArray
-
-#: Segments turned into Python objects at a time when sentence scores are written.
-_CHUNK = 1 << 16
 
 
 def add_score_parser(commands: Any) -> argparse.ArgumentParser:
@@ -82,27 +80,40 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
 
 
 @dataclass(frozen=True, slots=True)
+class _Metric:
+    """One chosen metric, scored for every system.
+
+    Attributes:
+        spec: the registry's metric.
+        settings: the settings it was scored with (chrF's: its ``--chrf-*`` options).
+        scores: each system's scores (on Dask without sentence scores).
+        rows: each system's rows whose sum and last row are the corpus's (every
+            segment's, or Dask's two), which its report reads.
+    """
+
+    spec: MetricSpec
+    settings: Settings
+    scores: Mapping[str, MetricScores]
+    rows: Mapping[str, FloatArray]
+
+
+@dataclass(frozen=True, slots=True)
 class _Scored:
     """What the report is made of, counted here or on Dask.
 
     Attributes:
         names: the systems, in load order; paths: each one's file.
-        bleu: each system's BLEU statistics (on Dask: two rows that sum to the
-            corpus's, or every row when a bootstrap needs them), or None.
-        tokenize: BLEU's tokenization; n_refs: the reference streams.
-        extras: sacrebleu's name of each metric beside BLEU, every system's scores.
+        metrics: the chosen metrics, in the registry's order.
         testset: the test set read here (its imported scores), None on Dask.
-        poisson: on Dask past the exact limit, the Poisson bootstrap's CI fields.
+        poisson: on Dask past the exact limit, each (metric, system)'s Poisson-bootstrap
+            mean, CI and ``bs:poisson`` signature.
     """
 
     names: list[str]
     paths: list[str]
-    bleu: dict[str, SegmentStats] | None
-    tokenize: TokenizeConfig
-    n_refs: int
-    extras: list[tuple[str, Mapping[str, MetricScores]]]
+    metrics: list[_Metric]
     testset: TestSet | None = None
-    poisson: dict[str, dict[str, Any]] | None = None
+    poisson: dict[tuple[str, str], tuple[float, float, str]] | None = None
 
 
 def _settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
@@ -126,100 +137,91 @@ def _chrf(settings: Settings, label: str, args: argparse.Namespace) -> Settings:
     return replace(settings, chrf=chrf_config(args, spec.word_order))
 
 
-def _extra_labels(names: list[str]) -> list[str]:
-    """The registry's labels of the metrics ``names`` names beside BLEU, in its order."""
-    return [label for name, label in SCORE_METRICS.items() if name in names and name != "bleu"]
+def _chosen(names: list[str]) -> list[str]:
+    """The registry's labels of the metrics ``names`` (``--metrics``) names, in its order."""
+    return [label for name, label in SCORE_METRICS.items() if name in names]
+
+
+def _with_ci(labels: list[str], args: argparse.Namespace) -> tuple[str, ...]:
+    """The chosen metrics whose corpus CI ``--confidence`` draws (none without it).
+
+    Raises:
+        ConfigError: --confidence, and no chosen metric has a CI to draw.
+    """
+    if not args.confidence:
+        return ()
+    drawn = tuple(label for label in labels if label in SCORE_CI_METRICS)
+    if not drawn:
+        named = ", ".join(SCORE_CI_METRICS)
+        raise ConfigError(
+            f"--confidence: bootstrap intervals are for {named}; add {named.lower()} to --metrics"
+        )
+    return drawn
 
 
 def _scored_here(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     """Read the files and score them in this process."""
     testset, paths = load_testset(args)
     evaluation = Evaluation(testset, _settings(args, config))
-    extras: list[tuple[str, Mapping[str, MetricScores]]] = []
-    for label in _extra_labels(args.metrics):
+    metrics = []
+    for label in _chosen(args.metrics):
         scoring = evaluation.with_settings(_chrf(evaluation.settings, label, args))
         with terminal_progress(label) as progress:
             scores = scoring.scores(label, progress=progress)
-        extras.append((scoring.metric(label).score_name(scoring.settings), scores))
-    corpus = evaluation.bleu_statistics() if "bleu" in args.metrics else None
-    return _Scored(
-        list(testset.systems),
-        paths,
-        None if corpus is None else corpus.systems,
-        evaluation.settings.tokenize,
-        len(testset.references),
-        extras,
-        testset,
-    )
+        spec, rows = scoring.metric(label), scoring.rows(label)
+        metrics.append(_Metric(spec, scoring.settings, scores, rows))
+    return _Scored(list(testset.systems), paths, metrics, testset)
 
 
 def _scored_on_dask(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     """Score the files on Dask: the same numbers, summed from partitions."""
-    from bleuviz.cli.dask_options import is_large, plan_on_dask, run_on_dask
+    from bleuviz.cli.dask_options import plan_on_dask, run_on_dask
     from bleuviz.distributed.run import corpus_scores
-    from bleuviz.metrics.bleu_metric import BLEU, stats_of
     from bleuviz.significance.resampling import DEFAULT_SEED
 
-    labels = _extra_labels(args.metrics)
+    labels = _chosen(args.metrics)
     chrf = [label for label in labels if isinstance(get_spec(label), ChrfMetric)]
     if len(chrf) > 1:
         raise ConfigError("--dask: one of chrf and chrf++ at a time (they share --chrf-*)")
     settings = _settings(args, config)
     settings = _chrf(settings, chrf[0], args) if chrf else settings
-    with_bleu = "bleu" in args.metrics
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    confidence = (BLEU.label,) if args.confidence else ()
+    with_ci = _with_ci(labels, args)
     run = run_on_dask(
         args,
         plan_on_dask(args, settings),
         settings,
-        (*((BLEU.label,) if with_bleu else ()), *labels),
-        keep_rows=confidence,
+        tuple(labels),
+        keep_rows=with_ci,
         poisson=(seed, args.confidence_n),
     )
     names = list(run.plan.layout.systems)
-    bleu = None
-    if with_bleu:
-        held = run.totals.rows if args.confidence and not is_large(run.plan) else run.totals.corpus
-        bleu = {name: stats_of(held[(BLEU.label, name)]) for name in names}
-    extras: list[tuple[str, Mapping[str, MetricScores]]] = [
-        (
-            get_spec(label).score_name(settings),
+    metrics = [
+        _Metric(
+            get_spec(label),
+            settings,
             corpus_scores(run.plan, run.totals, label, settings),
+            {name: run.totals.corpus[(label, name)] for name in names},
         )
         for label in labels
     ]
-    poisson = _poisson_fields(run, bleu, config, settings, args) if confidence else None
+    poisson = _poisson_fields(run, metrics, with_ci, args)
     # Each system's path as the one-machine command reports it: its file, or (several
     # systems in one table) its name.
     paths = list(args.hyp) if len(args.hyp) == len(names) else names
-    return _Scored(
-        names,
-        paths,
-        bleu,
-        settings.tokenize,
-        run.plan.layout.n_refs,
-        extras,
-        poisson=poisson,
-    )
+    return _Scored(names, paths, metrics, poisson=poisson)
 
 
 def _poisson_fields(
-    run: DaskRun,
-    bleu: dict[str, SegmentStats] | None,
-    config: BleuConfig,
-    settings: Settings,
-    args: argparse.Namespace,
-) -> dict[str, dict[str, Any]] | None:
-    """Past the exact limit: each system's Poisson-bootstrap mean, CI and ``bs:poisson``
-    signature (None below it: the exact bootstrap runs as without --dask)."""
-    from bleuviz.bleu.score import corpus_score
+    run: DaskRun, metrics: list[_Metric], with_ci: tuple[str, ...], args: argparse.Namespace
+) -> dict[tuple[str, str], tuple[float, float, str]] | None:
+    """Past the exact limit: each (metric, system)'s Poisson-bootstrap mean, CI and
+    ``bs:poisson`` signature (None below it: the exact bootstrap runs as without --dask)."""
     from bleuviz.cli.dask_options import is_large
     from bleuviz.distributed.run import poisson_samples
-    from bleuviz.metrics.bleu_metric import BLEU
     from bleuviz.significance.resampling import DEFAULT_SEED, estimate_ci, paired_signature
 
-    if not is_large(run.plan) or bleu is None:
+    if not is_large(run.plan) or not with_ci:
         return None
     seed = DEFAULT_SEED if args.seed is None else args.seed
     n = args.confidence_n
@@ -229,12 +231,15 @@ def _poisson_fields(
         file=sys.stderr,
     )
     fields = {}
-    for name, stats in bleu.items():
-        score = corpus_score(stats, config, settings.tokenize, run.plan.layout.n_refs)
-        ci = estimate_ci(score.score, poisson_samples(run.totals, BLEU.label, name, settings))
-        signature = paired_signature(score.signature, n, 0, seed)
-        signature = signature.replace(f"|bs:{n}|", f"|bs:poisson:{n}|", 1)
-        fields[name] = {"mean": ci.mean, "ci": ci.ci, "signature": signature}
+    for metric in metrics:
+        if metric.spec.label not in with_ci:
+            continue
+        for name, scores in metric.scores.items():
+            samples = poisson_samples(run.totals, metric.spec.label, name, metric.settings)
+            ci = estimate_ci(scores.corpus, samples)
+            signature = paired_signature(scores.signature, n, 0, seed)
+            signature = signature.replace(f"|bs:{n}|", f"|bs:poisson:{n}|", 1)
+            fields[(metric.spec.label, name)] = (ci.mean, ci.ci, signature)
     return fields
 
 
@@ -242,174 +247,136 @@ def run_score(args: argparse.Namespace) -> int:
     """Print each system's corpus scores (and sentence scores with --sentence-level)."""
     check_dask_args(args)
     config = bleu_config(args)
-    # BLEU's report is its own (precisions, brevity penalty, lengths, CI); the others
-    # print a name, a score and a signature.
-    with_bleu = "bleu" in args.metrics
-    if args.confidence and not with_bleu:
-        raise ConfigError("--confidence: bootstrap intervals are for BLEU; add bleu to --metrics")
+    with_ci = _with_ci(_chosen(args.metrics), args)  # refused before any file is read
     scored = _scored_here(args, config) if args.dask is None else _scored_on_dask(args, config)
-    extras = scored.extras
-    reports: list[tuple[dict[str, Any], BleuScore | None]] = []
-    for name, path in zip(scored.names, scored.paths, strict=True):
-        report: dict[str, Any] = {"name": name, "path": path}
-        score = None
-        if scored.bleu is not None:
-            score = _bleu_report(report, scored.bleu[name], config, scored, args)
-        testset = scored.testset
-        if testset is not None and testset.seg_scores:
-            report["seg_scores"] = seg_score_means(testset, name)
-        if extras:
-            report["metrics"] = [
-                metric_dict(label, scores[name], args.sentence_level) for label, scores in extras
-            ]
-        reports.append((report, score))
+    systems = [
+        _system(scored, name, path, with_ci, args)
+        for name, path in zip(scored.names, scored.paths, strict=True)
+    ]
     if args.format == "json":
         from bleuviz.render.json_stream import write_json
 
-        write_json({"systems": [r for r, _ in reports]}, sys.stdout)
+        write_json({"systems": [report for report, _ in systems]}, sys.stdout)
         sys.stdout.write("\n")
     elif args.format == "latex":
-        print(_latex([r for r, _ in reports], with_bleu, _digits(extras)))
+        print(_latex(systems))
     else:
-        _print_text(reports, _digits(extras))
+        _print_text(systems, args.sentence_level)
     return 0
 
 
-def _digits(extras: list[tuple[str, Mapping[str, MetricScores]]]) -> dict[str, int]:
-    """Each metric's decimals (2 on a 0-100 scale, 4 on ROUGE's 0-1), by its printed name."""
-    return {name: next(iter(scores.values())).spec.digits for name, scores in extras if scores}
+#: One system: its JSON object, and each metric's report with its scores.
+_System = tuple[dict[str, Any], list[tuple[ScoreReport, MetricScores]]]
 
 
-def _bleu_report(
-    report: dict[str, Any],
-    stats: SegmentStats,
-    config: BleuConfig,
-    scored: _Scored,
-    args: argparse.Namespace,
-) -> BleuScore:
-    """Add one system's BLEU fields to ``report`` (CI and sentences if asked); return its score."""
-    from bleuviz.bleu.score import corpus_score  # BLEU's modules, for BLEU only
+def _system(
+    scored: _Scored, name: str, path: str, with_ci: tuple[str, ...], args: argparse.Namespace
+) -> _System:
+    """Ask each metric how it reports ``name``'s scores (with its CI if drawn: ``with_ci``);
+    lay out the system's JSON object: the metrics' own fields, its imported means, the list."""
+    parts = []
+    for metric in scored.metrics:
+        scores = metric.scores[name]
+        part = metric.spec.score_report(scores, metric.rows[name], metric.settings)
+        if metric.spec.label in with_ci:
+            key = (metric.spec.label, name)
+            ci = _confidence(metric, name, args) if scored.poisson is None else scored.poisson[key]
+            part = part.with_ci(*ci)
+        parts.append((part, scores))
+    report: dict[str, Any] = {"name": name, "path": path}
+    listed = []
+    for part, _ in parts:
+        fields = dict(part.fields)
+        if args.sentence_level:
+            from bleuviz.render.json_stream import LazyArray
 
-    score = corpus_score(stats, config, scored.tokenize, scored.n_refs)
-    report |= score_dict(score)
-    if args.confidence and scored.poisson is not None:
-        report |= scored.poisson[report["name"]]
-    elif args.confidence:
-        report |= _confidence(stats, config, score, args)
-    if args.sentence_level:
-        report["sentences"] = _sentences(stats, config)
-    return score
+            fields["sentences"] = LazyArray(part.sentences, plain=True)
+        if part.listed:
+            listed.append(fields)
+        else:
+            report |= fields
+    testset = scored.testset
+    if testset is not None and testset.seg_scores:
+        report["seg_scores"] = seg_score_means(testset, name)
+    if listed:
+        report["metrics"] = listed
+    return report, parts
 
 
-def metric_dict(name: str, scores: MetricScores, sentence_level: bool) -> dict[str, Any]:
-    """Return the JSON fields of one metric beside BLEU: sacrebleu's name, score, signature."""
-    out: dict[str, Any] = {"name": name, "score": scores.corpus, "signature": scores.signature}
-    if sentence_level:
-        from bleuviz.render.json_stream import LazyArray
-
-        out["sentences"] = LazyArray(partial(_in_chunks, scores.sentence), plain=True)
-    return out
-
-
-def _print_text(
-    reports: list[tuple[dict[str, Any], BleuScore | None]], digits: Mapping[str, int]
-) -> None:
+def _print_text(systems: list[_System], sentence_level: bool) -> None:
     """One line per system and metric, then each metric's signature (sacrebleu's style)."""
-    for report, score in reports:
-        prefix = f"{report['name']}: " if len(reports) > 1 else ""
-        if score is not None:
-            line = score.format()
-            if "ci" in report:  # sacrebleu: "BLEU = 45.28 (μ = 45.27 ± 3.99) 88.5/..."
-                head = f"BLEU = {score.score:.2f}"
-                mean = f"{head} (μ = {report['mean']:.2f} ± {report['ci']:.2f})"
-                line = line.replace(head, mean, 1)
-            print(prefix + line)
-        for metric in report.get("metrics", []):  # sacrebleu's Score.format(): "chrF2 = 57.70"
-            print(f"{prefix}{metric['name']} = {metric['score']:.{digits[metric['name']]}f}")
+    for report, parts in systems:
+        prefix = f"{report['name']}: " if len(systems) > 1 else ""
+        for part, _ in parts:
+            print(prefix + part.line)
         for metric, summary in report.get("seg_scores", {}).items():
             mean = "n/a" if summary["mean"] is None else f"{summary['mean']:.4f}"
             better = "lower" if summary["lower_is_better"] else "higher"
             print(
                 f"{prefix}{metric} = {mean} (mean of {summary['n']} segments; {better} is better)"
             )
-        for i, cells in enumerate(_sentence_cells(report, digits), start=1):
-            print(f"  {i}\t" + "\t".join(cells))
-    first = reports[0][0]
-    if reports[0][1] is not None:
-        print(first["signature"])
-    for metric in first.get("metrics", []):
-        print(f"{metric['name']}|{metric['signature']}")
+        if sentence_level:
+            for i, cells in enumerate(_sentence_cells(parts), start=1):
+                print(f"  {i}\t" + "\t".join(cells))
+    for part, _ in systems[0][1]:
+        print(part.signature_line)
 
 
-def _sentence_cells(report: dict[str, Any], digits: Mapping[str, int]) -> Iterator[tuple[str, ...]]:
+def _sentence_cells(parts: list[tuple[ScoreReport, MetricScores]]) -> Iterator[tuple[str, ...]]:
     """Each segment's "BLEU = x" (and "chrF2 = y", ...) with --sentence-level, one at a time."""
-    columns: list[Iterator[str]] = []
-    if "sentences" in report:
-        columns.append(f"BLEU = {s['bleu']:.2f}" for s in report["sentences"])
-    for metric in report.get("metrics", []):
-        if "sentences" in metric:
-            name = metric["name"]
-            columns.append(f"{name} = {v:.{digits[name]}f}" for v in metric["sentences"])
+    columns = [_cells(part.name, part.digits, scores.sentence) for part, scores in parts]
     return zip(*columns, strict=True)
 
 
-def _confidence(
-    stats: SegmentStats, config: BleuConfig, score: BleuScore, args: argparse.Namespace
-) -> dict[str, Any]:
-    """The bootstrap mean and CI, and the signature with sacrebleu's bs/seed fields."""
-    from bleuviz.significance.bleu import bootstrap_ci
-    from bleuviz.significance.resampling import DEFAULT_SEED, paired_signature
+def _cells(name: str, digits: int, sentence: FloatArray) -> Iterator[str]:
+    """One metric's column of ``name = score`` cells, made as they are printed."""
+    return (f"{name} = {value:.{digits}f}" for value in in_chunks(sentence))
+
+
+def _confidence(metric: _Metric, name: str, args: argparse.Namespace) -> tuple[float, float, str]:
+    """The bootstrap mean and CI of ``name``'s corpus score, and the signature with
+    sacrebleu's bs/seed fields (sacrebleu's ``--confidence``: resampled rows, scored by
+    the metric's own resampler)."""
+    from bleuviz.significance.paired import bootstrap_samples, check_counts, check_segments
+    from bleuviz.significance.resampling import DEFAULT_SEED, estimate_ci, paired_signature
 
     seed = DEFAULT_SEED if args.seed is None else args.seed
-    ci = bootstrap_ci(stats, config, args.confidence_n, seed)
-    signature = paired_signature(score.signature, args.confidence_n, 0, seed)
-    return {"mean": ci.mean, "ci": ci.ci, "signature": signature}
+    scores = metric.scores[name]
+    rows = scores.statistics()
+    check_counts(args.confidence_n, "n_samples", seed)
+    check_segments([("stats", len(rows))])
+    resampler = metric.spec.resampler(metric.settings, rows)
+    samples = bootstrap_samples([rows], resampler, args.confidence_n, seed)[0]
+    ci = estimate_ci(resampler.corpus_score(rows), samples)
+    return ci.mean, ci.ci, paired_signature(scores.signature, args.confidence_n, 0, seed)
 
 
-def _latex(reports: list[dict[str, Any]], with_bleu: bool, digits: Mapping[str, int]) -> str:
-    """A booktabs table of every system's corpus BLEU (and CI, chrF, TER, imported means)."""
+def _latex(systems: list[_System]) -> str:
+    """A booktabs table of every system's corpus scores (with CIs) and imported means."""
     from bleuviz.render.latex import booktabs_table, escape_latex
 
-    confidence = "ci" in reports[0]
-    imported = list(reports[0].get("seg_scores", {}))
-    metrics = [m["name"] for m in reports[0].get("metrics", [])]
+    first, parts = systems[0]
+    imported = list(first.get("seg_scores", {}))
     header = ["System"]
-    if with_bleu:
-        header += ["BLEU", *(["Mean $\\pm$ 95\\% CI"] if confidence else [])]
-        header += ["BP", "Ratio", "Hyp len", "Ref len"]
-    header += [*(escape_latex(m) for m in metrics), *(escape_latex(m) for m in imported)]
+    for part, _ in parts:
+        (heading, _), *rest = part.columns
+        header += [escape_latex(heading), *(["Mean $\\pm$ 95\\% CI"] if part.ci else [])]
+        header += [escape_latex(h) for h, _ in rest]
+    header += [escape_latex(m) for m in imported]
     rows = []
-    for r in reports:
-        cells = [escape_latex(r["name"])]
-        if with_bleu:
-            cells.append(f"{r['bleu']:.2f}")
-            if confidence:
-                cells.append(f"{r['mean']:.2f} $\\pm$ {r['ci']:.2f}")
-            cells += [f"{r['bp']:.3f}", f"{r['ratio']:.3f}", str(r["hyp_len"]), str(r["ref_len"])]
-        cells += [f"{m['score']:.{digits[m['name']]}f}" for m in r.get("metrics", [])]
+    for report, system_parts in systems:
+        cells = [escape_latex(report["name"])]
+        for part, _ in system_parts:
+            (_, cell), *rest = part.columns
+            d = part.digits
+            cells += [cell, *([f"{part.ci[0]:.{d}f} $\\pm$ {part.ci[1]:.{d}f}"] if part.ci else [])]
+            cells += [c for _, c in rest]
         for m in imported:
-            mean = r["seg_scores"].get(m, {}).get("mean")
+            mean = report["seg_scores"].get(m, {}).get("mean")
             cells.append("--" if mean is None else f"{mean:.4f}")
         rows.append(cells)
     align = "l" + "r" * (len(header) - 1)
-    notes = [reports[0]["signature"]] if with_bleu else []
-    notes += [f"{m['name']}|{m['signature']}" for m in reports[0].get("metrics", [])]
-    return booktabs_table(header, rows, align, notes)
-
-
-def score_dict(score: BleuScore) -> dict[str, Any]:
-    """Return the JSON fields of one corpus score."""
-    return {
-        "bleu": score.score,
-        "precisions": list(score.precisions),
-        "counts": list(score.counts),
-        "totals": list(score.totals),
-        "bp": score.bp,
-        "ratio": score.ratio,
-        "hyp_len": score.hyp_len,
-        "ref_len": score.ref_len,
-        "signature": score.signature,
-    }
+    return booktabs_table(header, rows, align, [part.signature_line for part, _ in parts])
 
 
 def seg_score_means(testset: TestSet, system: str) -> dict[str, dict[str, Any]]:
@@ -429,40 +396,3 @@ def seg_score_means(testset: TestSet, system: str) -> dict[str, dict[str, Any]]:
                 "lower_is_better": scores.lower_is_better,
             }
     return means
-
-
-def _sentences(stats: SegmentStats, config: BleuConfig) -> LazyArray:
-    """Every segment's score with sentence-level semantics, made while it is written.
-
-    The scores are computed at once as columns; the per-segment dicts are built
-    ``_CHUNK`` segments at a time (``tolist``), so a million segments never sit
-    in memory as Python objects.
-    """
-    from bleuviz.bleu.score import sentence_scores
-    from bleuviz.render.json_stream import LazyArray
-
-    arrays = sentence_scores(stats, config)
-    k = config.max_order
-    ref_len = config.flavor_spec.ref_lengths(stats)
-    keys = ("bleu", "counts", "totals", "hyp_len", "ref_len")
-
-    def rows() -> Iterator[dict[str, Any]]:
-        for start in range(0, len(arrays.score), _CHUNK):
-            part = slice(start, start + _CHUNK)
-            columns = zip(
-                arrays.score[part].tolist(),
-                stats.matches[part, :k].tolist(),
-                stats.totals[part, :k].tolist(),
-                stats.hyp_len[part].tolist(),
-                ref_len[part].tolist(),
-                strict=True,
-            )
-            yield from (dict(zip(keys, row, strict=True)) for row in columns)
-
-    return LazyArray(rows, plain=True)
-
-
-def _in_chunks(values: FloatArray) -> Iterator[float]:
-    """The values as Python floats, converted ``_CHUNK`` at a time."""
-    for start in range(0, len(values), _CHUNK):
-        yield from values[start : start + _CHUNK].tolist()

@@ -8,14 +8,24 @@ it to the protocol (:mod:`bleuviz.metrics.spec`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bleuviz.arrays import FloatArray, IntArray
-from bleuviz.metrics.spec import MetricDetail, MetricSpec, Resampler, Settings, only, readonly
+from bleuviz.metrics.score_report import CHUNK, ScoreReport
+from bleuviz.metrics.spec import (
+    MetricDetail,
+    MetricScores,
+    MetricSpec,
+    Resampler,
+    Settings,
+    only,
+    readonly,
+)
 
 if TYPE_CHECKING:
+    from bleuviz.bleu.config import BleuConfig
     from bleuviz.bleu.corpus import CorpusStats
     from bleuviz.bleu.result import BleuArrays, BleuScore
     from bleuviz.bleu.stats import SegmentStats
@@ -130,6 +140,91 @@ class BleuMetric(MetricSpec):
         from bleuviz.bleu.resampler import BleuResampler
 
         return BleuResampler(settings.bleu, (rows.shape[-1] - _LENGTHS) // _BLOCKS)
+
+    @property
+    def json_alias(self) -> str | None:
+        """``bleu``: sacrebleu's JSON key for the score, kept beside ``score``."""
+        return "bleu"
+
+    def score_report(
+        self, scores: MetricScores, rows: FloatArray, settings: Settings
+    ) -> ScoreReport:
+        """Report BLEU as sacrebleu does: ``BLEU = 29.42 76.5/56.2/33.3/21.4 (BP = ...)``.
+
+        The JSON fields are sacrebleu's ``BLEUScore`` flattened at the top of the
+        system's object (``bleu``, ``precisions``, ``counts``, ``totals``, ``bp``,
+        ``ratio``, ``hyp_len``, ``ref_len``, ``signature``), each segment a dict of
+        its score, counts, totals and lengths; the signature line is the signature
+        alone; LaTeX adds the brevity penalty, the ratio and both lengths.
+        """
+        score = corpus_result(rows, settings.bleu, scores.signature)
+        fields = {
+            "bleu": score.score,
+            "precisions": list(score.precisions),
+            "counts": list(score.counts),
+            "totals": list(score.totals),
+            "bp": score.bp,
+            "ratio": score.ratio,
+            "hyp_len": score.hyp_len,
+            "ref_len": score.ref_len,
+            "signature": score.signature,
+        }
+        columns = (
+            (self.label, f"{score.score:.{self.digits}f}"),
+            ("BP", f"{score.bp:.3f}"),
+            ("Ratio", f"{score.ratio:.3f}"),
+            ("Hyp len", str(score.hyp_len)),
+            ("Ref len", str(score.ref_len)),
+        )
+        return ScoreReport(
+            name=self.label,
+            score=score.score,
+            digits=self.digits,
+            line=score.format(self.digits),
+            fields=fields,
+            listed=False,
+            signature=score.signature,
+            signature_prefix="",
+            columns=columns,
+            sentences=lambda: _sentence_dicts(scores.sentence, stats_of(rows), settings.bleu),
+        )
+
+
+def corpus_result(rows: FloatArray, config: BleuConfig, signature: str) -> BleuScore:
+    """Return corpus BLEU of ``rows`` with its precisions, brevity penalty and lengths.
+
+    The statistics are summed; nltk's context is the last row (as ``corpus_score``).
+    """
+    from bleuviz.bleu.score import score_rows, to_score
+
+    stats = stats_of(rows)
+    total = stats.total()
+    arrays = score_rows(total, config, last=stats.select([len(stats) - 1]))
+    return to_score(arrays, total, config, signature)
+
+
+def _sentence_dicts(
+    sentence: FloatArray, stats: SegmentStats, config: BleuConfig
+) -> Iterator[dict[str, Any]]:
+    """Yield each segment's score, counts, totals and lengths, ``CHUNK`` segments at a time.
+
+    The columns are computed at once; the dicts are built a chunk at a time
+    (``tolist``), so a million segments never sit in memory as Python objects.
+    """
+    k = config.max_order
+    ref_len = config.flavor_spec.ref_lengths(stats)
+    keys = ("bleu", "counts", "totals", "hyp_len", "ref_len")
+    for start in range(0, len(sentence), CHUNK):
+        part = slice(start, start + CHUNK)
+        columns = zip(
+            sentence[part].tolist(),
+            stats.matches[part, :k].tolist(),
+            stats.totals[part, :k].tolist(),
+            stats.hyp_len[part].tolist(),
+            ref_len[part].tolist(),
+            strict=True,
+        )
+        yield from (dict(zip(keys, row, strict=True)) for row in columns)
 
 
 #: Sentence BLEU is bucketed in tens, as compare-mt's ``ScoreBucketer`` does.

@@ -59,6 +59,16 @@ EXTRA_METRICS: Mapping[str, MetricSpec] = {
 #: replicates).
 SIGNIFICANCE_METRICS = tuple(label for label, spec in EXTRA_METRICS.items() if spec.paired_tests)
 
+#: Metrics whose rows are statistics that sum to the corpus score (BLEU, chrF, chrF++,
+#: TER): the ones ``correlate`` computes beside the imported scores (ROUGE's corpus
+#: figure is a mean of sentence scores, which the imported scores stand for already).
+SUMMED_METRICS = tuple(label for label, spec in METRICS.items() if spec.paired_tests)
+
+#: Metrics whose corpus CI ``score --confidence`` draws: BLEU's, as sacrebleu's
+#: ``--confidence`` draws it (sacrebleu draws chrF's and TER's too; bleuviz's
+#: ``score`` never has, and ``compare`` gives every metric's mean and CI).
+SCORE_CI_METRICS = (BLEU.label,)
+
 
 def get_spec(label: str) -> MetricSpec:
     """Return the metric bleuviz computes under ``label``.

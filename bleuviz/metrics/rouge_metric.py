@@ -64,3 +64,7 @@ class RougeMetric(MetricSpec):
         from bleuviz.metrics.rouge_adapter import rouge_signature
 
         return rouge_signature(self.key, len(testset.references), settings.options.stemmer)
+
+    def heading(self) -> str:
+        """``mean ROUGE-1 F``: the corpus figure is the mean of sentence F-measures."""
+        return f"mean {self.label} F"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -26,6 +27,7 @@ from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.chrf_score import ChrfConfig
+from bleuviz.metrics.score_report import ScoreReport, in_chunks
 from bleuviz.metrics.ter_config import TerConfig
 
 if TYPE_CHECKING:
@@ -249,6 +251,58 @@ class MetricSpec(ABC):
         """
         selected = scores.statistics()[np.asarray(indices, dtype=np.int64)]
         return self.corpus_score(selected, settings)
+
+    # How a metric is reported: each answers for itself, so that a command or a page
+    # loops over the chosen metrics and never asks which one it holds.
+
+    @property
+    def json_alias(self) -> str | None:
+        """Return the key a JSON row also gives the score under, beside ``score``.
+
+        None here; BLEU's ``bleu`` (sacrebleu's JSON key, which ``compare``'s JSON
+        kept when it learned other metrics, so that scripts reading it still work).
+        """
+        return None
+
+    def heading(self) -> str:
+        """Return the column heading of the corpus figure (the metric's label here).
+
+        A metric whose corpus figure is not its score of the corpus says what it is
+        instead (ROUGE's ``mean ROUGE-1 F``).
+        """
+        return self.label
+
+    def score_report(
+        self, scores: MetricScores, rows: FloatArray, settings: Settings
+    ) -> ScoreReport:
+        """Return how the command line's ``score`` reports one system's ``scores``.
+
+        As sacrebleu reports a metric beside BLEU: ``chrF2 = 57.70`` (the name the
+        settings give, the metric's decimals), the JSON fields ``name``, ``score``
+        and ``signature`` listed under the system's ``metrics``, the signature line
+        ``chrF2|nrefs:1|...``, one LaTeX column, and the sentence scores as numbers.
+
+        Args:
+            scores: the system's scores of this metric.
+            rows: rows whose sum and last row are the corpus's (every segment's, or
+                the two Dask's totals keep); a metric whose report shows more than
+                its score reads it from them (BLEU's precisions and lengths).
+            settings: the settings ``scores`` were computed with.
+        """
+        name = self.score_name(settings)
+        cell = f"{scores.corpus:.{self.digits}f}"
+        return ScoreReport(
+            name=name,
+            score=scores.corpus,
+            digits=self.digits,
+            line=f"{name} = {cell}",
+            fields={"name": name, "score": scores.corpus, "signature": scores.signature},
+            listed=True,
+            signature=scores.signature,
+            signature_prefix=f"{name}|",
+            columns=((name, cell),),
+            sentences=partial(in_chunks, scores.sentence),
+        )
 
 
 @dataclass(frozen=True, slots=True)

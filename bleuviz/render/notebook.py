@@ -140,7 +140,7 @@ def metric_html(result: MetricScores) -> str:
     scores), else two, as the libraries print them.
     """
     spec = result.spec
-    heading = f"mean {spec.label} F" if spec.mean_of_sentences else spec.label
+    heading = spec.heading()
     direction = "" if spec.higher_is_better else " (lower is better)"
     value = fixed(result.corpus, spec.digits)
     head = f"<th>{inert_text(heading + direction)}</th><th>segments</th>"

@@ -111,6 +111,20 @@ def test_sentence_level_scores_equal_sentence_score(capsys: pytest.CaptureFixtur
     )
 
 
+def test_each_sentence_cell_is_its_own_metrics(capsys: pytest.CaptureFixture[str]) -> None:
+    """With two metrics beside BLEU, each text column keeps its metric's name, decimals
+    and scores (they once all took the last metric's name and decimals)."""
+    argv = ["--hyp", HYPS[1], "-m", "bleu", "ter", "rouge-lsum", "--sentence-level"]
+    system = json.loads(run(capsys, *argv, "-f", "json"))["systems"][0]
+    ter, rouge = system["metrics"]
+    text = run(capsys, *argv).splitlines()
+    cells = [line.split("\t")[1:] for line in text if line.startswith("  ")]
+    assert cells == [
+        [f"BLEU = {s['bleu']:.2f}", f"TER = {t:.2f}", f"ROUGE-Lsum = {r:.4f}"]
+        for s, t, r in zip(system["sentences"], ter["sentences"], rouge["sentences"], strict=True)
+    ]
+
+
 def test_latex_has_a_column_per_metric(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "--hyp", *HYPS, "-m", "bleu", "chrf", "ter", "-f", "latex")
     assert "System & BLEU & BP & Ratio & Hyp len & Ref len & chrF2 & TER \\\\" in out
