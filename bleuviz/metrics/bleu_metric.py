@@ -8,7 +8,7 @@ it to the protocol (:mod:`bleuviz.metrics.spec`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -130,6 +130,11 @@ class BleuMetric(MetricSpec):
         from bleuviz.bleu.resampler import BleuResampler
 
         return BleuResampler(settings.bleu, (rows.shape[-1] - _LENGTHS) // _BLOCKS)
+
+    def subset_name(self, escape: Callable[[str], str]) -> str:
+        """A subset's BLEU is the corpus BLEU of its summed statistics, as the page says
+        beside the mean of sentence BLEU: "corpus BLEU"."""
+        return f"corpus {self.shown_name(escape)}"
 
 
 #: Sentence BLEU is bucketed in tens, as compare-mt's ``ScoreBucketer`` does.

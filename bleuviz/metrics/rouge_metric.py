@@ -6,7 +6,7 @@ The replica is :mod:`bleuviz.rouge`, fitted by :mod:`bleuviz.metrics.rouge_adapt
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,6 +18,7 @@ from bleuviz.metrics.spec import MetricSpec, Settings
 if TYPE_CHECKING:
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
+    from bleuviz.rouge.explain import TypeExplanation
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,3 +65,19 @@ class RougeMetric(MetricSpec):
         from bleuviz.metrics.rouge_adapter import rouge_signature
 
         return rouge_signature(self.key, len(testset.references), settings.options.stemmer)
+
+    def column_heading(self, escape: Callable[[str], str]) -> str:
+        """The corpus figure is a mean of sentence F-measures: "mean ROUGE-1 F"."""
+        return f"mean {self.shown_name(escape)} F"
+
+    def token_explanation(
+        self, hyp: str, refs: Sequence[str], settings: Settings
+    ) -> TypeExplanation:
+        """rouge-score's tokens of the hypothesis and the reference with the best F, each
+        marked as counted or not (the stemmer as the settings say)."""
+        from bleuviz.metrics.rouge_adapter import rouge_text
+        from bleuviz.rouge.explain import explain_segment
+        from bleuviz.rouge.score import RougeConfig
+
+        config = RougeConfig((self.key,), use_stemmer=settings.options.stemmer)
+        return explain_segment(rouge_text(hyp), [rouge_text(r) for r in refs], config)[self.key]
