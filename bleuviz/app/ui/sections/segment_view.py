@@ -11,7 +11,7 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.keys import cached_data, cached_resource
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_spans import (
     DRAWN_CHOICE,
@@ -61,18 +61,6 @@ def explanation(
     drill-down) took 7% of the run's time on the server (WMT17 en-de, under cProfile).
     """
     return explain_segment(hyp, refs, tokenize, order)
-
-
-@cached_data(max_entries=256, show_spinner=False)
-def token_explanation(
-    evaluation: Evaluation, label: str, hyp: str, refs: tuple[str, ...]
-) -> TypeExplanation | None:
-    """The tokens that make metric ``label``'s score of one segment, or None (the metric
-    explains none): cached, only segments on screen are explained.
-
-    Pass ``evaluation.reading(label)``: only the settings the metric reads key it.
-    """
-    return evaluation.metric(label).token_explanation(hyp, refs, evaluation.settings)
 
 
 def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
@@ -149,10 +137,13 @@ def show_segment(
         partial(st.dataframe, ngrams, hide_index=True, key=f"{key_prefix}_ngrams_{order}"),
         defer=defer_table,
     )
+    # Not cached: a segment's ROUGE tokens take about a millisecond (36 tokens, two
+    # references), less than a cache's copy of them, and every other metric has none.
     explained = {
         label: found
         for label in chosen_metrics()
-        if (found := token_explanation(evaluation.reading(label), label, hyp, refs)) is not None
+        if (found := evaluation.metric(label).token_explanation(hyp, refs, evaluation.settings))
+        is not None
     }
     if explained:
         _rouge_section(explained, evaluation.settings.options.stemmer, key_prefix)
