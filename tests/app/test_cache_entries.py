@@ -40,7 +40,7 @@ def run_ok(at: AppTest) -> AppTest:
 
 
 def test_an_overview_run_caches_nothing_per_system(new_app: Callable[..., AppTest]) -> None:
-    at = run_ok(new_app())
+    run_ok(new_app())
     held = cache_entries()
     assert held, "the loaders' caches hold the test set"
     per_system = {name: n for name, n in held.items() if n >= len(SAMPLE_HYPS)}

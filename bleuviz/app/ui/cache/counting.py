@@ -2,7 +2,7 @@
 
 The command line's files are counted from the moment the server starts
 (``start_corpus_stats``); the first page takes those statistics instead of
-counting again. Cached with ``st.cache_resource``, keyed on the content id.
+counting again. Cached (``cached_resource``), keyed on the content id.
 """
 
 from __future__ import annotations
