@@ -13,28 +13,28 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from bleuviz.bleu import BleuConfig, corpus_score, group_scores, sentence_scores
-from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu import group_scores
 from bleuviz.bleu.result import BleuScore
 from bleuviz.io.testset import TestSet
+from bleuviz.metrics import BLEU
+from bleuviz.metrics.evaluation import Evaluation
 
 PREVIEW_CHARS = 120
 
 
-def segment_table(corpus: CorpusStats, system: str, config: BleuConfig) -> pd.DataFrame:
+def segment_table(evaluation: Evaluation, system: str) -> pd.DataFrame:
     """Return one row per segment: id, document, sentence BLEU, precisions, lengths, preview."""
-    stats = corpus.systems[system]
-    arrays = sentence_scores(stats, config)
-    testset = corpus.testset
-    frame = pd.DataFrame({"seg": np.arange(1, len(stats) + 1)})
+    bleu = evaluation.bleu(system)
+    testset = evaluation.testset
+    frame = pd.DataFrame({"seg": np.arange(1, len(bleu.stats) + 1)})
     if testset.doc_ids is not None:
         frame["doc"] = testset.doc_ids
-    frame["bleu"] = arrays.score
-    for n in range(config.max_order):
-        frame[f"p{n + 1}"] = arrays.precisions[:, n]
-    frame["bp"] = arrays.bp
-    frame["hyp_len"] = stats.hyp_len
-    frame["ref_len"] = config.flavor_spec.ref_lengths(stats)
+    frame["bleu"] = bleu.arrays.score
+    for n in range(evaluation.settings.bleu.max_order):
+        frame[f"p{n + 1}"] = bleu.arrays.precisions[:, n]
+    frame["bp"] = bleu.arrays.bp
+    frame["hyp_len"] = bleu.stats.hyp_len
+    frame["ref_len"] = bleu.ref_len
     frame["hypothesis"] = [line[:PREVIEW_CHARS] for line in testset.systems[system]]
     return frame
 
@@ -77,6 +77,8 @@ def _is_precision(column: str) -> bool:
 
 #: Columns of a segment table an export replaces (ids and the preview: it has whole texts).
 _REPLACED = ("seg", "doc", "hypothesis")
+#: Columns an export names otherwise: sentence BLEU by its metric's label, as elsewhere.
+_EXPORT_NAMES = {"bleu": BLEU.label}
 
 
 def export_columns(tables: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, ArrayLike]]:
@@ -89,7 +91,7 @@ def export_columns(tables: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, Ar
     for system, table in tables.items():
         for column in table.columns:
             if column not in _REPLACED:
-                name = "BLEU" if column == "bleu" else str(column)
+                name = _EXPORT_NAMES.get(str(column), str(column))
                 columns.setdefault(name, {})[system] = table[column].to_numpy()
     return columns
 
@@ -106,7 +108,7 @@ class SegmentFilter:
 
 
 def filter_mask(
-    corpus: CorpusStats, system: str, table: pd.DataFrame, flt: SegmentFilter
+    testset: TestSet, system: str, table: pd.DataFrame, flt: SegmentFilter
 ) -> np.ndarray:
     """Return a boolean mask of the segments that pass ``flt``.
 
@@ -123,7 +125,6 @@ def filter_mask(
         mask = mask & (lengths <= flt.len_max)
     needle = flt.text.strip().lower()
     if needle:
-        testset = corpus.testset
         streams = [testset.systems[system], *testset.references]
         if testset.source is not None:
             streams.append(testset.source)
@@ -134,31 +135,30 @@ def filter_mask(
     return mask
 
 
-def document_scores(corpus: CorpusStats, config: BleuConfig) -> pd.DataFrame:
+def document_scores(evaluation: Evaluation) -> pd.DataFrame:
     """Return corpus BLEU of every document for every system, from summed statistics."""
-    doc_ids = corpus.testset.doc_ids
+    doc_ids = evaluation.testset.doc_ids
     if doc_ids is None:
         return pd.DataFrame()
     codes, documents = pd.factorize(pd.Series(doc_ids))
     frame = pd.DataFrame(
         {"doc": documents, "segments": np.bincount(codes, minlength=len(documents))}
     )
-    for name, stats in corpus.systems.items():
+    config = evaluation.settings.bleu
+    for name in evaluation.testset.systems:
+        stats = evaluation.bleu(name).stats
         frame[name] = group_scores(stats, config, codes, len(documents)).score
     return frame
 
 
-def system_scores(corpus: CorpusStats, config: BleuConfig) -> dict[str, BleuScore]:
-    """Return every system's corpus score."""
-    return {
-        name: corpus_score(stats, config, corpus.tokenize, corpus.n_refs)
-        for name, stats in corpus.systems.items()
-    }
+def system_scores(evaluation: Evaluation) -> dict[str, BleuScore]:
+    """Return every system's corpus BLEU with its precisions, brevity penalty and lengths."""
+    return {name: evaluation.bleu(name).score for name in evaluation.testset.systems}
 
 
-def mean_sentence_bleu(corpus: CorpusStats, system: str, config: BleuConfig) -> float:
+def mean_sentence_bleu(evaluation: Evaluation, system: str) -> float:
     """Return the arithmetic mean of sentence BLEU (not the corpus BLEU)."""
-    return float(sentence_scores(corpus.systems[system], config).score.mean())
+    return float(evaluation.bleu(system).sentence.mean())
 
 
 def segment_export(

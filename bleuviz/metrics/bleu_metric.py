@@ -8,7 +8,7 @@ it to the protocol (:mod:`bleuviz.metrics.spec`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -188,6 +188,11 @@ class BleuMetric(MetricSpec):
             columns=columns,
             sentences=lambda: _sentence_dicts(scores.sentence, stats_of(rows), settings.bleu),
         )
+
+    def subset_name(self, escape: Callable[[str], str]) -> str:
+        """A subset's BLEU is the corpus BLEU of its summed statistics, as the page says
+        beside the mean of sentence BLEU: "corpus BLEU"."""
+        return f"corpus {self.shown_name(escape)}"
 
 
 def corpus_result(rows: FloatArray, config: BleuConfig, signature: str) -> BleuScore:

@@ -8,7 +8,7 @@ paired tests compare means (``bleuviz.significance.mean``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -121,6 +121,24 @@ class ImportedMetric(MetricSpec):
     def signature(self, testset: TestSet, settings: Settings, rows: FloatArray) -> str:
         """Where the scores come from, how many segments have one, and their direction."""
         return _imported_signature(self, rows)
+
+    def shown_name(self, escape: Callable[[str], str]) -> str:
+        """The name comes from the data (a file's): shown literally, through ``escape``."""
+        return escape(self.label)
+
+    def sentence_title(self, escape: Callable[[str], str]) -> str:
+        """A segment's score was read, not computed: "Imported COMET"."""
+        return f"Imported {self.shown_name(escape)}"
+
+    def column_heading(self, escape: Callable[[str], str]) -> str:
+        """The mean of the scored segments with its interval, and the direction where lower
+        is better: "MQM (mean ± 95% CI) (lower is better)"."""
+        lower = "" if self.higher_is_better else " (lower is better)"
+        return f"{self.shown_name(escape)} (mean ± 95% CI){lower}"
+
+    def mean_interval_note(self) -> str | None:
+        """Its cards show the mean of the scored segments with a bootstrap interval."""
+        return "imported, mean of scored segments"
 
 
 def written_decimals(columns: Iterable[FloatArray]) -> int:

@@ -18,6 +18,7 @@ from bleuviz.metrics.spec import MetricSpec, Settings
 if TYPE_CHECKING:
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
+    from bleuviz.rouge.explain import TypeExplanation
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +69,15 @@ class RougeMetric(MetricSpec):
     def heading(self) -> str:
         """``mean ROUGE-1 F``: the corpus figure is the mean of sentence F-measures."""
         return f"mean {self.label} F"
+
+    def token_explanation(
+        self, hyp: str, refs: Sequence[str], settings: Settings
+    ) -> TypeExplanation:
+        """rouge-score's tokens of the hypothesis and the reference with the best F, each
+        marked as counted or not (the stemmer as the settings say)."""
+        from bleuviz.metrics.rouge_adapter import rouge_text
+        from bleuviz.rouge.explain import explain_rouge_types
+        from bleuviz.rouge.score import RougeConfig
+
+        config = RougeConfig((self.key,), use_stemmer=settings.options.stemmer)
+        return explain_rouge_types(rouge_text(hyp), [rouge_text(r) for r in refs], config)[self.key]

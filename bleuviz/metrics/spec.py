@@ -14,7 +14,7 @@ never branch on a metric's name.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
@@ -33,6 +33,7 @@ from bleuviz.metrics.ter_config import TerConfig
 if TYPE_CHECKING:
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
+    from bleuviz.rouge.explain import TypeExplanation
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +304,63 @@ class MetricSpec(ABC):
             columns=((name, cell),),
             sentences=partial(in_chunks, scores.sentence),
         )
+
+    def shown_name(self, escape: Callable[[str], str]) -> str:
+        """Return the label for an element that renders Markdown.
+
+        A computed metric's label is bleuviz's own and shown as it is; an imported
+        metric's comes from the data, so the override passes it through ``escape``
+        (the app's Markdown escaping: this package imports no renderer).
+        """
+        return self.label
+
+    def sentence_title(self, escape: Callable[[str], str]) -> str:
+        """Return a card's title for one segment's score ("Sentence chrF").
+
+        Says what the number is: a score computed on the segment alone, or (an
+        imported metric's override) a score read from a file.
+        """
+        return f"Sentence {self.shown_name(escape)}"
+
+    def column_heading(self, escape: Callable[[str], str]) -> str:
+        """Return the app's systems-table heading of the corpus figure.
+
+        The command line's ``heading`` (ROUGE's "mean ROUGE-1 F"); an imported
+        score's override names its mean with its 95% interval, from the data
+        (escaped).
+        """
+        return self.heading()
+
+    def mean_interval_note(self) -> str | None:
+        """Return what the Overview says of this metric's own cards, or None for none.
+
+        A metric whose corpus figure is a mean of scores read from a file (an
+        imported score) is shown as that mean with a bootstrap interval, in a row
+        of cards and in the systems table; a computed metric's corpus score comes
+        with its paired tests instead (None).
+        """
+        return None
+
+    def subset_name(self, escape: Callable[[str], str]) -> str:
+        """Return what a caption calls this metric's score of a subset of segments.
+
+        A metric whose rows are statistics that sum scores a subset as a corpus of
+        its own ("chrF"); one whose corpus figure is a mean of sentence scores
+        scores it as their mean ("mean ROUGE-1"). BLEU's override says "corpus BLEU".
+        """
+        name = self.shown_name(escape)
+        return f"mean {name}" if self.mean_of_sentences else name
+
+    def token_explanation(
+        self, hyp: str, refs: Sequence[str], settings: Settings
+    ) -> TypeExplanation | None:
+        """Return which tokens make one segment's score, for the drill-down, or None.
+
+        Only ROUGE explains its score by tokens beside BLEU's n-grams (its
+        override: rouge-score's tokens of the hypothesis and the best reference);
+        every other metric has no such explanation (None).
+        """
+        return None
 
 
 @dataclass(frozen=True, slots=True)

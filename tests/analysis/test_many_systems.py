@@ -12,10 +12,8 @@ import pytest
 
 from bleuviz.analysis.outliers import find_outliers
 from bleuviz.analysis.segments import add_columns, reading_order, segment_export, segment_table
-from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.corpus import compute_corpus_stats
-from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.load import load_paths
+from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.word_diff import word_diff_html
 from tests.data import SAMPLE_DOCIDS, SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE
 
@@ -89,8 +87,7 @@ def test_edge_and_quantile_buckets() -> None:
 def test_reading_order_puts_the_hypothesis_after_the_scores() -> None:
     """Issue 44 (11): the scores and counts, the text, then BLEU's details; nothing lost."""
     testset = load_paths(SAMPLE_HYPS, SAMPLE_REFS, SAMPLE_SOURCE, SAMPLE_DOCIDS)
-    corpus = compute_corpus_stats(testset, TokenizeConfig())
-    table = segment_table(corpus, next(iter(testset.systems)), BleuConfig())
+    table = segment_table(Evaluation(testset), next(iter(testset.systems)))
     add_columns(table, {"chrF": np.zeros(len(table)), "TER": np.zeros(len(table))}, [""] * 126)
     table.insert(list(table.columns).index("hyp_len"), "major", 0)
     order = reading_order(list(table.columns))

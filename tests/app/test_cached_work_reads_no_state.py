@@ -25,6 +25,8 @@ WORKERS = {
     "bleuviz.app.ui.cache.background.shared_progress": (2, "compute"),
 }
 CACHES = {"cache_data", "cache_resource"}
+#: The app's own decorators (``ui/cache/keys.py``): Streamlit's, keying an evaluation by content.
+APP_CACHES = {"cached_data", "cached_resource"}
 
 
 class _Module:
@@ -126,11 +128,14 @@ def _reads_state(node: ast.AST) -> bool:
 
 
 def _is_cached(node: ast.AST) -> bool:
-    """Whether a function is decorated with ``st.cache_data`` or ``st.cache_resource``."""
+    """Whether a function is decorated with ``st.cache_data`` or ``st.cache_resource``, or
+    with the app's ``cached_data`` or ``cached_resource``."""
     decorators = getattr(node, "decorator_list", [])
     for decorator in decorators:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         if isinstance(target, ast.Attribute) and target.attr in CACHES:
+            return True
+        if isinstance(target, ast.Name) and target.id in APP_CACHES:
             return True
     return False
 
@@ -235,3 +240,25 @@ def test_the_check_finds_a_read_through_calls_and_workers(tmp_path: Path) -> Non
         " -> pkg.ui.state.lowercase",
         "with_progress work in pkg.ui.work.page -> pkg.ui.state.lowercase",
     ]
+
+
+def test_the_check_follows_the_apps_own_cache_decorators(tmp_path: Path) -> None:
+    """A function cached with ``cached_data`` (``ui/cache/keys.py``) is checked as well."""
+    package = tmp_path / "pkg"
+    (package / "ui" / "cache").mkdir(parents=True)
+    for folder in (package, package / "ui", package / "ui" / "cache"):
+        (folder / "__init__.py").write_text("")
+    (package / "ui" / "cache" / "background.py").write_text(
+        "def with_progress(title, compute):\n    return compute(None)\n"
+    )
+    (package / "ui" / "cache" / "keys.py").write_text(
+        "def cached_data(**options):\n    return lambda f: f\n"
+    )
+    (package / "ui" / "work.py").write_text(
+        "import streamlit as st\n"
+        "from pkg.ui.cache.keys import cached_data\n\n"
+        "@cached_data(max_entries=2)\n"
+        "def cached(evaluation):\n    return st.session_state.get('lowercase')\n"
+    )
+    found = state_reads(package, "pkg", "pkg.ui.cache.background.with_progress")
+    assert found == ["pkg.ui.work.cached"]

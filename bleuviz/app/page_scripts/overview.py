@@ -11,7 +11,7 @@ from functools import partial
 import streamlit as st
 
 from bleuviz.analysis.segments import system_scores
-from bleuviz.app.ui.cache.data import current_corpus
+from bleuviz.app.ui.cache.data import current_data
 from bleuviz.app.ui.cache.scores import every_system_scores
 from bleuviz.app.ui.sections.all_systems import outlier_finder
 from bleuviz.app.ui.sections.bleu_sees import bleu_sees
@@ -43,16 +43,16 @@ from bleuviz.app.ui.widgets.markup import show_signature
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Overview")
-evaluation, config = current_corpus()
-scores = system_scores(evaluation.bleu_statistics(), config)
+evaluation, _ = current_data()
+scores = system_scores(evaluation)
 testset = evaluation.testset
 st.caption(
     f"{testset.n_segments} segments · {len(testset.references)} reference(s) · "
-    f"{len(testset.systems)} system(s) · flavour {config.flavor}"
+    f"{len(testset.systems)} system(s) · flavour {evaluation.settings.bleu.flavor}"
 )
 
 others = {label: every_system_scores(evaluation, label, list(scores)) for label in chosen_metrics()}
-columns = score_columns(evaluation, config, scores, others)
+columns = score_columns(evaluation, scores, others)
 st.subheader("Corpus BLEU, systems ranked")
 rank_by = rank_choice(columns)
 order = ranked(columns, rank_by)
@@ -101,7 +101,7 @@ if len(evaluation.testset.systems) > 1:
     )
     if suspicious.open:
         with suspicious:
-            outlier_finder(evaluation, config)
+            outlier_finder(evaluation)
 
 # Below the answer, drawn once the answer is on screen (Plotly's chunk is loaded then).
 human = human_metric()
@@ -110,7 +110,7 @@ if human is not None:
         "ov_humans",
         "Draw the charts against humans",
         HUMANS_PX,
-        partial(metrics_vs_humans, evaluation, config, human),
+        partial(metrics_vs_humans, evaluation, human),
     )
 if span_sources(testset):  # without spans (loaded, or marked in notes) these draw nothing
     deferred("ov_err", "Draw the error categories", ERRORS_PX, partial(error_breakdown, evaluation))
@@ -119,7 +119,7 @@ deferred(
     "ov_charts",
     "Draw the charts",
     score_charts_px(len(order), FOCUS_DEFAULT),
-    partial(score_charts, evaluation, config, scores, columns),
+    partial(score_charts, evaluation, scores, columns),
 )
 if testset.doc_ids is not None:
     signature = scores[order[0]].signature
@@ -127,5 +127,5 @@ if testset.doc_ids is not None:
         "ov_docs",
         "Draw the documents",
         documents_px(),
-        partial(documents_section, evaluation, config, signature),
+        partial(documents_section, evaluation, signature),
     )

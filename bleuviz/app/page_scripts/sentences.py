@@ -21,13 +21,8 @@ from bleuviz.analysis.segments import (
     match_places,
     reading_order,
 )
-from bleuviz.app.ui.cache.data import current_corpus
-from bleuviz.app.ui.cache.scores import (
-    metric_scores,
-    metric_spec,
-    score_every_system,
-    segment_frame,
-)
+from bleuviz.app.ui.cache.data import current_data
+from bleuviz.app.ui.cache.scores import score_every_system, segment_frame
 from bleuviz.app.ui.sections.all_systems import every_system_px, segment_in_every_system
 from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_filter import FILTER_SUFFIXES, error_filter
@@ -58,13 +53,14 @@ from bleuviz.app.ui.widgets.filters import filter_chips, forget
 from bleuviz.app.ui.widgets.format import number_format
 from bleuviz.app.ui.widgets.scroll import scroll_into_view, scroll_table_to_row
 from bleuviz.app.ui.widgets.table_window import table_window
+from bleuviz.metrics import BLEU
 from bleuviz.workspace import NOTE_CATEGORIES
 
 #: Session-state key: the table is to be scrolled to the open segment's row when drawn.
 TABLE_TO_ROW = "sent_table::to_row"
 
 st.title("Sentences")
-evaluation, config = current_corpus()
+evaluation, _ = current_data()
 testset = evaluation.testset
 systems = list(evaluation.testset.systems)
 
@@ -80,12 +76,12 @@ st.session_state.setdefault("sent_len", (0, longest))
 apply_links(links)
 
 system = st.selectbox("System", systems, key="sent_system")
-st.caption(sentence_semantics_note(evaluation, config))
+st.caption(sentence_semantics_note(evaluation))
 labels = chosen_metrics()
 score_every_system(evaluation, labels)  # with a progress bar; the sections read the cache
 table = add_columns(  # the cached table is shared: columns go on a copy
-    segment_frame(evaluation, system, config).copy(),
-    {label: metric_scores(evaluation, system, label).sentence for label in labels},
+    segment_frame(evaluation.reading(BLEU.label), system).copy(),
+    {label: evaluation.detail(label, system).sentence for label in labels},
 )
 
 with st.container(border=True):
@@ -119,7 +115,7 @@ with st.container(border=True):
     errors = error_filter(testset, system, "sent")  # draws nothing without error spans
 
 flt = SegmentFilter(text, bleu_range[0], bleu_range[1], len_range[0], len_range[1])
-mask = filter_mask(evaluation.bleu_statistics(), system, table, flt)
+mask = filter_mask(testset, system, table, flt)
 if doc not in (None, "(all)") and testset.doc_ids is not None:
     mask &= np.asarray(testset.doc_ids) == doc
 for label, (low, high) in score_ranges.items():
@@ -145,7 +141,7 @@ if note_choice:
     active["notes: " + ", ".join(note_choice)] = [NOTE_FILTER_KEY]
 active.update(errors.chips)
 filter_chips(active, "sent_chip")
-st.caption(subset_caption(evaluation, config, [system], (shown["seg"] - 1).tolist(), list(active)))
+st.caption(subset_caption(evaluation, [system], (shown["seg"] - 1).tolist(), list(active)))
 st.caption("Click a segment's number to open it.")
 page = table_window(shown, st.session_state.get("sent_seg"), "sent_rows")
 
@@ -164,11 +160,11 @@ def table_and_exports() -> None:
             "note": st.column_config.TextColumn("note", width="small"),
             **{
                 f"p{n + 1}": st.column_config.NumberColumn(f"p{n + 1}", format="%.1f")
-                for n in range(config.max_order)
+                for n in range(evaluation.settings.bleu.max_order)
             },
             **{
                 label: st.column_config.NumberColumn(
-                    label, format=number_format(metric_spec(evaluation, label))
+                    label, format=number_format(evaluation.metric(label))
                 )
                 for label in labels
             },
@@ -180,7 +176,7 @@ def table_and_exports() -> None:
     if st.session_state.pop(TABLE_TO_ROW, False) and opened in rows:
         scroll_table_to_row("sent_table", rows.index(opened), len(rows), slot)
     shown_rows = (shown["seg"] - 1).tolist()
-    sentence_exports(evaluation, config, system, table, shown_rows, labels, errors.annotations)
+    sentence_exports(evaluation, system, table, shown_rows, labels, errors.annotations)
 
 
 # A link to one segment: its drill-down is the answer, the table and the other systems' lines
@@ -201,7 +197,7 @@ scroll_slot = st.empty()  # drawn on every run: the elements below keep their pl
 if opened_on_segment:  # the drill-down, not the table above it
     scroll_into_view(segment_anchor("sent"), scroll_slot)
 drawn = show_segment(  # the error spans it draws, drawn in every system's line too
-    evaluation, config, system, int(seg) - 1, key_prefix="sent", defer_table=opened_on_segment
+    evaluation, system, int(seg) - 1, key_prefix="sent", defer_table=opened_on_segment
 )
 if text.strip():
     search_hits(testset, system, int(seg) - 1, text)
@@ -213,6 +209,6 @@ if len(systems) > 1:
         "sent_every_part",
         "Show every system's line",
         every_system_px(len(systems)),
-        partial(segment_in_every_system, evaluation, config, int(seg) - 1, order, drawn),
+        partial(segment_in_every_system, evaluation, int(seg) - 1, order, drawn),
         defer=opened_on_segment,
     )

@@ -2,16 +2,15 @@
 
 The command line's files are counted from the moment the server starts
 (``start_corpus_stats``); the first page takes those statistics instead of
-counting again. Cached with ``st.cache_resource``, keyed on the content id.
+counting again. Cached (``cached_resource``), keyed on the content id.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
 
-import streamlit as st
-
 from bleuviz.app.ui.cache.background import LatestReport, with_progress
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
@@ -61,7 +60,7 @@ def corpus_stats(loaded: LoadedTestSet, tokenize: TokenizeConfig, order: int) ->
     )
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@cached_resource(max_entries=8, show_spinner=False)
 def _corpus_stats(
     content_id: str,
     _testset: TestSet,

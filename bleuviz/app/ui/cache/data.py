@@ -2,7 +2,7 @@
 
 The cache boundary's other modules load the test set (``loading``), count
 BLEU's statistics (``counting``) and score any metric (``scores``); a page
-asks ``current_data`` (or ``current_corpus``) for all of it at once.
+asks ``current_data`` for all of it at once.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from bleuviz.app.ui.cache.loading import (
 )
 from bleuviz.app.ui.cache.scores import loaded_evaluation
 from bleuviz.app.ui.state.settings import session_settings
-from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics.evaluation import Evaluation
@@ -48,12 +47,6 @@ class DataKey:
     tokenize: TokenizeConfig
     order: int
     directions: tuple[tuple[str, bool], ...] = ()
-
-
-def current_corpus() -> tuple[Evaluation, BleuConfig]:
-    """Return the loaded evaluation and BLEU's settings; on a core error, show it and stop."""
-    evaluation, _ = current_data()
-    return evaluation, evaluation.settings.bleu
 
 
 def current_data() -> tuple[Evaluation, DataKey]:

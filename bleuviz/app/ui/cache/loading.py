@@ -16,6 +16,7 @@ from typing import Any, TypedDict
 
 import streamlit as st
 
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.cache.workspace import SAVED, SAVED_SET_KEY, load_saved
 from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.app.ui.state.settings import LOWER_KEY
@@ -109,14 +110,14 @@ def sample_paths() -> PathSet:
     )
 
 
-@st.cache_resource(max_entries=6, show_spinner="Reading files…")
+@cached_resource(max_entries=6, show_spinner="Reading files…")
 def read_testset(key: tuple[object, ...], _paths: PathSet) -> LoadedTestSet:
     """Read a test set from disk (cached on paths, sizes and modification times)."""
     testset = load_paths(_paths.hyp, _paths.ref, _paths.src or None, _paths.docids or None)
     return LoadedTestSet.of(testset)
 
 
-@st.cache_resource(max_entries=6, show_spinner="Reading uploads…")
+@cached_resource(max_entries=6, show_spinner="Reading uploads…")
 def load_uploads(
     key: tuple[object, ...],
     _hyp: tuple[NamedBytes, ...],
@@ -160,7 +161,7 @@ def scored_testset() -> LoadedTestSet:
     return attached_scores(scores_key, loaded.testset, tuple(files), lower, replacing, weights)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
+@cached_resource(max_entries=8, show_spinner="Reading segment scores…")
 def attached_scores(
     key: tuple[object, ...],
     _testset: TestSet,
@@ -185,7 +186,7 @@ def imported_directions(testset: TestSet) -> tuple[tuple[str, bool], ...]:
     )
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@cached_resource(max_entries=8, show_spinner=False)
 def with_directions(
     content_id: str, directions: tuple[tuple[str, bool], ...], _scored: TestSet
 ) -> TestSet:

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import streamlit as st
-
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
@@ -65,7 +64,7 @@ def check_uploads(base: LoadedTestSet, files: tuple[tuple[NamedBytes, str], ...]
     return _check(key, base, tuple(f for f, _ in files), weights)
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading segment scores…")
+@cached_resource(max_entries=8, show_spinner="Reading segment scores…")
 def _check(
     key: tuple[object, ...], _base: LoadedTestSet, _files: tuple[NamedBytes, ...], weights: str
 ) -> UploadCheck:
@@ -87,7 +86,7 @@ def _check(
     return UploadCheck(tuple(conflicts), tuple(refused), tuple(unchanged))
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@cached_resource(max_entries=8, show_spinner=False)
 def skipped_in_files(
     content_id: str, paths: tuple[str, ...], _testset: TestSet
 ) -> tuple[tuple[str, str, tuple[str, ...]], ...]:

@@ -17,11 +17,9 @@ import streamlit as st
 
 from bleuviz.analysis.segments import segment_table
 from bleuviz.app.ui.cache.background import shared_progress
-from bleuviz.app.ui.cache.loading import current_testset
-from bleuviz.bleu import BleuConfig, sentence_scores
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.bleu.result import BleuArrays
-from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
+from bleuviz.bleu.tokenize import default_workers
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics import MetricScores, MetricSpec, Settings
 from bleuviz.metrics.evaluation import Evaluation
@@ -33,7 +31,7 @@ PREPARE_AFTER = 2.0
 _workers_prepared = threading.Event()
 
 
-@st.cache_resource(max_entries=6, show_spinner=False)
+@cached_resource(max_entries=6, show_spinner=False)
 def _bundle(content_id: str, _testset: TestSet) -> Evaluation:
     """One evaluation bundle per loaded test set, shared by every session: what it computes
     (any metric, any settings) is kept for all."""
@@ -125,51 +123,14 @@ def score_every_system(evaluation: Evaluation, labels: Iterable[str]) -> None:
             every_system_scores(evaluation, label, systems)
 
 
-def sentence_bleu(evaluation: Evaluation, system: str, config: BleuConfig) -> BleuArrays:
-    """Every segment's sentence BLEU of ``system``, computed once per data and settings.
+@cached_resource(max_entries=64, show_spinner=False)
+def segment_frame(evaluation: Evaluation, system: str) -> pd.DataFrame:
+    """The Sentences table of ``system`` (cached and shared: copy it before changing it).
 
-    Shared by every session and page (Overview's boxes, mean and outliers; the
-    segment tables), so a rerun that changes no setting recomputes nothing.
-    Reads which test set is loaded; cached work calls ``keyed_sentence_bleu``.
+    Pass ``evaluation.reading(BLEU.label)``: the table holds BLEU's numbers only, so a
+    switch another metric reads (chrF's lowercase) keeps it.
     """
-    return keyed_sentence_bleu(current_testset().content_id, evaluation, system, config)
-
-
-def keyed_sentence_bleu(
-    content_id: str, evaluation: Evaluation, system: str, config: BleuConfig
-) -> BleuArrays:
-    """``sentence_bleu`` of the corpus counted from the test set ``content_id`` names."""
-    return _sentence_bleu(content_id, evaluation.settings.tokenize, system, config, evaluation)
-
-
-@st.cache_resource(max_entries=256, show_spinner=False)
-def _sentence_bleu(
-    content_id: str,
-    tokenize: TokenizeConfig,
-    system: str,
-    config: BleuConfig,
-    _evaluation: Evaluation,
-) -> BleuArrays:
-    """The cached sentence scores (keyed on the data, tokenization, system and settings)."""
-    return sentence_scores(_evaluation.bleu_statistics().systems[system], config)
-
-
-def segment_frame(evaluation: Evaluation, system: str, config: BleuConfig) -> pd.DataFrame:
-    """The Sentences table of ``system`` (cached and shared: copy it before changing it)."""
-    content_id = current_testset().content_id
-    return _segment_frame(content_id, evaluation.settings.tokenize, system, config, evaluation)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _segment_frame(
-    content_id: str,
-    tokenize: TokenizeConfig,
-    system: str,
-    config: BleuConfig,
-    _evaluation: Evaluation,
-) -> pd.DataFrame:
-    """The cached table (keyed on the data, tokenization, system and settings)."""
-    return segment_table(_evaluation.bleu_statistics(), system, config)
+    return segment_table(evaluation, system)
 
 
 def metric_spec(evaluation: Evaluation, label: str) -> MetricSpec:

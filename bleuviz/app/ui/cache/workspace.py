@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection
 from datetime import UTC, datetime
+from typing import Any, cast
 
-import streamlit as st
-
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.errors import BleuvizError
 from bleuviz.io.content_id import LoadedTestSet
@@ -27,7 +27,7 @@ SAVED, SAVED_SET_KEY = "saved", "saved_set"
 AUTHOR_KEY = "note_author"
 
 
-@st.cache_resource(show_spinner=False)
+@cached_resource(show_spinner=False)
 def _open(folder: str | None) -> Workspace | BleuvizError:
     """Open the workspace once per server; an error is kept (and shown) instead."""
     try:
@@ -62,7 +62,7 @@ def saved_sets() -> tuple[SavedSet, ...]:
     return workspace.testsets() if workspace is not None else ()
 
 
-@st.cache_resource(max_entries=6, show_spinner="Opening the saved test set…")
+@cached_resource(max_entries=6, show_spinner="Opening the saved test set…")
 def _load(folder: str, saved: SavedSet) -> LoadedTestSet:
     """Load a saved test set (cached on its listing: adding or replacing a system changes it)."""
     workspace = open_workspace()
@@ -148,7 +148,9 @@ def save_testset(
     )
     new = saved.id not in before
     forget_listings()
-    _load.clear()  # a replaced system keeps the listing, so the cached copy could be stale
+    # A replaced system keeps the listing, so the cached copy could be stale. (``cached_resource``
+    # types the function as it was declared, without Streamlit's ``clear``.)
+    cast("Any", _load).clear()
     _SAVED_HERE.pop(saved.id, None)
     if new:  # the database now holds exactly the set given (no earlier systems or scores)
         _SAVED_HERE[saved.id] = (saved, loaded or LoadedTestSet.of(plain))

@@ -7,6 +7,7 @@ from pathlib import Path
 import streamlit as st
 
 from bleuviz.app.ui.cache.counting import start_corpus_stats
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.cache.loading import PathSet, read_testset
 from bleuviz.app.ui.cache.workspace import (
     SAVED,
@@ -86,7 +87,7 @@ def register_command_line(
         return None
 
 
-@st.cache_resource(show_spinner=False)
+@cached_resource(show_spinner=False)
 def registered_files(
     key: tuple[object, ...],
     _paths: PathSet,

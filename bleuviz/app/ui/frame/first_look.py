@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleuviz.app.ui.cache.data import current_corpus
+from bleuviz.app.ui.cache.data import current_data
 from bleuviz.app.ui.sections.deferred import EVERY_PART, press_soon
 from bleuviz.app.ui.sections.segment_view import segment_glance
 from bleuviz.app.ui.state.links import apply_links
@@ -60,7 +60,7 @@ def sentences_first_look() -> None:
     on its own first run, which this is not); a segment the link names wrongly draws
     nothing here, and the page says what is wrong.
     """
-    evaluation, config = current_corpus()
+    evaluation, _ = current_data()
     testset = evaluation.testset
     systems = list(testset.systems)
     longest, documents = longest_hypothesis(evaluation), document_choices(testset)
@@ -69,4 +69,4 @@ def sentences_first_look() -> None:
     if "sent_seg" not in state:
         return
     system = str(state.get("sent_system", systems[0]))
-    segment_glance(evaluation, config, system, int(state["sent_seg"]) - 1, "sent")
+    segment_glance(evaluation, system, int(state["sent_seg"]) - 1, "sent")

@@ -9,17 +9,15 @@ import streamlit as st
 
 from bleuviz.analysis.outliers import find_outliers
 from bleuviz.analysis.span_counts import rater_spans
-from bleuviz.app.ui.cache.loading import current_testset
-from bleuviz.app.ui.cache.scores import keyed_sentence_bleu, metric_scores, metric_spec
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.sections.error_spans import severity_counts, whose_errors
 from bleuviz.app.ui.sections.segment_view import explanation
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
+from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.app.ui.widgets.markup import show_html
-from bleuviz.bleu import BleuConfig, sentence_scores
-from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan
+from bleuviz.metrics import BLEU
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.error_marks import error_legend
 from bleuviz.render.every_system import SystemLine, every_system_html
@@ -40,7 +38,6 @@ def every_system_px(n_systems: int) -> int:
 
 def segment_in_every_system(
     evaluation: Evaluation,
-    config: BleuConfig,
     index: int,
     order: int,
     annotations: ErrorAnnotations | None = None,
@@ -56,27 +53,21 @@ def segment_in_every_system(
     left, right = st.columns([3, 2])
     baseline = left.selectbox("Word differences against", names, key="sent_diff_base")
     show_diff = right.toggle("Show word differences", True, key="sent_diff_show")
-    bleu = {
-        n: float(
-            sentence_scores(evaluation.bleu_statistics().systems[n].select([index]), config).score[
-                0
-            ]
-        )
-        for n in names
-    }
-    metrics = chosen_metrics()
+    bleu = {n: float(evaluation.bleu(n).sentence[index]) for n in names}
+    labels = [BLEU.label, *chosen_metrics()]
     rows, severities = [], []
     for name in sorted(names, key=lambda n: -bleu[n]):
-        scores = [("BLEU", fmt_bleu(bleu[name]))]
-        for label in metrics:
-            value = float(metric_scores(evaluation, name, label).sentence[index])
-            scores.append((label, fmt_metric(metric_spec(evaluation, label), value)))
+        scores = []
+        for label in labels:
+            value = float(evaluation.detail(label, name).sentence[index])
+            scores.append((label, fmt_metric(evaluation.metric(label), value)))
         spans = system_errors(annotations, name, index, scores)
         severities += [span.severity for span in spans]
         hyp = testset.systems[name][index]
-        line = hypothesis_status_html(
-            explanation(hyp, refs, evaluation.settings.tokenize, config.max_order), order, spans
+        expl = explanation(
+            hyp, refs, evaluation.settings.tokenize, evaluation.settings.bleu.max_order
         )
+        line = hypothesis_status_html(expl, order, spans)
         diff = (
             word_diff_html(testset.systems[baseline][index], hyp)
             if show_diff and name != baseline
@@ -116,35 +107,23 @@ def system_errors(
     return spans
 
 
-def flagged_segments(
-    evaluation: Evaluation, config: BleuConfig, gap: float, low: float, high: float
-) -> pd.DataFrame:
-    """The outlier finder's table with its links, once per data, settings and thresholds.
+@cached_resource(max_entries=16, show_spinner="Looking for suspicious segments…")
+def flagged_segments(evaluation: Evaluation, gap: float, low: float, high: float) -> pd.DataFrame:
+    """The outlier finder's table with its links, once per data, BLEU's settings and thresholds.
 
-    Cached and shared: never change the frame returned.
+    Pass ``evaluation.reading(BLEU.label)``: only BLEU's settings key it. Cached and
+    shared: never change the frame returned.
     """
-    content_id = current_testset().content_id
-    return _flagged(content_id, evaluation.settings.tokenize, config, gap, low, high, evaluation)
-
-
-@st.cache_resource(max_entries=16, show_spinner="Looking for suspicious segments…")
-def _flagged(
-    content_id: str,
-    tokenize: TokenizeConfig,
-    config: BleuConfig,
-    gap: float,
-    low: float,
-    high: float,
-    _evaluation: Evaluation,
-) -> pd.DataFrame:
-    """The flagged pairs (keyed on the data, tokenization, settings and thresholds)."""
-    names = list(_evaluation.testset.systems)
-    bleu = {n: keyed_sentence_bleu(content_id, _evaluation, n, config).score for n in names}
-    hyp_len = {n: _evaluation.bleu_statistics().systems[n].hyp_len for n in names}
-    ref_len = {
-        n: config.flavor_spec.ref_lengths(_evaluation.bleu_statistics().systems[n]) for n in names
-    }
-    found = find_outliers(bleu, hyp_len, ref_len, gap, low, high)
+    names = list(evaluation.testset.systems)
+    bleu = {n: evaluation.bleu(n) for n in names}
+    found = find_outliers(
+        {n: bleu[n].sentence for n in names},
+        {n: bleu[n].stats.hyp_len for n in names},
+        {n: bleu[n].ref_len for n in names},
+        gap,
+        low,
+        high,
+    )
     found["open"] = [
         "sentences?" + urlencode({"sys": s, "seg": str(g)})
         for s, g in zip(found["system"], found["seg"], strict=True)
@@ -152,7 +131,7 @@ def _flagged(
     return found
 
 
-def outlier_finder(evaluation: Evaluation, config: BleuConfig) -> None:
+def outlier_finder(evaluation: Evaluation) -> None:
     """Thresholds, then the flagged (system, segment) pairs, each a link to the segment."""
     gap_col, low_col, high_col = st.columns(3)
     gap = gap_col.number_input(
@@ -160,7 +139,7 @@ def outlier_finder(evaluation: Evaluation, config: BleuConfig) -> None:
     )
     low = low_col.number_input("Length ratio below", 0.0, 1.0, 0.5, 0.05, key="ov_out_low")
     high = high_col.number_input("Length ratio above", 1.0, 10.0, 2.0, 0.25, key="ov_out_high")
-    found = flagged_segments(evaluation, config, gap, low, high)
+    found = flagged_segments(evaluation.reading(BLEU.label), gap, low, high)
     st.caption(f"{len(found)} flagged (system, segment) pairs.")
     st.dataframe(
         found,

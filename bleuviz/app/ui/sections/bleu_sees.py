@@ -25,6 +25,7 @@ from bleuviz.analysis.error_tokens import (
     what_bleu_sees,
 )
 from bleuviz.app import routes
+from bleuviz.app.ui.cache.keys import cached_data
 from bleuviz.app.ui.sections.error_spans import (
     EVERY_RATER,
     annotation_choice,
@@ -34,11 +35,9 @@ from bleuviz.app.ui.sections.error_spans import (
 from bleuviz.app.ui.sections.span_agreement import span_agreement_tables
 from bleuviz.app.ui.state.page_links import segment_query
 from bleuviz.app.ui.widgets.export import export_buttons
-from bleuviz.bleu import BleuConfig
-from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.io.error_spans import ErrorAnnotations
-from bleuviz.io.testset import TestSet
+from bleuviz.metrics import BLEU
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.error_charts import flag_rate_bars
 from bleuviz.render.labels import escape_markdown as md
@@ -70,22 +69,18 @@ DEFINITIONS = """
 """
 
 
-@st.cache_data(max_entries=16, show_spinner="Comparing BLEU's flagged tokens with the errors…")
+@cached_data(max_entries=16, show_spinner="Comparing BLEU's flagged tokens with the errors…")
 def cached_analysis(
-    content_id: str,
-    name: str,
-    tokenize: TokenizeConfig,
-    config: BleuConfig,
-    rater: str | None,
-    _testset: TestSet,
-    _annotations: ErrorAnnotations,
+    evaluation: Evaluation, spans: str, rater: str | None, _annotations: ErrorAnnotations
 ) -> ErrorTokenAnalysis:
-    """The analysis of span file ``name`` of the test set ``content_id`` (``spans_id``), cached.
+    """The analysis of the span file ``spans`` names (``spans_id``) of the test set, cached.
 
-    Only ``max_order`` of ``config`` is read; the whole config keys it (a flavour
-    change recomputes, rarely).
+    Pass ``evaluation.reading(BLEU.label)``: BLEU's tokenization and order are what it
+    reads (a flavour change recomputes, rarely). An annotations object is never hashed
+    (a quarter of a second for the TED set's spans, on every rerun): ``spans`` is its key.
     """
-    return what_bleu_sees(_testset, _annotations, tokenize, config, rater)
+    settings = evaluation.settings
+    return what_bleu_sees(evaluation.testset, _annotations, settings.tokenize, settings.bleu, rater)
 
 
 def bleu_sees(evaluation: Evaluation) -> None:
@@ -106,13 +101,7 @@ def bleu_sees(evaluation: Evaluation) -> None:
     system, rater, order = _choices(evaluation, annotations)
     try:
         analysis = cached_analysis(
-            spans_id(annotations),
-            annotations.name,
-            evaluation.settings.tokenize,
-            evaluation.settings.bleu,
-            rater,
-            testset,
-            annotations,
+            evaluation.reading(BLEU.label), spans_id(annotations), rater, annotations
         )
     except BleuvizError as exc:
         st.error(md(str(exc)), icon=":material/error:")

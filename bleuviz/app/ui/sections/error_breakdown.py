@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.span_counts import categories_and_severities, category_breakdown
+from bleuviz.app.ui.cache.keys import cached_data
 from bleuviz.app.ui.sections.error_spans import annotation_choice, spans_id, whose_errors
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.io.error_spans import ERROR_SEVERITIES, ErrorAnnotations
@@ -17,7 +18,7 @@ from bleuviz.render.labels import escape_markdown as md
 MAJOR_AND_MINOR = "major and minor"
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cached_data(max_entries=16, show_spinner=False)
 def cached_breakdown(
     content_id: str,
     name: str,

@@ -18,6 +18,7 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from bleuviz.analysis.span_counts import categories_and_severities, error_counts, error_mask
+from bleuviz.app.ui.cache.keys import cached_data
 from bleuviz.app.ui.sections.error_spans import TABLE_CHOICE, annotation_choice, spans_id
 from bleuviz.app.ui.state.links import apply_links, claim, write_links
 from bleuviz.app.ui.state.page_links import error_filter_links, error_side_param
@@ -26,7 +27,7 @@ from bleuviz.io.testset import TestSet
 from bleuviz.render.labels import escape_markdown as md
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@cached_data(max_entries=64, show_spinner=False)
 def cached_error_counts(
     content_id: str, name: str, system: str, n_segments: int, _annotations: ErrorAnnotations
 ) -> dict[str, NDArray[np.float64]]:

@@ -16,7 +16,6 @@ import streamlit as st
 
 from bleuviz.analysis.correlation import EVEN, GENEROUS, HARSH, MetricView, segment_gaps
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.state.page_links import segment_query
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
@@ -73,11 +72,11 @@ def gaps_export(
     first = next(iter(evaluation.testset.systems))
     names = {"metric": metric, "human": human, "gap": "percentile gap"}
     frame = disagree.reset_index(drop=True).rename(columns=names)
-    specs = {name: metric_spec(evaluation, name) for name in (metric, human)}
+    specs = {name: evaluation.metric(name) for name in (metric, human)}
     return export_style(
         frame,
         digits={**{n: spec.digits for n, spec in specs.items()}, names["gap"]: PERCENT_DIGITS},
-        signatures={n: metric_scores(evaluation, first, n).signature for n in specs},
+        signatures={n: evaluation.detail(n, first).signature for n in specs},
     )
 
 
@@ -123,10 +122,10 @@ def _gap_columns(evaluation: Evaluation, metric: str, human: str) -> dict[str, A
         "rank": st.column_config.NumberColumn("#", width="small"),
         "seg": st.column_config.NumberColumn("segment", width="small"),
         "metric": st.column_config.NumberColumn(
-            metric, format=number_format(metric_spec(evaluation, metric))
+            metric, format=number_format(evaluation.metric(metric))
         ),
         "human": st.column_config.NumberColumn(
-            human, format=number_format(metric_spec(evaluation, human))
+            human, format=number_format(evaluation.metric(human))
         ),
         "gap": st.column_config.NumberColumn(
             "percentile gap",

@@ -18,14 +18,13 @@ from bleuviz.analysis.correlation import (
     scores_view,
 )
 from bleuviz.analysis.meta_eval import is_human_reference
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.cache.keys import cached_data
 from bleuviz.app.ui.sections.human_gaps import largest_gaps
 from bleuviz.app.ui.state.settings import chosen_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import direction_note, fmt_metric
 from bleuviz.arrays import FloatArray
-from bleuviz.bleu import BleuConfig
-from bleuviz.metrics import MetricScores, MetricSpec
+from bleuviz.metrics import BLEU, MetricScores, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.export import export_style
 from bleuviz.render.human_charts import metric_vs_human_scatter, segment_scatter
@@ -34,7 +33,7 @@ from bleuviz.render.numbers import CORRELATION_DIGITS, PERCENT_DIGITS, fixed
 from bleuviz.significance.mean import mean_ci
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@cached_data(max_entries=256, show_spinner=False)
 def cached_mean_ci(values: FloatArray) -> tuple[float, float, float] | None:
     """Mean of the scored segments, bootstrap mean and CI half-width (cached on the scores)."""
     ci = mean_ci(values)
@@ -65,10 +64,11 @@ def imported_cards(
 ) -> None:
     """One row of cards per imported score: each system's mean, the CI as help."""
     for label, by_system in others.items():
-        spec = metric_spec(evaluation, label)
-        if not spec.imported:
+        spec = evaluation.metric(label)
+        note = spec.mean_interval_note()
+        if note is None:
             continue
-        st.markdown(f"**{md(label)}**{direction_note(spec)}: imported, mean of scored segments")
+        st.markdown(f"**{md(label)}**{direction_note(spec)}: {note}")
         columns = st.columns(min(len(by_system), 4))
         for i, (name, scores) in enumerate(by_system.items()):
             ci = cached_mean_ci(np.asarray(scores.sentence))
@@ -84,18 +84,15 @@ def imported_cards(
             columns[i % len(columns)].metric(md(name), value, help=f"{detail}. {scores.signature}")
 
 
-def metric_views(evaluation: Evaluation, config: BleuConfig, human: str) -> list[MetricView]:
+def metric_views(evaluation: Evaluation, human: str) -> list[MetricView]:
     """BLEU, the chosen metrics and every other imported score, as correlation inputs."""
-    views = [metric_view(evaluation, "BLEU")]
-    views += [metric_view(evaluation, label) for label in chosen_metrics() if label != human]
-    return views
+    labels = [BLEU.label, *(label for label in chosen_metrics() if label != human)]
+    return [metric_view(evaluation, label) for label in labels]
 
 
 def metric_view(evaluation: Evaluation, label: str) -> MetricView:
     """One metric beside BLEU as a correlation input."""
-    return scores_view(
-        label, {name: metric_scores(evaluation, name, label) for name in evaluation.testset.systems}
-    )
+    return scores_view(label, evaluation.scores(label))
 
 
 def correlation_frame(results: list[Correlation], digits: Mapping[str, int]) -> pd.DataFrame:
@@ -131,7 +128,7 @@ def correlation_download(evaluation: Evaluation, results: list[Correlation], hum
     """
     first = next(iter(evaluation.testset.systems))
     names = [human, *(r.name for r in results)]
-    signatures = {name: metric_scores(evaluation, first, name).signature for name in names}
+    signatures = {name: evaluation.detail(name, first).signature for name in names}
     frame = export_style(
         correlation_export(results),
         best=dict.fromkeys(AGREEMENT_HEADERS, True),
@@ -169,14 +166,14 @@ def human_references(human_view: MetricView) -> list[str]:
 HUMANS_PX = 2200
 
 
-def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) -> None:
+def metrics_vs_humans(evaluation: Evaluation, human: str) -> None:
     """Every metric against the human score: the table, system and segment scatters, gaps."""
     st.subheader(f"Metrics vs humans: {md(human)}")
     human_view = metric_view(evaluation, human)
-    views = metric_views(evaluation, config, human)
+    views = metric_views(evaluation, human)
     left_out = _left_out(human_references(human_view))
     results = [correlate(view, human_view, left_out) for view in views]
-    digits = {view.name: metric_spec(evaluation, view.name).digits for view in views}
+    digits = {view.name: evaluation.metric(view.name).digits for view in views}
     st.table(correlation_frame(results, digits))
     correlation_download(evaluation, results, human)
     tied = mostly_tied_note(results)
@@ -192,7 +189,7 @@ def metrics_vs_humans(evaluation: Evaluation, config: BleuConfig, human: str) ->
         if np.isfinite(human_view.corpus[s]) and s not in left_out
     ]
     left, right = st.columns(2)
-    shown = (digits[chosen], metric_spec(evaluation, human).digits)
+    shown = (digits[chosen], evaluation.metric(human).digits)
     left.plotly_chart(
         metric_vs_human_scatter(
             systems,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.cache.loading import current_testset
 from bleuviz.app.ui.cache.workspace import (
     AUTHOR_KEY,
@@ -59,7 +60,7 @@ def current_set_id() -> str | None:
     return content if any(s.id == content for s in workspace.testsets()) else None
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
+@cached_resource(max_entries=16, show_spinner=False)
 def _content_id(content_id: str, _testset: TestSet) -> str:
     """The workspace id the test set would have (hashed once per data)."""
     return testset_id(_testset)

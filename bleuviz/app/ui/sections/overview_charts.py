@@ -9,12 +9,10 @@ import streamlit as st
 
 from bleuviz.analysis.segments import document_scores
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.scores import sentence_bleu
 from bleuviz.app.ui.sections.deferred import CHART_PX
 from bleuviz.app.ui.sections.overview_table import Column, chart_order, focus_picker
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.table_window import column_px, fits_width
-from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.result import BleuScore
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.charts import document_bars, precision_by_order, sentence_score_boxes
@@ -31,7 +29,6 @@ SEES_PX = 2 * HEADING_PX + 3 * WIDGET_PX + CHART_PX + TABLE_PX
 
 def score_charts(
     evaluation: Evaluation,
-    config: BleuConfig,
     scores: Mapping[str, BleuScore],
     columns: Mapping[str, Column],
 ) -> None:
@@ -43,7 +40,7 @@ def score_charts(
         st.plotly_chart(precision_by_order({n: scores[n] for n in focus}), key="ov_precision_chart")
     with right:
         st.subheader("Sentence BLEU")
-        sentence = {n: sentence_bleu(evaluation, n, config).score for n in focus}
+        sentence = {n: evaluation.bleu(n).sentence for n in focus}
         st.plotly_chart(sentence_score_boxes(sentence), key="ov_sentence_boxes")
 
 
@@ -53,10 +50,10 @@ def score_charts_px(n_systems: int, focus_default: int) -> int:
     return WIDGET_PX + HEADING_PX + max(CHART_PX, precision)
 
 
-def documents_section(evaluation: Evaluation, config: BleuConfig, signature: str) -> None:
+def documents_section(evaluation: Evaluation, signature: str) -> None:
     """Corpus BLEU per document: bars, the table (exported), and a link to one's segments."""
     st.subheader("Documents")
-    docs = document_scores(evaluation.bleu_statistics(), config)
+    docs = document_scores(evaluation)
     systems = list(evaluation.testset.systems)
     st.plotly_chart(
         document_bars(list(docs["doc"]), {n: list(docs[n]) for n in systems}),

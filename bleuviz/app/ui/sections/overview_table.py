@@ -13,18 +13,18 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from bleuviz.analysis.ranking import rank_order, sole_best
-from bleuviz.app.ui.cache.scores import metric_spec, sentence_bleu
 from bleuviz.app.ui.sections.humans import cached_mean_ci, mean_with_ci
-from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
-from bleuviz.bleu import BleuConfig
+from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp, fmt_metric
 from bleuviz.bleu.result import BleuScore
+from bleuviz.metrics import BLEU as BLEU_METRIC
 from bleuviz.metrics import MetricScores
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.export import export_style
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.numbers import fixed
 
-BLEU, MEAN_SENTENCE = "BLEU", "mean sentence BLEU"
+#: The columns of BLEU's corpus score and of its sentence scores' mean.
+BLEU, MEAN_SENTENCE = BLEU_METRIC.label, f"mean sentence {BLEU_METRIC.label}"
 #: Formats one value of a column as its cell text.
 Formatter = Callable[[float], str]
 #: How the best cell of a column is marked.
@@ -51,7 +51,6 @@ class Column:
 
 def score_columns(
     evaluation: Evaluation,
-    config: BleuConfig,
     scores: Mapping[str, BleuScore],
     others: Mapping[str, Mapping[str, MetricScores]],
 ) -> dict[str, Column]:
@@ -73,13 +72,13 @@ def score_columns(
 
     bleu_signature = next(iter(scores.values())).signature if scores else ""
     add(BLEU, BLEU, {n: s.score for n, s in scores.items()}, 2, True, fmt_bleu, bleu_signature)
-    for k in range(config.max_order):
+    for k in range(evaluation.settings.bleu.max_order):
         add(f"p{k + 1}", f"p{k + 1}", {n: s.precisions[k] for n, s in scores.items()}, 1, True)
     add("BP", "BP", {n: s.bp for n, s in scores.items()}, 3, True, fmt_bp)
     add("ratio", "ratio", {n: s.ratio for n, s in scores.items()}, 3, None)
     add("hyp_len", "hyp_len", {n: float(s.hyp_len) for n, s in scores.items()}, 0, None)
     add("ref_len", "ref_len", {n: float(s.ref_len) for n, s in scores.items()}, 0, None)
-    mean = {n: float(sentence_bleu(evaluation, n, config).score.mean()) for n in scores}
+    mean = {n: float(evaluation.bleu(n).sentence.mean()) for n in scores}
     add(MEAN_SENTENCE, MEAN_SENTENCE, mean, 2, True, fmt_bleu)
     for label, by_system in others.items():
         columns[label] = metric_column(evaluation, label, {n: by_system[n] for n in scores})
@@ -90,15 +89,14 @@ def metric_column(
     evaluation: Evaluation, label: str, by_system: Mapping[str, MetricScores]
 ) -> Column:
     """The column of a chosen metric: its corpus score, or an imported score's mean ± CI."""
-    spec = metric_spec(evaluation, label)
+    spec = evaluation.metric(label)
     values = {n: s.corpus for n, s in by_system.items()}
     signature = next(iter(by_system.values())).signature if by_system else ""
     better = spec.higher_is_better
-    if not spec.imported:
-        heading = f"mean {label} F" if spec.mean_of_sentences else label
+    heading = spec.column_heading(md)
+    if spec.mean_interval_note() is None:
         cells = {n: fmt_metric(spec, v) for n, v in values.items()}
         return Column(heading, values, cells, better, spec.digits, signature=signature)
-    heading = f"{md(label)} (mean ± 95% CI){direction_note(spec)}"
     cells = {n: mean_with_ci(spec, s) for n, s in by_system.items()}
     intervals = {n: cached_mean_ci(np.asarray(s.sentence)) for n, s in by_system.items()}
     ci = {n: math.nan if i is None else i[2] for n, i in intervals.items()}

@@ -19,14 +19,13 @@ from numpy.typing import ArrayLike
 
 from bleuviz.analysis.segments import add_columns, export_columns, segment_export, segment_table
 from bleuviz.analysis.span_counts import error_counts
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.sections.error_filter import add_error_counts
 from bleuviz.app.ui.sections.notes import note_column, notes_by_system, notes_download
 from bleuviz.app.ui.sections.segment_view import sentence_signature
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.arrays import FloatArray
-from bleuviz.bleu import BleuConfig
 from bleuviz.io.error_spans import ErrorAnnotations
+from bleuviz.metrics import BLEU
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.export import export_style
 
@@ -37,7 +36,6 @@ EXPORTS_PX = 16 + 2 * (22 + 16 + 40) + 16
 
 def sentence_exports(
     evaluation: Evaluation,
-    config: BleuConfig,
     system: str,
     table: pd.DataFrame,
     rows: Sequence[int],
@@ -53,38 +51,35 @@ def sentence_exports(
     """
     testset = evaluation.testset
     systems = list(testset.systems)
-    style = _style(evaluation, config, system, labels)
+    style = _style(evaluation, system, labels)
     st.caption("Download the segments shown (whole texts, references and source, every score):")
     shown = export_columns({system: table})
     export_buttons(
         lambda: style(segment_export(testset, [system], shown, rows)),
         f"{system}-segments",
         "sent_export",
-        signature=sentence_signature(evaluation, config),
+        signature=sentence_signature(evaluation),
     )
     notes_download("sent_notes_export")
     st.caption("…or every segment of every system, in long form (one row per segment and system):")
     metrics = {
-        label: {n: metric_scores(evaluation, n, label).sentence for n in systems}
+        label: {n: scores.sentence for n, scores in evaluation.scores(label, systems).items()}
         for label in labels
     }
     noted = notes_by_system()
     notes = {n: note_column(noted[n], testset.n_segments) for n in systems if noted.get(n)}
     export_buttons(
         lambda: style(
-            segment_export(
-                testset, systems, _every_system(evaluation, config, metrics, notes, spans)
-            )
+            segment_export(testset, systems, _every_system(evaluation, metrics, notes, spans))
         ),
         "all-systems-segments",
         "sent_export_all",
-        signature=sentence_signature(evaluation, config),
+        signature=sentence_signature(evaluation),
     )
 
 
 def _every_system(
     evaluation: Evaluation,
-    config: BleuConfig,
     metrics: Mapping[str, Mapping[str, FloatArray]],
     notes: Mapping[str, list[str]],
     spans: ErrorAnnotations | None,
@@ -93,13 +88,12 @@ def _every_system(
 
     With ``spans``, each system's error counts, blank for a system nobody rated.
     """
-    corpus = evaluation.bleu_statistics()
     n_segments = evaluation.testset.n_segments
     empty = [""] * n_segments
     tables = {}
     for n in evaluation.testset.systems:
         tables[n] = add_columns(
-            segment_table(corpus, n, config),
+            segment_table(evaluation, n),
             {label: by_system[n] for label, by_system in metrics.items()},
             notes.get(n, empty) if notes else None,
         )
@@ -109,11 +103,15 @@ def _every_system(
 
 
 def _style(
-    evaluation: Evaluation, config: BleuConfig, system: str, labels: Sequence[str]
+    evaluation: Evaluation, system: str, labels: Sequence[str]
 ) -> Callable[[pd.DataFrame], pd.DataFrame]:
-    """The page's decimals and every metric's signature, for a segment export."""
-    digits = {"BLEU": 2, "bp": 3} | {f"p{n + 1}": 1 for n in range(config.max_order)}
-    digits |= {label: metric_spec(evaluation, label).digits for label in labels}
-    signatures = {label: metric_scores(evaluation, system, label).signature for label in labels}
-    signatures = {"BLEU": sentence_signature(evaluation, config), **signatures}
+    """The page's decimals and every metric's signature, for a segment export.
+
+    Sentence BLEU's signature is its sentence-level one (not the corpus score's).
+    """
+    orders = range(evaluation.settings.bleu.max_order)
+    digits = {BLEU.label: BLEU.digits, "bp": 3} | {f"p{n + 1}": 1 for n in orders}
+    digits |= {label: evaluation.metric(label).digits for label in labels}
+    signatures = {BLEU.label: sentence_signature(evaluation)}
+    signatures |= {label: evaluation.detail(label, system).signature for label in labels}
     return lambda frame: export_style(frame, digits, signatures=signatures)

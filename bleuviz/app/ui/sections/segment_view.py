@@ -11,7 +11,7 @@ import streamlit as st
 from numpy.typing import NDArray
 
 from bleuviz.app import routes
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.app.ui.sections.deferred import deferred
 from bleuviz.app.ui.sections.error_spans import (
     DRAWN_CHOICE,
@@ -26,23 +26,16 @@ from bleuviz.app.ui.state.learn_links import learn_query
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import imported_range_param
 from bleuviz.app.ui.state.settings import chosen_metrics
-from bleuviz.app.ui.widgets.format import (
-    direction_note,
-    fmt_bleu,
-    fmt_bp,
-    fmt_metric,
-    segment_score_title,
-)
+from bleuviz.app.ui.widgets.format import direction_note, fmt_bleu, fmt_bp, fmt_metric
 from bleuviz.app.ui.widgets.markup import empty_room, glance_score, show_html
 from bleuviz.app.ui.widgets.table_window import table_px
 from bleuviz.arrays import FloatArray
-from bleuviz.bleu import BleuConfig, sentence_scores
 from bleuviz.bleu.explain import SegmentExplanation, explain_segment
 from bleuviz.bleu.signature import signature
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics import rouge_text
+from bleuviz.metrics import BLEU
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.error_marks import error_legend
 from bleuviz.render.highlight import (
@@ -55,11 +48,9 @@ from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.rouge_highlight import rouge_hypothesis_html, rouge_reference_html
 from bleuviz.render.search_marks import mark_hits
 from bleuviz.rouge.explain import TypeExplanation
-from bleuviz.rouge.explain import explain_rouge_types as explain_rouge
-from bleuviz.rouge.score import RougeConfig
 
 
-@st.cache_resource(max_entries=256, show_spinner=False)
+@cached_resource(max_entries=256, show_spinner=False)
 def explanation(
     hyp: str, refs: tuple[str, ...], tokenize: TokenizeConfig, order: int
 ) -> SegmentExplanation:
@@ -70,15 +61,6 @@ def explanation(
     drill-down) took 7% of the run's time on the server (WMT17 en-de, under cProfile).
     """
     return explain_segment(hyp, refs, tokenize, order)
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def rouge_explanation(
-    hyp: str, refs: tuple[str, ...], rouge_type: str, stemmer: bool
-) -> TypeExplanation:
-    """Explain one ROUGE type of one segment (cached: only segments on screen)."""
-    config = RougeConfig((rouge_type,), use_stemmer=stemmer)
-    return explain_rouge(rouge_text(hyp), [rouge_text(r) for r in refs], config)[rouge_type]
 
 
 def ngram_frame(expl: SegmentExplanation, order: int) -> pd.DataFrame:
@@ -110,7 +92,6 @@ def segment_anchor(key_prefix: str) -> str:
 
 def show_segment(
     evaluation: Evaluation,
-    config: BleuConfig,
     system: str,
     index: int,
     key_prefix: str,
@@ -127,8 +108,9 @@ def show_segment(
     segment_heading(testset, system, index, key_prefix)
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
-    expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)
-    cards = segment_bleu(evaluation, config, system, index)
+    max_order = evaluation.settings.bleu.max_order
+    expl = explanation(hyp, refs, evaluation.settings.tokenize, max_order)
+    cards = segment_bleu(evaluation, system, index)
     for column, (title, value) in zip(st.columns(len(cards)), cards, strict=True):
         column.metric(title, value)
     _other_metrics(evaluation, system, index)
@@ -138,7 +120,7 @@ def show_segment(
         testset, f"{key_prefix}_seg_err_from", False, DRAWN_CHOICE, f"{key_prefix}_err_from"
     )
     errors = segment_errors(spans, system, index, key_prefix)
-    order = source_and_order(evaluation, config, index, f"{key_prefix}_order", errors)
+    order = source_and_order(evaluation, index, f"{key_prefix}_order", errors)
     severities = [] if errors is None else [span.severity for span in errors.spans]
     show_html(legend() + ("" if errors is None else error_legend(severities)))
     _hypothesis(expl, order, errors)
@@ -146,7 +128,7 @@ def show_segment(
         error_table(expl, order, errors, key_prefix)
     _references(expl, order, len(refs))
     note_editor(testset, system, index, key_prefix)
-    _precision_lines(expl, config)
+    _precision_lines(expl, max_order)
     ngrams = ngram_frame(expl, order)
     deferred(
         f"{key_prefix}_ngrams_part",
@@ -155,10 +137,16 @@ def show_segment(
         partial(st.dataframe, ngrams, hide_index=True, key=f"{key_prefix}_ngrams_{order}"),
         defer=defer_table,
     )
-    specs = {label: metric_spec(evaluation, label) for label in chosen_metrics()}
-    rouge = {label: spec.key for label, spec in specs.items() if spec.rouge_type is not None}
-    if rouge:
-        _rouge_section(hyp, refs, rouge, key_prefix)
+    # Not cached: a segment's ROUGE tokens take about a millisecond (36 tokens, two
+    # references), less than a cache's copy of them, and every other metric has none.
+    explained = {
+        label: found
+        for label in chosen_metrics()
+        if (found := evaluation.metric(label).token_explanation(hyp, refs, evaluation.settings))
+        is not None
+    }
+    if explained:
+        _rouge_section(explained, evaluation.settings.options.stemmer, key_prefix)
     return spans
 
 
@@ -182,26 +170,20 @@ def segment_heading(
     st.subheader(md(f"Segment {label}{doc} · {system}"), anchor=anchor)
 
 
-def segment_bleu(
-    evaluation: Evaluation, config: BleuConfig, system: str, index: int
-) -> list[tuple[str, str]]:
+def segment_bleu(evaluation: Evaluation, system: str, index: int) -> list[tuple[str, str]]:
     """The drill-down's three cards: sentence BLEU, brevity penalty and "hyp / ref" lengths.
 
     Each as (title, formatted value).
     """
-    row = evaluation.bleu_statistics().systems[system].select([index])
-    score = sentence_scores(row, config)
-    ref_len = int(config.flavor_spec.ref_lengths(row)[0])
+    bleu = evaluation.bleu(system)
     return [
-        ("Sentence BLEU", fmt_bleu(float(score.score[0]))),
-        ("Brevity penalty", fmt_bp(float(score.bp[0]))),
-        ("Lengths (hyp / ref)", f"{int(row.hyp_len[0])} / {ref_len}"),
+        (f"Sentence {BLEU.label}", fmt_bleu(float(bleu.sentence[index]))),
+        ("Brevity penalty", fmt_bp(float(bleu.arrays.bp[index]))),
+        ("Lengths (hyp / ref)", f"{int(bleu.stats.hyp_len[index])} / {int(bleu.ref_len[index])}"),
     ]
 
 
-def segment_glance(
-    evaluation: Evaluation, config: BleuConfig, system: str, index: int, key_prefix: str
-) -> None:
+def segment_glance(evaluation: Evaluation, system: str, index: int, key_prefix: str) -> None:
     """The drill-down's answer with no widget: heading, scores, source and highlighted lines.
 
     A new session opened by a link to one segment shows this first (the frame's first
@@ -211,14 +193,15 @@ def segment_glance(
     """
     testset = evaluation.testset
     segment_heading(testset, system, index, key_prefix, anchored=False)
-    cards = segment_bleu(evaluation, config, system, index)
+    cards = segment_bleu(evaluation, system, index)
     for column, (title, value) in zip(st.columns(len(cards)), cards, strict=True):
         show_html(glance_score(title, value), column)
     show_html(empty_room(_LEARN_LINK_PX))  # where the link to Learn will be
     hyp = testset.systems[system][index]
     refs = tuple(stream[index] for stream in testset.references)
-    expl = explanation(hyp, refs, evaluation.settings.tokenize, config.max_order)
-    order = min(int(st.session_state.get(f"{key_prefix}_order", 1)), config.max_order)
+    max_order = evaluation.settings.bleu.max_order
+    expl = explanation(hyp, refs, evaluation.settings.tokenize, max_order)
+    order = min(int(st.session_state.get(f"{key_prefix}_order", 1)), max_order)
     if testset.source is not None:
         st.markdown("**Source**")
         show_source(testset.source[index], None)
@@ -265,7 +248,6 @@ def marked_hypothesis(expl: SegmentExplanation, order: int, errors: ShownErrors 
 
 def source_and_order(
     evaluation: Evaluation,
-    config: BleuConfig,
     index: int,
     key: str,
     errors: ShownErrors | None = None,
@@ -277,7 +259,7 @@ def source_and_order(
     return int(
         st.radio(
             "Highlight n-grams of order",
-            list(range(1, config.max_order + 1)),
+            list(range(1, evaluation.settings.bleu.max_order + 1)),
             horizontal=True,
             key=key,
             persist_state="page",
@@ -289,19 +271,16 @@ def _other_metrics(evaluation: Evaluation, system: str, index: int) -> None:
     """Sentence scores of the metrics chosen beside BLEU."""
     labels = chosen_metrics()
     for col, label in zip(st.columns(max(len(labels), 1)), labels, strict=False):
-        spec = metric_spec(evaluation, label)
-        value = float(metric_scores(evaluation, system, label).sentence[index])
-        col.metric(f"{segment_score_title(spec)}{direction_note(spec)}", fmt_metric(spec, value))
+        spec = evaluation.metric(label)
+        value = float(evaluation.detail(label, system).sentence[index])
+        col.metric(f"{spec.sentence_title(md)}{direction_note(spec)}", fmt_metric(spec, value))
 
 
-def _rouge_section(
-    hyp: str, refs: tuple[str, ...], labels: dict[str, str], key_prefix: str
-) -> None:
+def _rouge_section(explained: dict[str, TypeExplanation], stemmer: bool, key_prefix: str) -> None:
     """The tokens that make one ROUGE type's score, in the hypothesis and the chosen reference."""
     st.markdown("**ROUGE**: which tokens count")
-    label = st.radio("ROUGE type", list(labels), horizontal=True, key=f"{key_prefix}_rouge_type")
-    stemmer = bool(st.session_state.get("rouge_stemmer"))
-    expl = rouge_explanation(hyp, refs, labels[label], stemmer)
+    label = st.radio("ROUGE type", list(explained), horizontal=True, key=f"{key_prefix}_rouge_type")
+    expl = explained[str(label)]
     score = expl.score
     st.caption(
         f"{label}: precision {score.precision:.4f} · recall {score.recall:.4f} · "
@@ -315,10 +294,10 @@ def _rouge_section(
     show_html(rouge_reference_html(expl))
 
 
-def _precision_lines(expl: SegmentExplanation, config: BleuConfig) -> None:
+def _precision_lines(expl: SegmentExplanation, max_order: int) -> None:
     """Clipped counts and modified precision per order, as fractions and decimals."""
     parts = []
-    for n in range(1, config.max_order + 1):
+    for n in range(1, max_order + 1):
         m, t = expl.matches(n), expl.totals(n)
         value = f"{m / t:.4f}" if t else "undefined"
         parts.append(f"p{n} = {m}/{t} = {value}")
@@ -335,9 +314,7 @@ def imported_ranges(evaluation: Evaluation, labels: list[str]) -> dict[str, tupl
         return ranges
     columns = st.columns(min(len(labels), 3))
     for i, label in enumerate(labels):
-        values = np.concatenate(
-            [metric_scores(evaluation, n, label).sentence for n in evaluation.testset.systems]
-        )
+        values = np.concatenate([scores.sentence for scores in evaluation.scores(label).values()])
         finite = values[np.isfinite(values)]
         if not len(finite) or finite.min() == finite.max():
             continue
@@ -366,22 +343,25 @@ def in_range(values: FloatArray, low: float, high: float) -> NDArray[np.bool_]:
     return mask
 
 
-def sentence_signature(evaluation: Evaluation, config: BleuConfig) -> str:
+def sentence_signature(evaluation: Evaluation) -> str:
     """The signature of the sentence BLEU scores (sentence-level semantics)."""
     return signature(
-        config.for_sentences(), evaluation.settings.tokenize, len(evaluation.testset.references)
+        evaluation.settings.bleu.for_sentences(),
+        evaluation.settings.tokenize,
+        len(evaluation.testset.references),
     )
 
 
-def sentence_semantics_note(evaluation: Evaluation, config: BleuConfig) -> str:
+def sentence_semantics_note(evaluation: Evaluation) -> str:
     """Which sentence-level semantics the sentence scores use, with their signature."""
+    config = evaluation.settings.bleu
     if not config.flavor_spec.sentence_effective_order:
         how = f"each segment scored as a one-segment corpus ({config.flavor})"
     elif config.sentence_like_corpus:
         how = "each segment with exactly the sidebar's settings (BLEU(...).sentence_score)"
     else:
         how = "sacrebleu's sentence_bleu: effective order on"
-    return f"Sentence BLEU: {how} · `{sentence_signature(evaluation, config)}`"
+    return f"Sentence BLEU: {how} · `{sentence_signature(evaluation)}`"
 
 
 def search_hits(testset: TestSet, system: str, index: int, text: str) -> None:

@@ -14,6 +14,7 @@ import streamlit as st
 from bleuviz.analysis.error_tokens import ErrorTokenReport
 from bleuviz.analysis.metric_spans import SystemSpanAgreement, metric_agreement
 from bleuviz.analysis.span_agreement import SpanCredit
+from bleuviz.app.ui.cache.keys import cached_data
 from bleuviz.app.ui.sections.error_spans import spans_id
 from bleuviz.errors import BleuvizError
 from bleuviz.io.error_spans import METRIC, ErrorAnnotations
@@ -56,7 +57,7 @@ def agreement_frame(report: ErrorTokenReport) -> pd.DataFrame:
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@cached_data(max_entries=16, show_spinner=False)
 def cached_metric_agreement(
     content_id: str,
     names: tuple[str, str],

@@ -10,52 +10,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import streamlit as st
 
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
 from bleuviz.app.ui.state.settings import chosen_metrics
-from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_metric
-from bleuviz.bleu import BleuConfig, corpus_score
-from bleuviz.metrics import subset_score
+from bleuviz.app.ui.widgets.format import fmt_metric
+from bleuviz.metrics import BLEU
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 
 
-def subset_scores(
-    evaluation: Evaluation, config: BleuConfig, system: str, rows: Sequence[int]
-) -> list[str]:
+def subset_scores(evaluation: Evaluation, system: str, rows: Sequence[int]) -> list[str]:
     """ "corpus BLEU X", then each chosen metric's subset score, for ``rows`` (0-based)."""
     index = np.asarray(rows, dtype=np.int64)
-    stats = evaluation.bleu_statistics().systems[system]
-    # Rows are distinct segments: as many as there are means every one, in some order,
-    # and summing every row needs no copy of them in that order (100,000 rows x 6 columns).
-    every = len(index) == len(stats)
-    bleu = corpus_score(
-        stats,
-        config,
-        evaluation.settings.tokenize,
-        len(evaluation.testset.references),
-        None if every else index,
-    )
-    parts = [f"corpus BLEU {fmt_bleu(bleu.score)}"]
-    lowercase = bool(st.session_state.get("lowercase"))
-    for label in chosen_metrics():
-        spec = metric_spec(evaluation, label)
-        scores = metric_scores(evaluation, system, label)
-        if spec.paired_tests:
-            value = subset_score(scores, index.tolist(), lowercase)
-            parts.append(f"{md(label)} {fmt_metric(spec, value)}")
-        else:
-            chosen = scores.sentence[index]
-            chosen = chosen[~np.isnan(chosen)]
-            value = float(chosen.mean()) if len(chosen) else float("nan")
-            parts.append(f"mean {md(label)} {fmt_metric(spec, value)}")
+    parts = []
+    for label in [BLEU.label, *chosen_metrics()]:
+        spec = evaluation.metric(label)
+        scores = evaluation.scores(label, [system])[system]
+        # Rows are distinct segments: as many as there are means every one, in the table's
+        # order (the test set's), and the whole corpus's score needs no copy of its rows.
+        if len(index) != len(scores.sentence):
+            scores = scores.select(index, evaluation.settings)
+        parts.append(f"{spec.subset_name(md)} {fmt_metric(spec, scores.corpus)}")
     return parts
 
 
 def subset_caption(
     evaluation: Evaluation,
-    config: BleuConfig,
     systems: Sequence[str],
     rows: Sequence[int],
     filters: Sequence[str],
@@ -69,8 +48,7 @@ def subset_caption(
     lines = [head]
     for name in systems:
         lines.append(
-            f"{md(name)}, these {len(rows)}: "
-            + " · ".join(subset_scores(evaluation, config, name, rows))
+            f"{md(name)}, these {len(rows)}: " + " · ".join(subset_scores(evaluation, name, rows))
         )
     return "  \n".join(lines)
 

@@ -33,14 +33,13 @@ def number_format(spec: MetricSpec) -> str:
 
 
 def metric_name(spec: MetricSpec) -> str:
-    """``spec``'s label for a Markdown-rendering element: an imported metric's name
-    comes from the data, so it is escaped; the others are bleuviz's own."""
-    return escape_markdown(spec.label) if spec.imported else spec.label
+    """``spec``'s label for a Markdown-rendering element (a name from the data escaped)."""
+    return spec.shown_name(escape_markdown)
 
 
 def segment_score_title(spec: MetricSpec) -> str:
     """A card's title for one segment's score: "Sentence chrF", "Imported COMET"."""
-    return f"{'Imported' if spec.imported else 'Sentence'} {metric_name(spec)}"
+    return spec.sentence_title(escape_markdown)
 
 
 def direction_note(spec: MetricSpec) -> str:

@@ -127,7 +127,7 @@ def segment_table(
     shown = sort_comparison(frame[mask], SORTS[how])
     rows = (shown["seg"] - 1).tolist()
     filter_chips({label: active.keys for label, active in filters.items()}, "cmp_chip")
-    st.caption(subset_caption(evaluation, config, list(names), rows, list(filters)))
+    st.caption(subset_caption(evaluation, list(names), rows, list(filters)))
     if filters and not rows:
         alone = [f"{label} alone leaves {len(f.segments)}" for label, f in filters.items()]
         st.caption("Each filter on its own: " + "; ".join(alone) + ".")
@@ -213,7 +213,7 @@ def drill_down(
     cols[2].metric(
         "Sentence difference " + ("B − A" if axis.higher_is_better else "A − B (gain of B)"), gain
     )
-    order = source_and_order(evaluation, config, index, key="cmp_order")
+    order = source_and_order(evaluation, index, key="cmp_order")
     # None without error spans; the table's choice until the user makes one here.
     spans = annotation_choice(testset, "cmp_seg_err_from", False, DRAWN_CHOICE, "cmp_err_from")
     shown_legend = st.empty()  # the error legend joins it where a side shows error spans
