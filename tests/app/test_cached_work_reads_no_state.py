@@ -260,5 +260,5 @@ def test_the_check_follows_the_apps_own_cache_decorators(tmp_path: Path) -> None
         "@cached_data(max_entries=2)\n"
         "def cached(evaluation):\n    return st.session_state.get('lowercase')\n"
     )
-    found = state_reads(package, "pkg", "pkg.ui.cache.background.with_progress")
+    found = state_reads(package, "pkg", {"pkg.ui.cache.background.with_progress": (1, "compute")})
     assert found == ["pkg.ui.work.cached"]

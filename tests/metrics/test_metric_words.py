@@ -18,7 +18,7 @@ from bleuviz.metrics import BLEU, METRICS, Settings, rouge_text
 from bleuviz.metrics.imported import ImportedMetric
 from bleuviz.metrics.spec import MetricOptions
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.rouge.explain import explain_segment
+from bleuviz.rouge.explain import explain_rouge_types
 from bleuviz.rouge.score import RougeConfig
 
 COMPUTED = list(METRICS)
@@ -87,5 +87,5 @@ def test_only_rouge_explains_its_score_by_tokens(label: str, stemmer: bool) -> N
         assert got is None
         return
     config = RougeConfig((spec.key,), use_stemmer=stemmer)
-    want = explain_segment(rouge_text(HYP), [rouge_text(r) for r in REFS], config)[spec.key]
+    want = explain_rouge_types(rouge_text(HYP), [rouge_text(r) for r in REFS], config)[spec.key]
     assert got == want
