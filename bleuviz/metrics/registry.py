@@ -59,6 +59,10 @@ EXTRA_METRICS: Mapping[str, MetricSpec] = {
 #: replicates).
 SIGNIFICANCE_METRICS = tuple(label for label, spec in EXTRA_METRICS.items() if spec.paired_tests)
 
+#: Every metric bleuviz computes whose paired tests run, BLEU first (the Compare page's
+#: corpus metrics, before the imported ones).
+TESTED_METRICS = tuple(label for label, spec in METRICS.items() if spec.paired_tests)
+
 
 def get_spec(label: str) -> MetricSpec:
     """Return the metric bleuviz computes under ``label``.
