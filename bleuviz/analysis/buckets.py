@@ -22,6 +22,7 @@ Deliberate deviations from compare-mt:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -32,6 +33,8 @@ from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu import BleuConfig, group_scores, sentence_scores
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.errors import ConfigError, InputError
+from bleuviz.metrics.bleu_metric import BLEU
+from bleuviz.metrics.spec import MetricSpec, Settings
 
 #: Sentence BLEU differences within this distance count as ties.
 TIE_TOLERANCE = 1e-9
@@ -57,42 +60,13 @@ class BucketKind:
             )
 
 
-BUCKET_KINDS: dict[str, BucketKind] = {
-    kind.name: kind
-    for kind in (
-        BucketKind(
-            "ref_len",
-            "Reference length (tokens)",
-            (10, 20, 30, 40),
-            ("<10", "10–19", "20–29", "30–39", "40+"),
-        ),
-        BucketKind(
-            "bleu",
-            "Sentence BLEU of A",
-            tuple(float(x) for x in range(10, 100, 10)),
-            tuple(f"{x}–{x + 10}" for x in range(0, 100, 10)),
-        ),
-        BucketKind(
-            "ratio",
-            "Length ratio of A (hyp / ref)",
-            (0.8, 0.9, 1.0, 1.1, 1.2),
-            ("<0.8", "0.8–0.9", "0.9–1.0", "1.0–1.1", "1.1–1.2", "≥1.2"),
-        ),
-    )
-}
+#: What a kind buckets segments by, from the baseline's statistics and BLEU's settings.
+BucketValues = Callable[[SegmentStats, BleuConfig], FloatArray]
 
 
-def bucket_values(kind: str, baseline: SegmentStats, config: BleuConfig) -> FloatArray:
-    """Return the value each segment is bucketed by (see the module notes)."""
-    if kind == "ref_len":
-        return baseline.shortest_ref_len.astype(np.float64)
-    if kind == "bleu":
-        return sentence_scores(baseline, config).score
-    if kind == "ratio":
-        return _length_ratio(baseline, config)
-    raise ConfigError(
-        f"kind: unknown bucket kind {kind!r}; choose one of {', '.join(BUCKET_KINDS)}"
-    )
+def _reference_length(stats: SegmentStats, config: BleuConfig) -> FloatArray:
+    """The shortest reference's length, per segment (no hypothesis changes it)."""
+    return stats.shortest_ref_len.astype(np.float64)
 
 
 def _length_ratio(stats: SegmentStats, config: BleuConfig) -> FloatArray:
@@ -101,6 +75,62 @@ def _length_ratio(stats: SegmentStats, config: BleuConfig) -> FloatArray:
     hyp = stats.hyp_len.astype(np.float64)
     empty = np.where(hyp > 0, np.inf, 1.0)
     return np.divide(hyp, ref, out=empty, where=ref > 0)
+
+
+def _sentence_score(metric: MetricSpec) -> tuple[BucketKind, BucketValues]:
+    """Bucket by the baseline's sentence score on ``metric``, at the metric's own edges.
+
+    BLEU's are tens, as compare-mt's ``ScoreSentenceBucketer``; the first bucket
+    starts at 0 and the last ends at the metric's scale ("0–10" ... "90–100").
+    """
+    bounds = (0.0, *metric.bucket_edges, metric.scale)
+    labels = tuple(f"{lo:g}–{hi:g}" for lo, hi in pairwise(bounds))
+    kind = BucketKind(
+        metric.key.lower(), f"Sentence {metric.label} of A", metric.bucket_edges, labels
+    )
+
+    def scores(stats: SegmentStats, config: BleuConfig) -> FloatArray:
+        return metric.sentence_scores(stats.to_matrix(), Settings(bleu=config))
+
+    return kind, scores
+
+
+_KINDS: tuple[tuple[BucketKind, BucketValues], ...] = (
+    (
+        BucketKind(
+            "ref_len",
+            "Reference length (tokens)",
+            (10, 20, 30, 40),
+            ("<10", "10–19", "20–29", "30–39", "40+"),
+        ),
+        _reference_length,
+    ),
+    _sentence_score(BLEU),
+    (
+        BucketKind(
+            "ratio",
+            "Length ratio of A (hyp / ref)",
+            (0.8, 0.9, 1.0, 1.1, 1.2),
+            ("<0.8", "0.8–0.9", "0.9–1.0", "1.0–1.1", "1.1–1.2", "≥1.2"),
+        ),
+        _length_ratio,
+    ),
+)
+BUCKET_KINDS: dict[str, BucketKind] = {kind.name: kind for kind, _ in _KINDS}
+_VALUES: dict[str, BucketValues] = {kind.name: values for kind, values in _KINDS}
+
+
+def bucket_values(kind: str, baseline: SegmentStats, config: BleuConfig) -> FloatArray:
+    """Return the value each segment is bucketed by (see the module notes).
+
+    Raises:
+        ConfigError: ``kind`` is not one of ``BUCKET_KINDS``.
+    """
+    if kind not in _VALUES:
+        raise ConfigError(
+            f"kind: unknown bucket kind {kind!r}; choose one of {', '.join(BUCKET_KINDS)}"
+        )
+    return _VALUES[kind](baseline, config)
 
 
 def assign_buckets(kind: str, baseline: SegmentStats, config: BleuConfig) -> IntArray:

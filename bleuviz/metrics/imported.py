@@ -18,7 +18,14 @@ from bleuviz.arrays import FloatArray
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.seg_scores import file_base_name
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics.spec import MetricDetail, MetricScores, MetricSpec, Settings, readonly
+from bleuviz.metrics.spec import (
+    MetricDetail,
+    MetricScores,
+    MetricSpec,
+    ScoreRange,
+    Settings,
+    readonly,
+)
 
 if TYPE_CHECKING:
     from bleuviz.progress import Progress
@@ -139,6 +146,30 @@ class ImportedMetric(MetricSpec):
     def mean_interval_note(self) -> str | None:
         """Its cards show the mean of the scored segments with a bootstrap interval."""
         return "imported, mean of scored segments"
+
+    def sentence_range(self, sentences: Iterable[FloatArray]) -> ScoreRange:
+        """The range of every system's scores: an imported score has no nominal one.
+
+        MQM penalties are negative and stop at 0, DA runs to 100: the axis spans
+        the finite scores and 0; ``scale``, the largest magnitude, sizes a
+        histogram's bins.
+        """
+        values = np.concatenate(
+            [np.zeros(0), *(np.asarray(s, dtype=np.float64) for s in sentences)]
+        )
+        finite = values[np.isfinite(values)]
+        scale = float(np.max(np.abs(finite), initial=0.0)) or 1.0
+        floor = min(float(np.min(finite, initial=0.0)), 0.0)
+        top = max(float(np.max(finite, initial=0.0)), 0.0)
+        return ScoreRange(f"{self.label} (imported)", scale, floor, top)
+
+    def paired_test_note(self) -> str | None:
+        """An imported score's corpus figure is a mean, tested on the segments both systems
+        scored."""
+        return (
+            "is imported: its corpus figure is the mean over the segments both "
+            "systems scored, tested by sacrebleu's paired procedure on that mean."
+        )
 
 
 def written_decimals(columns: Iterable[FloatArray]) -> int:

@@ -60,8 +60,10 @@ EXTRA_METRICS: Mapping[str, MetricSpec] = {
 SIGNIFICANCE_METRICS = tuple(label for label, spec in EXTRA_METRICS.items() if spec.paired_tests)
 
 #: Metrics whose rows are statistics that sum to the corpus score (BLEU, chrF, chrF++,
-#: TER): the ones ``correlate`` computes beside the imported scores (ROUGE's corpus
-#: figure is a mean of sentence scores, which the imported scores stand for already).
+#: TER), BLEU first: the ones sacrebleu's paired tests run on (the Compare page's
+#: corpus metrics, before the imported ones), and the ones ``correlate`` computes
+#: beside the imported scores (ROUGE's corpus figure is a mean of sentence scores,
+#: which the imported scores stand for already).
 SUMMED_METRICS = tuple(label for label, spec in METRICS.items() if spec.paired_tests)
 
 #: Metrics whose corpus CI ``score --confidence`` draws: BLEU's, as sacrebleu's

@@ -14,7 +14,7 @@ never branch on a metric's name.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
@@ -362,6 +362,19 @@ class MetricSpec(ABC):
         """
         return None
 
+    def sentence_range(self, sentences: Iterable[FloatArray]) -> ScoreRange:
+        """Return how a chart's axis reads this metric's sentence scores: its nominal range.
+
+        ``sentences``: every system's sentence scores, for a metric without a
+        nominal range (an imported score reads its range off them).
+        """
+        return ScoreRange(f"sentence {self.label}", self.scale)
+
+    def paired_test_note(self) -> str | None:
+        """Return what a page says after the metric's name of how its corpus figure is
+        tested, where the figure is not the metric's own corpus score (None: nothing)."""
+        return None
+
 
 @dataclass(frozen=True, slots=True)
 class MetricScores:
@@ -422,3 +435,20 @@ def readonly(array: FloatArray) -> FloatArray:
     """Mark ``array`` read-only (results are cached and shared) and return it."""
     array.flags.writeable = False
     return array
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRange:
+    """How a chart's axis reads a metric's sentence scores (``MetricSpec.sentence_range``).
+
+    Attributes:
+        label: the axis title.
+        scale: the largest magnitude (the nominal maximum: 100, or 1 for ROUGE).
+        floor: the lowest value shown (0, or below for an MQM penalty).
+        top: the highest value shown (None: ``scale``).
+    """
+
+    label: str
+    scale: float
+    floor: float = 0.0
+    top: float | None = None

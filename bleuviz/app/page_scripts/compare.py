@@ -24,7 +24,7 @@ from bleuviz.app.ui.cache.compare import (
     tested_signature,
 )
 from bleuviz.app.ui.cache.data import current_data
-from bleuviz.app.ui.cache.scores import metric_spec, score_every_system
+from bleuviz.app.ui.cache.scores import score_every_system
 from bleuviz.app.ui.sections.compare.all_pairs import all_pairs_section, resolution_notes
 from bleuviz.app.ui.sections.compare.buckets import bucket_choice, bucket_section
 from bleuviz.app.ui.sections.compare.corpus import (
@@ -53,11 +53,11 @@ from bleuviz.app.ui.state.stepper import row_stepper
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.filters import ActiveFilter, forget
 from bleuviz.app.ui.widgets.markup import show_signature
+from bleuviz.metrics import BLEU
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Compare")
-evaluation, identity = current_data()
-config = evaluation.settings.bleu
+evaluation, _ = current_data()
 testset = evaluation.testset
 systems = list(evaluation.testset.systems)
 if len(systems) < 2:
@@ -74,16 +74,16 @@ names = choose_pair(systems)
 
 corpus_metric, sentence_metric = choose_metrics(imported_metrics())
 score_every_system(evaluation, (corpus_metric, sentence_metric, *chosen_metrics()))
-corpus_spec = metric_spec(evaluation, corpus_metric)
+corpus_spec = evaluation.metric(corpus_metric)
 st.subheader(f"Corpus {md(corpus_metric)}")
 settings = significance_settings()
-results = significance(identity, names[0], corpus_metric, settings, evaluation.settings, evaluation)
+results = significance(evaluation, names[0], corpus_metric, settings)
 pair = next(r for r in results if r.name == names[1])
 corpus_level(names, results[0], pair, corpus_metric, corpus_spec)
 
 views = compare_views()
-buckets = bucket_choice(evaluation, config, names, sentence_metric, imported_metrics())
-ngrams = salient_choice(identity, evaluation, names, drawn=views[NGRAMS] is not None)
+buckets = bucket_choice(evaluation, names, sentence_metric, imported_metrics())
+ngrams = salient_choice(evaluation, names, drawn=views[NGRAMS] is not None)
 
 if (tab := views[SIGNIFICANCE]) is not None:
     with tab:
@@ -102,7 +102,7 @@ if (tab := views[SIGNIFICANCE]) is not None:
             results_frame(results), f"significance-{corpus_metric}", "cmp_sig_export", signature
         )
         st.subheader("Every pair of systems")
-        all_pairs_section(evaluation, identity, corpus_metric, settings, signature)
+        all_pairs_section(evaluation, corpus_metric, settings, signature)
 
 if (tab := views[SENTENCES]) is not None:
     with tab:
@@ -110,12 +110,12 @@ if (tab := views[SENTENCES]) is not None:
         # A link to this tab: the verdict above shows before Plotly loads.
         draw_plots = partial(plots, evaluation, comparison, names, sentence_metric)
         deferred("cmp_plots", "Draw the charts", PLOTS_PX, draw_plots)
-        st.subheader("Where BLEU and another metric disagree")
+        st.subheader(f"Where {BLEU.label} and another metric disagree")
         disagreement_finder(evaluation, names)
 
 if (tab := views[BUCKETS]) is not None:
     with tab:
-        bucket_section(identity, evaluation, config, names, sentence_metric, buckets, settings)
+        bucket_section(evaluation, names, sentence_metric, buckets, settings)
 
 if (tab := views[NGRAMS]) is not None:
     with tab:
@@ -137,7 +137,7 @@ if (with_ngram := ngrams.segments()) is not None:
 if (tab := views[SEGMENTS]) is not None:
     with tab:
         comparison = sentence_comparison(evaluation, names, sentence_metric)
-        shown = segment_table(evaluation, config, comparison, names, filters, sentence_metric)
+        shown = segment_table(evaluation, comparison, names, filters, sentence_metric)
         st.session_state.setdefault("cmp_seg", int(shown["seg"].iloc[0]) if len(shown) else 1)
         seg = int(
             st.columns([1, 4])[0].number_input(
@@ -146,5 +146,5 @@ if (tab := views[SEGMENTS]) is not None:
         )
         every_filter = [key for f in filters.values() for key in f.keys]
         row_stepper("cmp_seg", shown["seg"].tolist(), partial(forget, every_filter), key="cmp_step")
-        drill_down(evaluation, config, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)
+        drill_down(evaluation, comparison.iloc[seg - 1], names, seg - 1, sentence_metric)
 write_links(links)

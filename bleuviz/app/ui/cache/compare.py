@@ -1,19 +1,17 @@
-"""The Compare page's data: cached computations keyed on the data's content, and formatting.
+"""The Compare page's data: cached computations keyed on the evaluation, and formatting.
 
-Every cached function is keyed on the loaded data's ``DataKey`` (content ids,
-tokenization, order, imported directions) and the settings it reads, passed
-in by the script thread; the evaluation itself is an unhashed ``_`` argument.
-Nothing here reads the session's settings or draws a widget; the section
-modules and bleuviz/app/page_scripts/compare.py do.
+Every cached function takes the evaluation (hashed by its content and settings,
+``ui/cache/keys.py``) and its own real arguments. Where it depends on one
+metric, callers pass the evaluation narrowed to the settings that metric reads
+(``Evaluation.reading``), so a switch the metric ignores keeps its entries; the
+n-gram counts read the tokenization only. Nothing here reads the session's
+settings or draws a widget; the section modules and
+bleuviz/app/page_scripts/compare.py do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-import numpy as np
 import pandas as pd
-import streamlit as st
 
 from bleuviz.analysis.buckets import score_comparison
 from bleuviz.analysis.ngram_types import NgramTypes
@@ -25,11 +23,11 @@ from bleuviz.analysis.salient import (
 )
 from bleuviz.app.ui.cache.background import with_progress
 from bleuviz.app.ui.cache.counting import counting_threads
-from bleuviz.app.ui.cache.data import DataKey
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec, system_scores
+from bleuviz.app.ui.cache.keys import cached_data, cached_resource
+from bleuviz.app.ui.cache.scores import every_system_scores
 from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.bleu.stats import pair_matches
-from bleuviz.metrics import MetricScores, MetricSpec, Settings
+from bleuviz.metrics import MetricSpec, Settings
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.progress import Progress
 from bleuviz.render.compare_charts import (
@@ -41,103 +39,91 @@ from bleuviz.significance.by_metric import paired_test
 from bleuviz.significance.resampling import paired_signature
 
 ALL, NONE = "(all)", "(none)"
-BLEU = "BLEU"
 SIGNIFICANT = 0.05
 
 
-def scores_of(
-    key: DataKey, evaluation: Evaluation, metric: str, settings: Settings, names: list[str]
-) -> dict[str, MetricScores]:
-    """``metric``'s scores of each system in ``names`` under ``settings``.
-
-    Called on the script thread, so a metric still to compute shows its spinner
-    there; the work on a worker thread gets the scores as an argument.
-    """
-    return {n: system_scores(evaluation, n, metric, settings) for n in names}
-
-
 def significance(
-    identity: DataKey,
-    baseline: str,
-    metric: str,
-    tests: tuple[int, int, int],
-    settings: Settings,
-    evaluation: Evaluation,
+    evaluation: Evaluation, baseline: str, metric: str, tests: tuple[int, int, int]
 ) -> list[PairedResult]:
     """Every loaded system against the baseline (baseline first), as sacrebleu's paired tests.
 
-    ``tests``: bootstrap samples, randomization trials and the seed. ``settings``:
-    the sidebar's (only those the metric reads key the cache). A progress bar
-    names the test and the resample under way when they take a while (about 7 s
-    for two systems at 100,000 segments).
+    ``tests``: bootstrap samples, randomization trials and the seed. A progress
+    bar names the test and the resample under way when they take a while (about
+    7 s for two systems at 100,000 segments). The metric's scores are computed
+    first, on the script thread (with their own bar), where not held already.
     """
-    kept = metric_spec(evaluation, metric).reads(settings)
-    scores = scores_of(identity, evaluation, metric, kept, list(evaluation.testset.systems))
-    key = (identity, baseline, metric, tests, kept)
+    every_system_scores(evaluation, metric, list(evaluation.testset.systems))
+    reading = evaluation.reading(metric)
     return with_progress(
         "Significance tests",
-        lambda report: _significance(*key, evaluation, scores, _progress=report),
+        lambda report: _significance(reading, baseline, metric, tests, _progress=report),
     )
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cached_data(max_entries=32, show_spinner=False)
 def _significance(
-    identity: DataKey,
+    evaluation: Evaluation,
     baseline: str,
     metric: str,
     tests: tuple[int, int, int],
-    settings: Settings,
-    _evaluation: Evaluation,
-    _scores: Mapping[str, MetricScores],
     _progress: Progress | None = None,
 ) -> list[PairedResult]:
-    """The tests, cached per data, baseline, metric, tests and the settings the metric reads.
+    """The tests, cached per evaluation (the settings the metric reads), baseline, metric
+    and tests; run on a worker thread, reading no session state.
 
     ``paired_test`` chooses the metric's test: resampled statistics (BLEU, chrF,
     chrF++, TER, as sacrebleu's ``PairedTest``) or means over the segments both
     systems of a pair scored (imported scores).
     """
-    spec = metric_spec(_evaluation, metric)
-    return paired_test(spec, settings, baseline, _scores, *tests, _progress)
+    scores = evaluation.scores(metric)
+    spec = evaluation.metric(metric)
+    return paired_test(spec, evaluation.settings, baseline, scores, *tests, _progress)
 
 
-@st.cache_resource(max_entries=2, show_spinner=False)
-def ngram_types(identity: DataKey, _evaluation: Evaluation) -> NgramTypes:
-    """The references' n-grams and their corpus-wide types, shared by every system."""
-    return NgramTypes.build(
-        _evaluation.testset.references, _evaluation.settings.tokenize, MAX_ORDER
-    )
+def _tokenized(evaluation: Evaluation) -> Evaluation:
+    """The evaluation under its tokenization alone: what n-gram counts read."""
+    return evaluation.with_settings(Settings(tokenize=evaluation.settings.tokenize))
 
 
-@st.cache_resource(max_entries=6, show_spinner=False)
-def system_matches(identity: DataKey, system: str, _evaluation: Evaluation) -> PairMatches:
-    """Per (segment, reference n-gram) pair, the system's clipped match count (never mutated)."""
-    types = ngram_types(identity, _evaluation)
-    threads = counting_threads(_evaluation.settings.tokenize)
-    return pair_matches(_evaluation.testset.systems[system], types.references, threads)
+@cached_resource(max_entries=2, show_spinner=False)
+def ngram_types(evaluation: Evaluation) -> NgramTypes:
+    """The references' n-grams and their corpus-wide types, shared by every system.
+
+    Pass the evaluation under its tokenization alone (``_tokenized``).
+    """
+    return NgramTypes.build(evaluation.testset.references, evaluation.settings.tokenize, MAX_ORDER)
 
 
-def salient(
-    identity: DataKey, a: str, b: str, orders: tuple[int, ...], evaluation: Evaluation
-) -> SalientComparison:
+@cached_resource(max_entries=6, show_spinner=False)
+def system_matches(evaluation: Evaluation, system: str) -> PairMatches:
+    """Per (segment, reference n-gram) pair, the system's clipped match count (never mutated).
+
+    Pass the evaluation under its tokenization alone (``_tokenized``).
+    """
+    types = ngram_types(evaluation)
+    threads = counting_threads(evaluation.settings.tokenize)
+    return pair_matches(evaluation.testset.systems[system], types.references, threads)
+
+
+def salient(evaluation: Evaluation, a: str, b: str, orders: tuple[int, ...]) -> SalientComparison:
     """compare-mt's salient n-grams of the pair, with a progress bar while counting.
 
     At 100,000 segments, counting takes about 2 s for the references and 0.8 s
     for each system; the bar names the step under way. Counts held are reused.
     """
+    tokenized = _tokenized(evaluation)
     return with_progress(
         "Salient n-grams",
-        lambda report: _salient(identity, a, b, orders, evaluation, _progress=report),
+        lambda report: _salient(tokenized, a, b, orders, _progress=report),
     )
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@cached_resource(max_entries=32, show_spinner=False)
 def _salient(
-    identity: DataKey,
+    evaluation: Evaluation,
     a: str,
     b: str,
     orders: tuple[int, ...],
-    _evaluation: Evaluation,
     _progress: Progress | None = None,
 ) -> SalientComparison:
     """Rank the pair's n-grams from the cached counts (counted first where missing).
@@ -147,11 +133,11 @@ def _salient(
     """
     report = _progress or (lambda what, fraction: None)
     report("counting the references' n-grams", 0.0)
-    types = ngram_types(identity, _evaluation)
+    types = ngram_types(evaluation)
     report(f"matching {md(a)}'s n-grams", 0.25)
-    counts_a = system_matches(identity, a, _evaluation)
+    counts_a = system_matches(evaluation, a)
     report(f"matching {md(b)}'s n-grams", 0.5)
-    counts_b = system_matches(identity, b, _evaluation)
+    counts_b = system_matches(evaluation, b)
     report("ranking", 0.75)
     return salient_ngrams(types, counts_a, counts_b, orders=orders)
 
@@ -159,35 +145,30 @@ def _salient(
 def sentence_comparison(
     evaluation: Evaluation, names: tuple[str, str], metric: str
 ) -> pd.DataFrame:
-    """Per-segment scores of A and B by ``metric`` (the sidebar's settings), and B's gain."""
-    a, b = (metric_scores(evaluation, name, metric).sentence for name in names)
-    return score_comparison(a, b, metric_spec(evaluation, metric).higher_is_better)
+    """Per-segment scores of A and B by ``metric`` (the sidebar's settings), and B's gain.
+
+    Call it on the script thread: scores still to compute show a progress bar.
+    """
+    scores = every_system_scores(evaluation, metric, list(names))
+    a, b = (scores[name].sentence for name in names)
+    return score_comparison(a, b, evaluation.metric(metric).higher_is_better)
 
 
 def sentence_axis(evaluation: Evaluation, metric: str) -> Axis:
-    """How the charts read ``metric``'s sentence scores.
-
-    An imported score has no nominal range: its axis spans the scores of every
-    system (MQM penalties are negative and stop at 0, DA runs to 100); its
-    ``scale``, the largest magnitude, sizes the histogram's bins.
-    """
-    spec = metric_spec(evaluation, metric)
-    if not spec.imported:
-        return Axis(f"sentence {metric}", spec.scale, spec.higher_is_better, digits=spec.digits)
-    values = np.concatenate(
-        [metric_scores(evaluation, n, metric).sentence for n in evaluation.testset.systems]
+    """How the charts read ``metric``'s sentence scores: its range as the metric reads it
+    from every system's (``MetricSpec.sentence_range``), its direction and decimals."""
+    spec = evaluation.metric(metric)
+    # Read only by a metric without a nominal range (an imported score's).
+    every = (evaluation.detail(metric, name).sentence for name in evaluation.testset.systems)
+    shown = spec.sentence_range(every)
+    return Axis(
+        shown.label, shown.scale, spec.higher_is_better, shown.floor, shown.top, spec.digits
     )
-    finite = values[np.isfinite(values)]
-    scale = float(np.max(np.abs(finite), initial=0.0)) or 1.0
-    floor = min(float(np.min(finite, initial=0.0)), 0.0)
-    top = max(float(np.max(finite, initial=0.0)), 0.0)
-    label = f"{metric} (imported)"
-    return Axis(label, scale, spec.higher_is_better, floor, top, spec.digits)
 
 
 def tested_signature(evaluation: Evaluation, metric: str, tests: tuple[int, int, int]) -> str:
     """The metric's signature with the paired tests in it, as sacrebleu's ``PairedTest`` signs."""
-    own = metric_scores(evaluation, next(iter(evaluation.testset.systems)), metric).signature
+    own = evaluation.detail(metric, next(iter(evaluation.testset.systems))).signature
     return paired_signature(own, *tests)
 
 

@@ -9,9 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.app.ui.cache.compare import tested_signature
-from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.cache.pairs import every_pair
-from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.state.links import apply_links, write_links
 from bleuviz.app.ui.state.page_links import all_pairs_links
 from bleuviz.app.ui.widgets.export import export_buttons
@@ -31,7 +29,6 @@ ALPHA = 0.05
 
 def all_pairs_section(
     evaluation: Evaluation,
-    identity: DataKey,
     metric: str,
     settings: tuple[int, int, int],
     signature: str,
@@ -59,9 +56,9 @@ def all_pairs_section(
     if corrected:
         settings = corrected_settings(settings, n_pairs)
         signature = tested_signature(evaluation, metric, settings)
-    scores, pairs = every_pair(identity, metric, settings, evaluation.settings, evaluation)
+    scores, pairs = every_pair(evaluation, metric, settings)
     pairs = holm(pairs) if corrected else pairs
-    spec = metric_spec(evaluation, metric)
+    spec = evaluation.metric(metric)
     clusters = rank_clusters(scores, pairs, spec.higher_is_better, ALPHA, test=test)
     order = [name for cluster in clusters for name in cluster]
     heatmap = pairs_heatmap(order, pairs, test, spec.digits, ALPHA)

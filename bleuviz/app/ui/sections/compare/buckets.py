@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from bleuviz.analysis.buckets import (
+    BUCKET_KINDS,
     bucket_values,
     edge_buckets,
     parse_edges,
@@ -24,9 +25,9 @@ from bleuviz.analysis.buckets import (
     segments_in,
 )
 from bleuviz.app.ui.cache.background import with_progress
-from bleuviz.app.ui.cache.compare import ALL, fmt_p, scores_of
-from bleuviz.app.ui.cache.data import DataKey
-from bleuviz.app.ui.cache.scores import metric_scores, metric_spec
+from bleuviz.app.ui.cache.compare import ALL, fmt_p
+from bleuviz.app.ui.cache.keys import cached_data
+from bleuviz.app.ui.cache.scores import every_system_scores
 from bleuviz.app.ui.sections.deferred import CHART_PX, deferred
 from bleuviz.app.ui.state.link_values import LinkValueError
 from bleuviz.app.ui.state.links import LinkParam, apply_links, write_links
@@ -34,7 +35,6 @@ from bleuviz.app.ui.state.page_links import choice_param
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_metric
 from bleuviz.arrays import FloatArray, IntArray
-from bleuviz.bleu import BleuConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics import MetricScores, MetricSpec, Settings
 from bleuviz.metrics.evaluation import Evaluation
@@ -45,7 +45,7 @@ from bleuviz.significance import PairedResult
 from bleuviz.significance.by_metric import paired_test, segments_tested
 
 #: Default edges of the kinds with fixed edges (compare-mt's bucketers).
-FIXED_EDGES = {"ref_len": (10.0, 20.0, 30.0, 40.0), "ratio": (0.8, 0.9, 1.0, 1.1, 1.2)}
+FIXED_EDGES = {kind: BUCKET_KINDS[kind].edges for kind in ("ref_len", "ratio")}
 #: Bucket-kind prefix of an imported score (``score:COMET`` buckets by COMET of A).
 SCORE_KIND = "score:"
 #: The kind that buckets by A's sentence score on the chosen metric.
@@ -87,15 +87,13 @@ class BucketChoice:
 
 def bucket_choice(
     evaluation: Evaluation,
-    config: BleuConfig,
     names: tuple[str, str],
     metric: str,
     imported: list[str],
 ) -> BucketChoice:
     """Read (and on arrival, take from the link) the bucket kind, edges and bucket."""
     titles = {
-        "ref_len": "Reference length (tokens)",
-        "ratio": "Length ratio of A (hyp / ref)",
+        **{kind: BUCKET_KINDS[kind].title for kind in FIXED_EDGES},
         OWN_SCORE: f"Sentence {metric} of A",
         **{SCORE_KIND + n: f"{n} of A" for n in imported if n != metric},
     }
@@ -104,8 +102,8 @@ def bucket_choice(
     if st.session_state.get("cmp_bucket_kind") not in titles:
         st.session_state["cmp_bucket_kind"] = "ref_len"
     kind = str(st.session_state["cmp_bucket_kind"])
-    values = _bucket_values(evaluation, config, names[0], kind, metric)
-    spec = metric_spec(evaluation, metric)
+    values = _bucket_values(evaluation, names[0], kind, metric)
+    spec = evaluation.metric(metric)
     default = FIXED_EDGES.get(kind) or _default_score_edges(spec, values, kind)
     default_text = ", ".join(f"{e:g}" for e in default)
     edges_key = f"cmp_bucket_edges::{kind}::{metric}"
@@ -135,9 +133,7 @@ def _offered(labels: tuple[str, ...], groups: IntArray) -> list[str]:
 
 
 def bucket_section(
-    key: DataKey,
     evaluation: Evaluation,
-    config: BleuConfig,
     names: tuple[str, str],
     metric: str,
     choice: BucketChoice,
@@ -167,11 +163,8 @@ def bucket_section(
         "Bucket shown in the Segments tab", choice.options, key="cmp_bucket", persist_state="page"
     )
     write_links(choice.links)
-    kept = metric_spec(evaluation, metric).reads(evaluation.settings)
-    table = bucket_tests(
-        key, evaluation, names, metric, kept, choice.labels, choice.groups, settings
-    )
-    _show(table, names, metric, choice.titles[choice.kind], metric_spec(evaluation, metric))
+    table = bucket_tests(evaluation, names, metric, choice.labels, choice.groups, settings)
+    _show(table, names, metric, choice.titles[choice.kind], evaluation.metric(metric))
     if choice.kind == OWN_SCORE or choice.kind.removeprefix(SCORE_KIND) == metric:
         st.warning(
             f"Bucketing by A's own {md(metric)} favours B in the low buckets and A in the high "
@@ -182,15 +175,13 @@ def bucket_section(
         )
 
 
-def _bucket_values(
-    evaluation: Evaluation, config: BleuConfig, baseline: str, kind: str, metric: str
-) -> FloatArray:
-    """The value each segment is bucketed by."""
-    stats = evaluation.bleu_statistics().systems[baseline]
+def _bucket_values(evaluation: Evaluation, baseline: str, kind: str, metric: str) -> FloatArray:
+    """The value each segment is bucketed by: a property of the references or of A's
+    BLEU statistics, or A's sentence scores by a metric."""
     if kind in FIXED_EDGES:
-        return bucket_values(kind, stats, config)
+        return bucket_values(kind, evaluation.bleu(baseline).stats, evaluation.settings.bleu)
     label = metric if kind == OWN_SCORE else kind.removeprefix(SCORE_KIND)
-    return metric_scores(evaluation, baseline, label).sentence
+    return every_system_scores(evaluation, label, [baseline])[baseline].sentence
 
 
 def _edges_param(raw: str) -> object:
@@ -215,56 +206,55 @@ def _default_score_edges(spec: MetricSpec, values: FloatArray, kind: str) -> tup
 
 
 def bucket_tests(
-    key: DataKey,
     evaluation: Evaluation,
     names: tuple[str, str],
     metric: str,
-    settings: Settings,
     labels: tuple[str, ...],
     groups: IntArray,
     tests: tuple[int, int, int],
 ) -> pd.DataFrame:
     """Per bucket: segments, A's and B's score on ``metric``, B's gain, the bootstrap p-value.
 
-    ``settings``: those the metric reads. Cached per data, pair, metric, settings,
-    buckets and tests (one bootstrap per bucket is too slow to repeat on every
-    rerun of the page).
+    Cached per evaluation (the settings the metric reads), pair, metric, buckets
+    and tests (one bootstrap per bucket is too slow to repeat on every rerun of
+    the page). A's and B's scores are computed first, on the script thread,
+    where not held already.
     """
-    scores = scores_of(key, evaluation, metric, settings, list(names))
-    spec = metric_spec(evaluation, metric)
-    hashed = (key, names, metric, settings, labels, groups, tests)
+    every_system_scores(evaluation, metric, list(names))
+    reading = evaluation.reading(metric)
     return with_progress(
         "Testing each bucket",
-        lambda report: _bucket_tests(*hashed, spec, scores, _progress=report),
+        lambda report: _bucket_tests(
+            reading, names, metric, labels, groups, tests, _progress=report
+        ),
     )
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@cached_data(max_entries=32, show_spinner=False)
 def _bucket_tests(
-    key: DataKey,
+    evaluation: Evaluation,
     names: tuple[str, str],
     metric: str,
-    settings: Settings,
     labels: tuple[str, ...],
     groups: IntArray,
     tests: tuple[int, int, int],
-    _spec: MetricSpec,
-    _scores: dict[str, MetricScores],
     _progress: Progress | None = None,
 ) -> pd.DataFrame:
-    """The bucket tests (``_scores``: A's and B's scores on ``metric``, with ``settings``)."""
+    """The bucket tests (run on a worker thread, reading no session state)."""
     rows: list[tuple[str, int, float, float, float, float | None]] = []
-    test = BucketTest(names, _spec, settings, tests)
+    spec = evaluation.metric(metric)
+    scores = evaluation.scores(metric, list(names))
+    test = BucketTest(names, spec, evaluation.settings, tests)
     for g, label in enumerate(labels):
         index = np.flatnonzero(groups == g)
         if not len(index):
             rows.append((label, 0, np.nan, np.nan, np.nan, None))
             continue
         within = _within_bucket(_progress, label, g, len(labels))
-        result = _pair_test(test, _scores, index, within)
+        result = _pair_test(test, scores, index, within)
         a, b = (r.score for r in result) if result else (np.nan, np.nan)
         p = result[1].p_value_bs if result else None
-        gain = (b - a) if _spec.higher_is_better else (a - b)
+        gain = (b - a) if spec.higher_is_better else (a - b)
         rows.append((label, len(index), a, b, gain, p))
     return pd.DataFrame(
         rows, columns=["bucket", "segments", "score_a", "score_b", "gain_b", "p_value_bs"]

@@ -22,7 +22,6 @@ from bleuviz.app.ui.cache.compare import (
     salient,
     verdict,
 )
-from bleuviz.app.ui.cache.data import DataKey
 from bleuviz.app.ui.state.link_values import integer
 from bleuviz.app.ui.state.links import LinkParam, apply_links, arriving, write_links
 from bleuviz.app.ui.state.page_links import choice_param, compare_metric_links, significance_links
@@ -33,6 +32,7 @@ from bleuviz.arrays import IntArray
 from bleuviz.limits import RESAMPLES, SEEDS, TRIALS
 from bleuviz.metrics import METRICS, MetricSpec
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.metrics.registry import SUMMED_METRICS
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.significance import DEFAULT_SEED, PairedResult
 
@@ -62,8 +62,7 @@ def choose_metrics(imported: list[str]) -> tuple[str, str]:
     both lists offer after the metrics bleuviz computes.
     """
     left, right = st.columns(2)
-    tested = [label for label, spec in METRICS.items() if spec.paired_tests]
-    corpus_options = [*tested, *imported]
+    corpus_options = [*SUMMED_METRICS, *imported]
     sentence_options = [*METRICS, *imported]
     links = compare_metric_links(corpus_options, sentence_options)
     apply_links(links)
@@ -141,11 +140,9 @@ def corpus_level(
         "p-value, randomization", fmt_p(pair.p_value_ar), help="paired approximate randomization"
     )
     st.markdown(verdict(*names, base, pair, metric, spec))
-    if spec.imported:
-        st.caption(
-            f"{md(metric)} is imported: its corpus figure is the mean over the segments both "
-            "systems scored, tested by sacrebleu's paired procedure on that mean."
-        )
+    note = spec.paired_test_note()
+    if note is not None:
+        st.caption(f"{md(metric)} {note}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,9 +171,7 @@ class SalientChoice:
         return item.segments
 
 
-def salient_choice(
-    identity: DataKey, evaluation: Evaluation, names: tuple[str, str], drawn: bool
-) -> SalientChoice:
+def salient_choice(evaluation: Evaluation, names: tuple[str, str], drawn: bool) -> SalientChoice:
     """Read (and on arrival, take from the link) the salient n-gram order and n-gram."""
     order_link = LinkParam(
         "ngram_order", "cmp_salient_order", _salient_order, show=str, default="all"
@@ -187,7 +182,7 @@ def salient_choice(
         return SalientChoice(None, (order_link,))
     order = st.session_state.get("cmp_salient_order", "all")
     orders = (1, 2, 3, 4) if order in ("all", None) else (int(order),)
-    report = salient(identity, *names, orders, evaluation)
+    report = salient(evaluation, *names, orders)
     options = _ngram_options(report)
     ngram_link = choice_param("ngram", "cmp_salient", options, "salient n-gram")
     apply_links([ngram_link])

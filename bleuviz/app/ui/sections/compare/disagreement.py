@@ -7,13 +7,13 @@ from functools import partial
 import streamlit as st
 
 from bleuviz.analysis.disagreement import disagreements
-from bleuviz.app.ui.cache.compare import BLEU, sentence_comparison
-from bleuviz.app.ui.cache.scores import metric_spec
+from bleuviz.app.ui.cache.compare import sentence_comparison
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
 from bleuviz.app.ui.state.selection import clickable_segment_table
 from bleuviz.app.ui.state.settings import chosen_metrics, imported_metrics
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import number_format
+from bleuviz.metrics import BLEU
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.render.numbers import PERCENT_DIGITS, printf
@@ -28,7 +28,7 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
     if not metrics:
         st.info(
             "Add a metric in the sidebar (Other metrics) or import segment scores to see where "
-            "it and BLEU disagree.",
+            f"it and {BLEU.label} disagree.",
             icon=":material/info:",
         )
         return
@@ -37,9 +37,9 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
     if st.session_state.get("cmp_disagree_metric") not in metrics:
         st.session_state["cmp_disagree_metric"] = default
     metric = st.selectbox(
-        "Set against BLEU", metrics, key="cmp_disagree_metric", persist_state="page"
+        f"Set against {BLEU.label}", metrics, key="cmp_disagree_metric", persist_state="page"
     )
-    bleu = sentence_comparison(evaluation, names, BLEU)
+    bleu = sentence_comparison(evaluation, names, BLEU.label)
     other = sentence_comparison(evaluation, names, metric)
     found = disagreements(bleu["diff"].to_numpy(), other["diff"].to_numpy())
     for role, name in zip("ab", names, strict=True):
@@ -47,17 +47,20 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
             evaluation.testset.systems[name][s - 1][:PREVIEW] for s in found["seg"]
         ]
     st.caption(
-        f"{len(found)} segments where sentence BLEU and {md(metric)} prefer different systems, "
-        "strongest first: each gain's size as a percentile among that metric's gains, and a "
-        "row as strong as its weaker side. Click a segment's number to open it in the Segments tab."
+        f"{len(found)} segments where sentence {BLEU.label} and {md(metric)} prefer different "
+        "systems, strongest first: each gain's size as a percentile among that metric's gains, "
+        "and a row as strong as its weaker side. Click a segment's number to open it in the "
+        "Segments tab."
     )
-    digits = number_format(metric_spec(evaluation, metric))
+    digits = number_format(evaluation.metric(metric))
     clickable_segment_table(
         found,
         "cmp_disagree",
         {
             "gain_x": st.column_config.NumberColumn(
-                "BLEU gain of B", format="%+.2f", help="sentence BLEU of B − A"
+                f"{BLEU.label} gain of B",
+                format=number_format(BLEU).replace("%", "%+"),
+                help=f"sentence {BLEU.label} of B − A",
             ),
             "gain_y": st.column_config.NumberColumn(
                 f"{metric} gain of B",
@@ -79,7 +82,7 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
         column_order=["seg", "gain_x", "gain_y", "strength", "hyp_a", "hyp_b"],
     )
     whole = found.drop(columns=["hyp_a", "hyp_b"]).rename(
-        columns={"gain_x": "BLEU gain of B", "gain_y": f"{metric} gain of B"}
+        columns={"gain_x": f"{BLEU.label} gain of B", "gain_y": f"{metric} gain of B"}
     )
     for role, name in zip("ab", names, strict=True):
         whole[f"{name} ({role.upper()})"] = [

@@ -20,7 +20,6 @@ from bleuviz.analysis.salient import (
 from bleuviz.analysis.segments import PREVIEW_CHARS, segment_export
 from bleuviz.app import routes
 from bleuviz.app.ui.cache.compare import sentence_axis
-from bleuviz.app.ui.cache.scores import metric_spec
 from bleuviz.app.ui.sections.compare.views import SEGMENTS, open_view
 from bleuviz.app.ui.sections.error_filter import pair_error_filter, with_pair_counts
 from bleuviz.app.ui.sections.error_spans import (
@@ -44,7 +43,6 @@ from bleuviz.app.ui.widgets.filters import ActiveFilter, filter_chips
 from bleuviz.app.ui.widgets.format import fmt_metric, segment_score_title
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.app.ui.widgets.table_window import table_window
-from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.explain import SegmentExplanation
 from bleuviz.io.testset import TestSet
 from bleuviz.metrics.evaluation import Evaluation
@@ -102,7 +100,6 @@ def plots(
 
 def segment_table(
     evaluation: Evaluation,
-    config: BleuConfig,
     comparison: pd.DataFrame,
     names: tuple[str, str],
     filters: dict[str, ActiveFilter],
@@ -186,7 +183,6 @@ def shown_scores(comparison: pd.DataFrame, role: str) -> np.ndarray:
 
 def drill_down(
     evaluation: Evaluation,
-    config: BleuConfig,
     row: pd.Series,
     names: tuple[str, str],
     index: int,
@@ -195,16 +191,14 @@ def drill_down(
     """One segment: source, both hypotheses and references highlighted, and the match gaps."""
     testset = evaluation.testset
     refs = tuple(stream[index] for stream in testset.references)
+    tokenize, bleu = evaluation.settings.tokenize, evaluation.settings.bleu
     expl = [
-        explanation(
-            testset.systems[name][index], refs, evaluation.settings.tokenize, config.max_order
-        )
-        for name in names
+        explanation(testset.systems[name][index], refs, tokenize, bleu.max_order) for name in names
     ]
     doc = f" · document {testset.doc_ids[index]}" if testset.doc_ids is not None else ""
     st.markdown(f"#### Segment {md(testset.segment_label(index) + doc)}")
     cols = st.columns(3)
-    spec = metric_spec(evaluation, metric)
+    spec = evaluation.metric(metric)
     for col, role, name, column in zip(cols, "AB", names, ("score_a", "score_b"), strict=False):
         title = segment_score_title(spec)
         col.metric(f"{title} of {role} · {md(name)}", fmt_metric(spec, row[column]))
