@@ -13,6 +13,7 @@ import pytest
 
 from bleuviz.app.ui.cache import data
 from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan, SegmentAnnotation
+from bleuviz.metrics.evaluation import Evaluation
 from tests.data import SAMPLE_SYSTEM_LINES
 
 N = len(SAMPLE_SYSTEM_LINES["literal"])
@@ -83,11 +84,11 @@ def with_spans(monkeypatch: pytest.MonkeyPatch, *spans: Callable[[], ErrorAnnota
     """Make every page's evaluation hold each ``spans()`` (as loading span files will)."""
     original = data.current_data
 
-    def current_data() -> tuple[object, data.DataKey]:
-        evaluation, key = original()
+    def current_data() -> Evaluation:
+        evaluation = original()
         testset = evaluation.testset
         if not testset.error_spans:
             testset = testset.with_error_spans(tuple(make() for make in spans))
-        return evaluation.with_testset(testset), key
+        return evaluation.with_testset(testset)
 
     monkeypatch.setattr(data, "current_data", current_data)

@@ -57,7 +57,7 @@ from bleuviz.metrics import BLEU
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Compare")
-evaluation, _ = current_data()
+evaluation = current_data()
 testset = evaluation.testset
 systems = list(evaluation.testset.systems)
 if len(systems) < 2:

@@ -43,7 +43,7 @@ from bleuviz.app.ui.widgets.markup import show_signature
 from bleuviz.render.labels import escape_markdown as md
 
 st.title("Overview")
-evaluation, _ = current_data()
+evaluation = current_data()
 scores = system_scores(evaluation)
 testset = evaluation.testset
 st.caption(

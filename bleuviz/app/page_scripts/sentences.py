@@ -60,7 +60,7 @@ from bleuviz.workspace import NOTE_CATEGORIES
 TABLE_TO_ROW = "sent_table::to_row"
 
 st.title("Sentences")
-evaluation, _ = current_data()
+evaluation = current_data()
 testset = evaluation.testset
 systems = list(evaluation.testset.systems)
 

@@ -7,8 +7,6 @@ asks ``current_data`` for all of it at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import streamlit as st
 
 from bleuviz.app.ui.cache.counting import corpus_stats
@@ -21,46 +19,24 @@ from bleuviz.app.ui.cache.loading import (
 )
 from bleuviz.app.ui.cache.scores import loaded_evaluation
 from bleuviz.app.ui.state.settings import session_settings
-from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import BleuvizError
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.render.labels import escape_markdown as md
 
 
-@dataclass(frozen=True, slots=True)
-class DataKey:
-    """The loaded corpus in cache keys: the content it was read from and counted with.
-
-    Attributes:
-        loaded: the content id of the test set as its loader read it (the key of
-            metric scores, which read its systems and references).
-        scored: the content id with the imported segment-score files attached
-            (``loaded`` when there are none).
-        tokenize: the tokenization the statistics were counted with.
-        order: the n-gram order they were counted to.
-        directions: each imported metric's name and whether lower is better,
-            after the sidebar's switches.
-    """
-
-    loaded: str
-    scored: str
-    tokenize: TokenizeConfig
-    order: int
-    directions: tuple[tuple[str, bool], ...] = ()
-
-
-def current_data() -> tuple[Evaluation, DataKey]:
-    """The loaded test set under the sidebar's settings, and the key of its data.
+def current_data() -> Evaluation:
+    """The loaded test set under the sidebar's settings; on a core error, show it and stop.
 
     The bundle holds the test set with its imported scores (directions as the
     sidebar sets them) and BLEU's statistics, counted here with a progress bar;
-    every metric's scores come from it on demand.
+    every metric's scores come from it on demand. Its content key is the content
+    ids of the files read and of the scores attached, with the directions, so a
+    cache keyed on it tells them apart.
     """
     try:
         loaded = current_testset()
         settings = session_settings()
-        tokenize, order = settings.tokenize, settings.bleu.stats_order
-        counted = corpus_stats(loaded, tokenize, order)
+        counted = corpus_stats(loaded, settings.tokenize, settings.bleu.stats_order)
         scored = scored_testset()
         directions: tuple[tuple[str, bool], ...] = ()
         testset = loaded.testset
@@ -74,5 +50,5 @@ def current_data() -> tuple[Evaluation, DataKey]:
         st.error(md(str(exc)), icon=":material/error:")
         st.stop()
     content = (loaded.content_id, scored.content_id, directions)
-    bundle = loaded_evaluation(loaded.content_id, counted, settings).with_testset(testset, content)
-    return bundle, DataKey(loaded.content_id, scored.content_id, tokenize, order, directions)
+    bundle = loaded_evaluation(loaded.content_id, counted, settings)
+    return bundle.with_testset(testset, content)

@@ -21,7 +21,7 @@ from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.tokenize import default_workers
 from bleuviz.io.testset import TestSet
-from bleuviz.metrics import MetricScores, MetricSpec, Settings
+from bleuviz.metrics import MetricScores, Settings
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.ter_parallel import prepare_workers
 
@@ -131,18 +131,3 @@ def segment_frame(evaluation: Evaluation, system: str) -> pd.DataFrame:
     switch another metric reads (chrF's lowercase) keeps it.
     """
     return segment_table(evaluation, system)
-
-
-def metric_spec(evaluation: Evaluation, label: str) -> MetricSpec:
-    """Return the metric ``label``: computed (BLEU, chrF, ROUGE ...) or imported."""
-    return evaluation.metric(label)
-
-
-def metric_scores(evaluation: Evaluation, system: str, label: str) -> MetricScores:
-    """Return ``label``'s scores of ``system`` under the bundle's settings (the sidebar's).
-
-    Only the settings a metric reads key what the bundle holds: chrF reads the
-    lowercase switch, ROUGE the stemmer, TER neither. An imported metric's
-    scores are read, not computed: they come from the test set.
-    """
-    return system_scores(evaluation, system, label, evaluation.settings)

@@ -60,7 +60,7 @@ def sentences_first_look() -> None:
     on its own first run, which this is not); a segment the link names wrongly draws
     nothing here, and the page says what is wrong.
     """
-    evaluation, _ = current_data()
+    evaluation = current_data()
     testset = evaluation.testset
     systems = list(testset.systems)
     longest, documents = longest_hypothesis(evaluation), document_choices(testset)
