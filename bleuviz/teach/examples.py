@@ -51,7 +51,7 @@ EXAMPLES: tuple[Example, ...] = (
         ("Good morning.",),
         "Three tokens have no 4-gram. Without effective order (sacrebleu's corpus_bleu) "
         "the 4-gram precision is 0 and so is the score; sentence_bleu averages only the "
-        "orders that exist and gives 100. Compare the two in “Five ways” below.",
+        "orders that exist and gives 100. Compare the two in the table of library calls below.",
     ),
     Example(
         "brevity",

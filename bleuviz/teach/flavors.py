@@ -1,10 +1,12 @@
-"""The same input scored the ways the reference implementations score it, and why they differ.
+"""The same input scored by every library call a student may have typed.
 
-Each way is a BleuConfig that replicates one library call (the flavour modules
-say how), with a one-sentence explanation of how it differs from the default,
-sacrebleu's ``sentence_bleu``, and what the library itself does with an empty
-candidate or an empty reference. The explanations are data, so the Learn page
-only lays them out and the tests can hold them against the libraries.
+Each way is one call as typed (sacrebleu's ``corpus_bleu``, ``BLEU().sentence_score``
+and ``sentence_bleu``, NLTK's ``sentence_bleu`` with each smoothing method, Hugging
+Face evaluate's ``bleu`` and ``sacrebleu`` metrics), the BleuConfig of the
+bleuviz replica that computes it (the flavour modules say how), the call's
+defaults in words, and what the library itself does with an empty candidate or
+reference. Why two calls differ on the typed sentence is computed from their
+walkthroughs by ``bleuviz.teach.why``.
 """
 
 from __future__ import annotations
@@ -22,15 +24,49 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 
 
 @dataclass(frozen=True, slots=True)
+class Defaults:
+    """What a library call does when the student passes nothing but the text.
+
+    Attributes:
+        tokenizer: how the call splits text (NLTK and tf-nmt take token lists).
+        lowercase: whether it lowercases by default.
+        ref_length: which reference length its brevity penalty uses.
+        smoothing: its smoothing by default (or as the row's call sets it).
+        effective_order: whether it averages only the orders the candidate has.
+    """
+
+    tokenizer: str
+    lowercase: str
+    ref_length: str
+    smoothing: str
+    effective_order: str
+
+
+@dataclass(frozen=True, slots=True)
 class Way:
-    """One library call, replicated by a BleuConfig, and how it differs from the default."""
+    """One library call, as a student types it, replicated by a BleuConfig.
+
+    Attributes:
+        key: a stable name for tests and links.
+        call: the call as typed, with the library's module path.
+        short: a short name for the call, in sentences.
+        library: the library's name, for grouping.
+        replica: the bleuviz replica that computes it (``bleuviz.bleu.flavors``).
+        config: the replica's settings for this call.
+        defaults: the call's defaults, in words.
+        empty_hyp: what the library itself returns or raises for an empty candidate.
+        empty_ref: ... and for an empty reference.
+    """
 
     key: str
     call: str
+    short: str
+    library: str
+    replica: str
     config: BleuConfig
-    why: str
-    empty_hyp: str  # what the library itself returns or raises for an empty candidate
-    empty_ref: str  # ... and for an empty reference
+    defaults: Defaults
+    empty_hyp: str
+    empty_ref: str
     crashes_on_empty: bool = False
     crashes_without_trigram: bool = False  # nltk's method6 asserts a trigram precision > 0
 
@@ -39,72 +75,98 @@ _SACRE_EMPTY = "0.0: nothing matches, so it returns 0 before smoothing"
 _NLTK_EMPTY = "0: no unigram matches, so it returns 0 before any smoothing"
 _TF_HYP = "ZeroDivisionError in exp(1 − 1/ratio), ratio = 0; bleuviz defines BP = 0"
 _TF_REF = "ZeroDivisionError in ratio = c/0; bleuviz defines BP = 1"
-_NLTK_WHY = {
-    0: "No smoothing: a zero precision becomes the smallest float, so any order "
-    "without a match drives the score to nearly 0.",
-    1: "A zero count gets ε = 0.1 matches instead of sacrebleu's halving pseudo-count.",
-    2: "Adds 1 to both counts of every order from 2 up, so even orders with matches change.",
-    3: "The same geometric smoothing as sacrebleu's exp, but without effective order: "
-    "an order the candidate is too short for counts as 0/1.",
-    4: "Like method3, but the pseudo-count grows with ln of the candidate length.",
-    5: "Every precision is averaged with its neighbours, so even orders with matches change.",
-    6: "Orders 3 and up are interpolated from the lower orders; nltk raises AssertionError "
-    "when the trigram precision is 0.",
-    7: "method4's pseudo-counts, then method5's averaging.",
-}
+_CLOSEST = "closest (a tie goes to the shorter)"
+_SACRE_REPLICA = "bleuviz.bleu.flavors.sacrebleu (sacrebleu 2.x BLEU.compute_bleu)"
+_NLTK_REPLICA = "bleuviz.bleu.flavors.nltk (nltk 3.10 corpus_bleu)"
+# Hugging Face evaluate's "bleu" metric is a copy of tensorflow/nmt's nmt/scripts/bleu.py
+# (evaluate/metrics/bleu/bleu.py imports compute_bleu from nmt_bleu.py) with
+# Tokenizer13a as its default tokenizer; its "sacrebleu" metric calls
+# sacrebleu.corpus_bleu with smooth_method="exp" and use_effective_order=False.
+_TF_REPLICA = "bleuviz.bleu.flavors.tfnmt (tensorflow/nmt compute_bleu)"
+_SACRE_CORPUS = Defaults("13a", "no", _CLOSEST, "exp", "off")
+_SACRE_SENTENCE = Defaults("13a", "no", _CLOSEST, "exp", "on")
+_NLTK_CALL = "nltk.translate.bleu_score.sentence_bleu(refs, hyp, smoothing_function=method{i})"
 DEFAULT_WAY = "sacrebleu-sentence"
+
+
+def _sacrebleu_way(key: str, call: str, short: str, effective: bool) -> Way:
+    """A sacrebleu call; its defaults are exp smoothing and 13a."""
+    defaults = _SACRE_SENTENCE if effective else _SACRE_CORPUS
+    config = BleuConfig("sacrebleu", effective_order=effective)
+    library = "Hugging Face evaluate" if call.startswith("evaluate") else "sacrebleu"
+    return Way(
+        key, call, short, library, _SACRE_REPLICA, config, defaults, _SACRE_EMPTY, _SACRE_EMPTY
+    )
+
+
+def _nltk_way(i: int) -> Way:
+    """NLTK's sentence_bleu with one smoothing method (corpus_bleu of one sentence is the same)."""
+    defaults = Defaults("none: you pass tokens", "no", _CLOSEST, f"method{i}", "no")
+    return Way(
+        f"nltk-method{i}",
+        _NLTK_CALL.format(i=i),
+        f"NLTK method{i}",
+        "NLTK",
+        _NLTK_REPLICA,
+        BleuConfig("nltk", smooth=f"method{i}"),
+        defaults,
+        _NLTK_EMPTY,
+        _NLTK_EMPTY,
+        crashes_without_trigram=i == 6,
+    )
+
+
+def _tfnmt_way(smooth: bool) -> Way:
+    """evaluate.load("bleu"), which is tensorflow/nmt's compute_bleu, with or without smooth."""
+    suffix = ", smooth=True" if smooth else ""
+    call = f'evaluate.load("bleu").compute(predictions=[hyp], references=[refs]{suffix})'
+    call += f" = tf-nmt compute_bleu([refs], [hyp]{suffix})"
+    smoothing = "add one to every order" if smooth else "none (smooth=False)"
+    defaults = Defaults("13a (evaluate); tf-nmt takes tokens", "no", "shortest", smoothing, "no")
+    config = BleuConfig("tf-nmt", smooth="add-one" if smooth else "none")
+    key = "tf-nmt-smooth" if smooth else "tf-nmt"
+    short = 'evaluate "bleu" (tf-nmt)' + (" smooth=True" if smooth else "")
+    return Way(
+        key,
+        call,
+        short,
+        "Hugging Face evaluate",
+        _TF_REPLICA,
+        config,
+        defaults,
+        _TF_HYP,
+        _TF_REF,
+        crashes_on_empty=True,
+    )
+
+
 WAYS: tuple[Way, ...] = (
-    Way(
+    _sacrebleu_way(
         "sacrebleu-corpus",
-        "sacrebleu.corpus_bleu([hyp], refs)",
-        BleuConfig("sacrebleu"),
-        "No effective order: a candidate shorter than 4 tokens has no 4-grams, "
-        "p₄ = 0 and the score is 0.",
-        _SACRE_EMPTY,
-        _SACRE_EMPTY,
+        "sacrebleu.corpus_bleu([hyp], [[ref] for ref in refs])",
+        "sacrebleu corpus_bleu",
+        False,
     ),
-    Way(
-        DEFAULT_WAY,
-        "sacrebleu.sentence_bleu(hyp, refs)",
-        BleuConfig("sacrebleu", effective_order=True),
-        "The default: exp smoothing, and effective order averages only the orders "
-        "the candidate has n-grams for.",
-        _SACRE_EMPTY,
-        _SACRE_EMPTY,
+    _sacrebleu_way(
+        "sacrebleu-sentence-score",
+        "sacrebleu.metrics.BLEU().sentence_score(hyp, refs)",
+        "BLEU().sentence_score",
+        False,
     ),
-    *(
-        Way(
-            f"nltk-method{i}",
-            f"nltk sentence_bleu(refs, hyp, smoothing_function=method{i})",
-            BleuConfig("nltk", smooth=f"method{i}"),
-            why,
-            _NLTK_EMPTY,
-            _NLTK_EMPTY,
-            crashes_without_trigram=i == 6,
-        )
-        for i, why in _NLTK_WHY.items()
+    _sacrebleu_way(
+        "evaluate-sacrebleu",
+        'evaluate.load("sacrebleu").compute(predictions=[hyp], references=[refs])',
+        'evaluate "sacrebleu"',
+        False,
     ),
-    Way(
-        "tf-nmt",
-        "tf-nmt compute_bleu([refs], [hyp])",
-        BleuConfig("tf-nmt"),
-        "BP uses the shortest reference, not the closest, and without smoothing any "
-        "order without a match makes the score 0.",
-        _TF_HYP,
-        _TF_REF,
-        crashes_on_empty=True,
+    _sacrebleu_way(
+        DEFAULT_WAY, "sacrebleu.sentence_bleu(hyp, refs)", "sacrebleu sentence_bleu", True
     ),
-    Way(
-        "tf-nmt-smooth",
-        "tf-nmt compute_bleu([refs], [hyp], smooth=True)",
-        BleuConfig("tf-nmt", smooth="add-one"),
-        "Adds 1 to both counts of every order, unigrams included, and BP uses the "
-        "shortest reference.",
-        _TF_HYP,
-        _TF_REF,
-        crashes_on_empty=True,
-    ),
+    *(_nltk_way(i) for i in range(8)),
+    _tfnmt_way(False),
+    _tfnmt_way(True),
 )
+WAY_BY_KEY: dict[str, Way] = {way.key: way for way in WAYS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,16 +222,21 @@ def _crash(way: Way, score: BleuScore) -> str | None:
 
 
 def ways_frame(results: Sequence[WayResult]) -> pd.DataFrame:
-    """One row per way: its score, BP, r, difference from the default and why."""
+    """One row per call: its score, BP, r, difference from the default and its defaults."""
     default = next(r.score.score for r in results if r.way.key == DEFAULT_WAY)
+    defaults = [r.way.defaults for r in results]
     return pd.DataFrame(
         {
-            "way": [r.way.call for r in results],
+            "library call": [r.way.call for r in results],
             "BLEU": [r.score.score for r in results],
             "BP": [r.score.bp for r in results],
             "r": [r.score.ref_len for r in results],
-            "vs default": [r.score.score - default for r in results],
-            "why it can differ from sentence_bleu": [r.way.why for r in results],
+            "vs sentence_bleu": [r.score.score - default for r in results],
+            "tokenizer": [d.tokenizer for d in defaults],
+            "lowercase": [d.lowercase for d in defaults],
+            "reference length": [d.ref_length for d in defaults],
+            "smoothing": [d.smoothing for d in defaults],
+            "effective order": [d.effective_order for d in defaults],
             "the library itself": [
                 f"raises {r.crash}; bleuviz shows 0" if r.crash else "same" for r in results
             ],
@@ -177,11 +244,18 @@ def ways_frame(results: Sequence[WayResult]) -> pd.DataFrame:
     )
 
 
+def replicas_frame() -> pd.DataFrame:
+    """Which bleuviz replica computes each call (documentation, the same for every input)."""
+    return pd.DataFrame(
+        {"library call": [w.call for w in WAYS], "computed by": [w.replica for w in WAYS]}
+    )
+
+
 def degenerate_frame(results: Sequence[WayResult]) -> pd.DataFrame:
     """One row per way: bleuviz's score and the library's answer for empty inputs."""
     return pd.DataFrame(
         {
-            "way": [r.way.call for r in results],
+            "library call": [r.way.call for r in results],
             "empty candidate": [r.empty_hyp for r in results],
             "the library, empty candidate": [r.way.empty_hyp for r in results],
             "empty reference": [r.empty_ref for r in results],

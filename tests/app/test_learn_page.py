@@ -26,7 +26,7 @@ from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig, preprocess
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
-from bleuviz.teach.flavors import compare_ways
+from bleuviz.teach.flavors import WAY_BY_KEY, compare_ways
 from bleuviz.teach.walkthrough import build_walkthrough
 from tests.app.markup import html_bodies
 
@@ -124,34 +124,32 @@ def test_step_tables_show_the_cores_numbers(app: AppTest) -> None:
 def test_five_ways_equal_the_libraries(app: AppTest, example: str) -> None:
     pick(app, example)
     hyp, refs = EXAMPLE_BY_KEY[example].hypothesis, list(EXAMPLE_BY_KEY[example].references)
-    table = frame_with(app, "why it can differ from sentence_bleu")
-    shown = dict(zip(table["way"], table["BLEU"], strict=True))
-    library = dict(zip(table["way"], table["the library itself"], strict=True))
-    assert shown["sacrebleu.corpus_bleu([hyp], refs)"] == (
+    table = frame_with(app, "library call")
+    shown = dict(zip(table["library call"], table["BLEU"], strict=True))
+    library = dict(zip(table["library call"], table["the library itself"], strict=True))
+    assert shown[WAY_BY_KEY["sacrebleu-corpus"].call] == (
         f"{sacrebleu.corpus_bleu([hyp], [[r] for r in refs]).score:.2f}"
     )
     assert shown["sacrebleu.sentence_bleu(hyp, refs)"] == (
         f"{sacrebleu.sentence_bleu(hyp, refs).score:.2f}"
     )
     for method in range(8):
-        way = f"nltk sentence_bleu(refs, hyp, smoothing_function=method{method})"
+        way = WAY_BY_KEY[f"nltk-method{method}"].call
         expected = nltk_score(hyp, refs, method)
         if expected is None:
             assert shown[way] == "0.00" and "AssertionError" in library[way]
         else:
             assert shown[way] == f"{expected:.2f}", way
     core = {r.way.call: r.score.score for r in compare_ways(hyp, refs, TOK)}
-    for way in (
-        "tf-nmt compute_bleu([refs], [hyp])",
-        "tf-nmt compute_bleu([refs], [hyp], smooth=True)",
-    ):
+    for way in (WAY_BY_KEY["tf-nmt"].call, WAY_BY_KEY["tf-nmt-smooth"].call):
         assert shown[way] == f"{core[way]:.2f}"
 
 
 def test_short_exact_match_scores_zero_as_corpus_and_100_as_sentence(app: AppTest) -> None:
     pick(app, "short")
-    table = frame_with(app, "why it can differ from sentence_bleu")
-    assert table["BLEU"].tolist()[:2] == ["0.00", "100.00"]
+    table = frame_with(app, "library call").set_index("library call")["BLEU"]
+    calls = [WAY_BY_KEY[key].call for key in ("sacrebleu-corpus", "sacrebleu-sentence")]
+    assert table[calls].tolist() == ["0.00", "100.00"]
     app.checkbox(key="learn_effective_order").uncheck()
     run_ok(app)
     assert metrics(app)["BLEU"] == "0.00"
@@ -311,3 +309,24 @@ def test_text_and_settings_survive_a_page_switch(app: AppTest) -> None:
     run_ok(app)
     assert app.text_area(key="learn_hyp").value == "A candidate of my own."
     assert app.selectbox(key="learn_flavor").value == "nltk"
+
+
+def test_every_library_call_has_its_row_and_the_why_is_about_this_sentence(app: AppTest) -> None:
+    """Hugging Face's calls are rows; the why table quotes this input's reference lengths."""
+    pick(app, "lengths")
+    example = EXAMPLE_BY_KEY["lengths"]
+    hyp, refs = example.hypothesis, list(example.references)
+    table = frame_with(app, "library call").set_index("library call")
+    evaluate_sacrebleu = table.loc[WAY_BY_KEY["evaluate-sacrebleu"].call]
+    assert (
+        evaluate_sacrebleu["BLEU"]
+        == f"{sacrebleu.corpus_bleu([hyp], [[r] for r in refs]).score:.2f}"
+    )
+    assert evaluate_sacrebleu["effective order"] == "off"
+    evaluate_bleu = table.loc[WAY_BY_KEY["tf-nmt"].call]
+    assert evaluate_bleu["reference length"] == "shortest" and evaluate_bleu["r"] == 4
+    assert table.loc["sacrebleu.sentence_bleu(hyp, refs)", "r"] == 7
+    why = frame_with(app, "first step that differs")
+    texts = " ".join(why["one side"]) + " ".join(why["the other"])
+    assert "shortest reference, 4 tokens" in texts and "closest reference, 7 tokens" in texts
+    assert not any("Five ways" in h.value for h in app.header)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleuviz.app.ui.sections.learn.comparisons import corpus_section, five_ways
+from bleuviz.app.ui.sections.learn.comparisons import corpus_section, library_calls
 from bleuviz.app.ui.sections.learn.inputs import (
     back_link,
     controls,
@@ -63,5 +63,5 @@ step_mean(walk)
 step_lengths(walk)
 step_brevity(walk)
 step_score(walk)
-five_ways(hyp, scored_refs, tokenize)
+library_calls(hyp, scored_refs, tokenize)
 corpus_section(tokenize, config)

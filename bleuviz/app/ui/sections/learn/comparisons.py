@@ -1,9 +1,9 @@
 """The Learn page's two comparisons after the steps: the libraries, and corpus vs sentence.
 
-"Five ways" scores the page's input as each reference implementation does
-(``bleuviz.teach.flavors``); the corpus section sets corpus BLEU from summed
-counts against the mean of sentence BLEU on an editable corpus
-(``bleuviz.teach.corpus_vs_sentence``).
+The library calls score the page's input as each reference implementation does
+(``bleuviz.teach.flavors``) and say where they part (``bleuviz.teach.why``);
+the corpus section sets corpus BLEU from summed counts against the mean of
+sentence BLEU on an editable corpus (``bleuviz.teach.corpus_vs_sentence``).
 """
 
 from __future__ import annotations
@@ -15,27 +15,38 @@ from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
-from bleuviz.teach.flavors import compare_ways, degenerate_frame, ways_frame
+from bleuviz.teach.flavors import (
+    WAYS,
+    compare_ways,
+    degenerate_frame,
+    replicas_frame,
+    ways_frame,
+)
+from bleuviz.teach.why import group_ways, groups_frame, partings, partings_frame
 
 NUMBER = st.column_config.NumberColumn
 
 
-def five_ways(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
-    """The same input scored the way each library scores it, and why the scores differ."""
-    st.header("Five ways to score the same input")
+def library_calls(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
+    """The input scored by every library call, with each call's defaults."""
+    count = len(WAYS)
+    st.header(f"BLEU of this input by {count} library calls, with their defaults")
     st.markdown(
-        "The candidate and references above, tokenized with the page's tokenizer, scored as "
-        "each library scores them by default (4-grams, uniform weights). "
-        "The default is sacrebleu's **sentence_bleu**; each row says in one sentence "
-        "why it can differ."
+        "Each row is a call as a student types it, scored by the bleuviz replica of that "
+        "library (4-grams, uniform weights), on the tokens of the page's tokenizer and case. "
+        "The columns after the score say what the call does by default. "
+        "“vs sentence_bleu” is the difference from sacrebleu's **sentence_bleu**."
     )
     results = compare_ways(hyp, refs, tokenize)
     # st.table wraps the sentences and renders Markdown: these tables hold no user text.
     ways = ways_frame(results)
     ways["BLEU"] = ways["BLEU"].map(fmt_bleu)
     ways["BP"] = ways["BP"].map(fmt_bp)
-    ways["vs default"] = ways["vs default"].map(_fmt_delta)
+    ways["vs sentence_bleu"] = ways["vs sentence_bleu"].map(_fmt_delta)
     st.table(ways, hide_index=True)
+    with st.expander("Which bleuviz replica computes each call"):
+        st.table(replicas_frame(), hide_index=True)
+    why_section(hyp, refs, tokenize)
     st.subheader("Degenerate input")
     st.markdown(
         "What bleuviz reports for an **empty candidate** (with the references above) and an "
@@ -45,6 +56,20 @@ def five_ways(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
     for column in ("empty candidate", "empty reference"):
         degenerate[column] = degenerate[column].map(fmt_bleu)
     st.table(degenerate, hide_index=True)
+
+
+def why_section(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
+    """Group the calls that agree, and say where every two groups part, on this input."""
+    st.subheader("Why the scores differ, on this sentence")
+    groups = group_ways(hyp, refs, tokenize)
+    st.markdown(
+        f"The {len(WAYS)} calls give **{len(groups)}** different scores. Calls that agree are "
+        "grouped; for every two groups, the first step of the walkthrough at which they part, "
+        "with each side's numbers at that step (the first call of a group speaks for it)."
+    )
+    st.table(groups_frame(groups), hide_index=True)
+    if len(groups) > 1:
+        st.table(partings_frame(partings(groups)), hide_index=True)
 
 
 def corpus_section(tokenize: TokenizeConfig, config: BleuConfig) -> None:
