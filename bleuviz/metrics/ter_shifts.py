@@ -72,6 +72,68 @@ def edit_counts(hyps: Sequence[list[int]], refs: Sequence[list[int]]) -> list[in
     return edits
 
 
+@dataclass(frozen=True, slots=True)
+class Shift:
+    """One shift TER takes: ``length`` words from ``start`` moved before ``target``."""
+
+    start: int
+    length: int
+    target: int
+    words: tuple[int, ...]  # the hypothesis after the shift
+    distance: int  # its edit distance to the reference
+
+
+@dataclass(frozen=True, slots=True)
+class EditScript:
+    """One hypothesis against one reference: the shifts taken, then the edit trace.
+
+    ``trace`` has one letter per step of the shifted hypothesis against the
+    reference: ``' '`` a match, ``'s'`` a substitution, ``'d'`` a hypothesis word
+    deleted, ``'i'`` a reference word inserted.
+    """
+
+    shifts: tuple[Shift, ...]
+    words: tuple[int, ...]
+    trace: str
+    distance: int
+
+    @property
+    def edits(self) -> int:
+        """TER's edits: the shifts plus the edit distance after them."""
+        return len(self.shifts) + self.distance
+
+
+def edit_script(hyp: Sequence[int], ref: Sequence[int]) -> EditScript:
+    """Return the shifts and edits ``edit_counts`` counts for one pair, step by step.
+
+    The same search as :func:`edit_counts` (its candidates, their ranking and its
+    stopping rules), for one segment, keeping what it did. An empty reference
+    deletes every hypothesis word, as in sacrebleu.
+    """
+    if not ref:
+        return EditScript((), tuple(hyp), "d" * len(hyp), len(hyp))
+    costs, matrices = beam_distances([hyp], [ref], [True])
+    search = _Search(list(hyp), list(ref), costs[0], matrices[0])  # type: ignore[arg-type]
+    shifts: list[Shift] = []
+    while True:
+        search.candidates = _candidates(search)
+        n = len(search.candidates)
+        costs, _ = beam_distances([c[3] for c in search.candidates], [ref] * n, [False] * n)
+        chosen = _choose({0: search}, costs)
+        if not chosen:
+            break
+        # _choose's rank; the first of the highest, as there.
+        ranks = [
+            (search.cost - cost, length, -start, -target)
+            for (length, start, target, _), cost in zip(search.candidates, costs, strict=True)
+        ]
+        length, start, target, words = search.candidates[ranks.index(max(ranks))]
+        _advance({0: search}, chosen)
+        shifts.append(Shift(start, length, target, tuple(words), search.cost))
+    steps = trace(search.matrix, search.hyp, ref)
+    return EditScript(tuple(shifts), tuple(search.hyp), steps, search.cost)
+
+
 def _choose(searches: dict[int, _Search], costs: list[int]) -> dict[int, tuple[int, list[int]]]:
     """Pick each segment's best shift, if it is to be taken: {segment: (cost, words)}.
 

@@ -20,6 +20,7 @@ from bleuviz.app.ui.sections.learn.inputs import (
     save_state,
     text_inputs,
 )
+from bleuviz.app.ui.sections.learn.other_metrics import chrf_section, ter_section
 from bleuviz.app.ui.sections.learn.steps import (
     step_brevity,
     step_lengths,
@@ -36,7 +37,8 @@ from bleuviz.teach.walkthrough import build_walkthrough
 
 st.title("Learn BLEU step by step")
 st.caption(
-    "Type a candidate and up to four references, or pick an example. This page has one "
+    "Type a candidate and up to four references, or pick an example: BLEU, then chrF and "
+    "TER, step by step. This page has one "
     "set of settings, its own, below; the sidebar's BLEU settings belong to the test-set "
     "pages and are hidden here (they keep their values)."
 )
@@ -64,4 +66,6 @@ step_lengths(walk)
 step_brevity(walk)
 step_score(walk)
 library_calls(hyp, scored_refs, tokenize)
+chrf_section(hyp, scored_refs, tokenize.lowercase)
+ter_section(hyp, scored_refs)
 corpus_section(tokenize, config)
