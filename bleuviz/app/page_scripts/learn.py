@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app.ui.sections.learn.comparisons import corpus_section, library_calls
+from bleuviz.app.ui.sections.learn.ideas import recall_section, tokenizers_section
 from bleuviz.app.ui.sections.learn.inputs import (
     back_link,
     controls,
@@ -65,6 +66,8 @@ step_mean(walk)
 step_lengths(walk)
 step_brevity(walk)
 step_score(walk)
+recall_section(walk)
+tokenizers_section(hyp, scored_refs, tokenize, config)
 library_calls(hyp, scored_refs, tokenize)
 chrf_section(hyp, scored_refs, tokenize.lowercase)
 ter_section(hyp, scored_refs)

@@ -13,6 +13,7 @@ from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp
 from bleuviz.app.ui.widgets.markup import show_html, show_signature
 from bleuviz.render.highlight import hypothesis_html, legend, reference_html
 from bleuviz.render.labels import escape_markdown as md
+from bleuviz.teach.ideas import signature_frame
 from bleuviz.teach.rules import mean_note
 from bleuviz.teach.smoothing import SMOOTHINGS
 from bleuviz.teach.tables import (
@@ -138,8 +139,11 @@ def step_score(walk: Walkthrough) -> None:
     # As code through Markdown, not st.code: its syntax highlighter (1.5 MB) would load for
     # two lines of plain text (``widgets/markup.py``).
     show_signature(core.format())
-    st.caption("Signature")
-    show_signature(core.signature)
+    left, right = st.columns([2, 3])
+    left.caption("Signature")
+    show_signature(core.signature, left)
+    right.caption("What each field of the signature means")
+    right.dataframe(signature_frame(core.signature), hide_index=True, key="learn_signature")
 
 
 def _sub(n: int) -> str:

@@ -1,0 +1,52 @@
+"""AppTest of the Learn page's ideas: recall, the signature's fields, the tokenizers.
+
+Golden numbers: sacrebleu 2.6 ``sentence_bleu(..., tokenize=NAME)`` computed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import sacrebleu
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.teach.examples import EXAMPLE_BY_KEY
+
+
+@pytest.fixture
+def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
+    at = new_app()
+    at.run()
+    at.switch_page("bleuviz/app/page_scripts/learn.py")
+    yield at
+
+
+def run_ok(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+    return at
+
+
+def frame_with(at: AppTest, column: str) -> Any:
+    """The first dataframe on the page that has ``column``."""
+    for element in at.dataframe:
+        if column in element.value.columns:
+            return element.value
+    raise AssertionError(f"no table with column {column!r}")
+
+
+def test_recall_signature_and_tokenizers_on_the_typed_sentence(app: AppTest) -> None:
+    run_ok(app)
+    example = EXAMPLE_BY_KEY["worked"]
+    hyp, refs = example.hypothesis, list(example.references)
+    assert any("against reference 1 alone, 7/10" in m.value for m in app.markdown)
+    signature = frame_with(app, "meaning")
+    assert signature["field"].tolist() == ["nrefs", "case", "eff", "tok", "smooth", "version"]
+    assert signature["value"].tolist()[:4] == ["2", "mixed", "yes", "13a"]
+    tokens = frame_with(app, "candidate tokens")
+    for name, score in zip(tokens["tokenizer"], tokens["BLEU"], strict=True):
+        assert score == pytest.approx(sacrebleu.sentence_bleu(hyp, refs, tokenize=name).score)
+    assert tokens["tokenizer"].tolist() == ["13a", "intl", "zh", "char", "none"]
