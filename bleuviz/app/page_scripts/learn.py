@@ -1,8 +1,11 @@
 """Learn: BLEU step by step, with the reference implementations side by side.
 
 Deep link: ``/learn?hyp=TEXT&ref=TEXT&ref=TEXT`` opens that candidate with those
-references (up to four); ``tok`` and ``lc`` set the tokenizer and case, and ``back``
-(a segment page's address) draws a link back to the segment the text came from.
+references (up to four); ``tok`` and ``lc`` set the tokenizer and case, ``back``
+(a segment page's address) draws a link back to the segment the text came from,
+and ``lesson`` carries a teacher's lesson (its items head the example menu).
+The page holds no workspace and no evaluation: everything is computed from the
+typed text, so a class of students opening one lesson link stays light.
 The URL follows every edit, so it can be shared.
 Text typed by the user is shown only through st.text, st.dataframe and
 the escaped highlight HTML, never through Markdown or LaTeX.
@@ -13,6 +16,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app.ui.sections.learn.comparisons import corpus_section, library_calls
+from bleuviz.app.ui.sections.learn.exercises import lesson_loader, predict_section
 from bleuviz.app.ui.sections.learn.ideas import recall_section, tokenizers_section
 from bleuviz.app.ui.sections.learn.inputs import (
     back_link,
@@ -45,6 +49,7 @@ st.caption(
 )
 restore_state()
 back_link()
+lesson_loader()
 with st.container(border=True):
     hyp, refs = text_inputs()
 with st.container(border=True):
@@ -58,17 +63,18 @@ try:
 except BleuvizError as exc:
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()
-step_tokens(walk)
-step_ngrams(walk)
-step_precision(walk)
-step_smoothing(walk)
-step_mean(walk)
-step_lengths(walk)
-step_brevity(walk)
-step_score(walk)
-recall_section(walk)
-tokenizers_section(hyp, scored_refs, tokenize, config)
-library_calls(hyp, scored_refs, tokenize)
-chrf_section(hyp, scored_refs, tokenize.lowercase)
-ter_section(hyp, scored_refs)
-corpus_section(tokenize, config)
+if predict_section(walk, hyp, refs):  # predict first: the steps wait for Reveal
+    step_tokens(walk)
+    step_ngrams(walk)
+    step_precision(walk)
+    step_smoothing(walk)
+    step_mean(walk)
+    step_lengths(walk)
+    step_brevity(walk)
+    step_score(walk)
+    recall_section(walk)
+    tokenizers_section(hyp, scored_refs, tokenize, config)
+    library_calls(hyp, scored_refs, tokenize)
+    chrf_section(hyp, scored_refs, tokenize.lowercase)
+    ter_section(hyp, scored_refs)
+    corpus_section(tokenize, config)

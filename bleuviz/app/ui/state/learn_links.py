@@ -1,4 +1,8 @@
-"""The Learn page's link: a segment's text, the tokenizer and case, and the way back.
+"""The Learn page's link: a segment's text, the tokenizer and case, the way back, a lesson.
+
+``lesson`` carries a teacher's lesson (``bleuviz.teach.lesson``: compressed JSON in
+URL-safe base64), so a class opening one link gets the same exercises; a value
+that is not a valid lesson is reported in one line naming the parameter.
 
 "Open this segment in Learn" (on Sentences and Compare) opens
 ``/learn?hyp=TEXT&ref=TEXT&tok=intl&lc=1&back=sentences?sys=A%26seg=5...``: the
@@ -20,9 +24,28 @@ from bleuviz.app import routes
 from bleuviz.app.ui.state.link_values import LinkValueError, choice, flag, show_flag
 from bleuviz.app.ui.state.links import PAGE_KEY, LinkParam, current_query
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS
+from bleuviz.errors import InputError
+from bleuviz.teach.lesson import Lesson, decode_lesson, encode_lesson
 
 #: Session-state keys of Learn's tokenizer, its case and the page it was opened from.
 LEARN_TOKENIZE, LEARN_LOWERCASE, LEARN_BACK = "learn_tokenize", "learn_lowercase", "learn_back"
+#: Session-state key of the teacher's lesson (a ``bleuviz.teach.lesson.Lesson``) the link carries.
+LEARN_LESSON = "learn_lesson"
+
+
+def parse_lesson_link(raw: str) -> object:
+    """A ``lesson`` parameter -> the Lesson it packs (``bleuviz.teach.lesson``), checked."""
+    try:
+        return decode_lesson(raw)
+    except InputError as exc:
+        raise LinkValueError(str(exc).removeprefix("lesson: ")) from None
+
+
+def show_lesson_link(value: object) -> str:
+    """A Lesson -> the ``lesson`` parameter's text."""
+    if not isinstance(value, Lesson):
+        raise TypeError(f"lesson: expected a Lesson, got {type(value).__name__}")
+    return encode_lesson(value)
 
 
 def parse_back(raw: str) -> object:
@@ -46,6 +69,9 @@ def learn_params() -> list[LinkParam]:
         ),
         LinkParam("lc", LEARN_LOWERCASE, flag, show_flag, default=False),
         LinkParam("back", LEARN_BACK, parse_back, default_text="no link back"),
+        LinkParam(
+            "lesson", LEARN_LESSON, parse_lesson_link, show_lesson_link, default_text="no lesson"
+        ),
     ]
 
 

@@ -14,6 +14,7 @@ import streamlit as st
 
 from bleuviz.app.ui.state.learn_links import (
     LEARN_BACK,
+    LEARN_LESSON,
     LEARN_LOWERCASE,
     LEARN_TOKENIZE,
     back_target,
@@ -25,24 +26,41 @@ from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, MAX_ORDER, Bleu
 from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.limits import MAX_SMOOTH_VALUE
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.teach.examples import EXAMPLE_BY_KEY
+from bleuviz.teach.examples import EXAMPLE_BY_KEY, Example
+from bleuviz.teach.lesson import Lesson
 
 MAX_REFS = 4
 REF_KEYS = tuple(f"learn_ref_{i}" for i in range(1, MAX_REFS + 1))
 CUSTOM = "custom"
-EXAMPLE_TITLES = {**{k: e.title for k, e in EXAMPLE_BY_KEY.items()}, CUSTOM: "Your own text"}
+#: The predict-first switch, and the input (hyp, refs) whose answers were revealed.
+PREDICT, REVEALED = "learn_predict", "learn_revealed"
 WEIGHTINGS = {"cumulative": "Cumulative: orders 1 to N", "individual": "Individual: order N only"}
 # Widget values kept across page switches (Streamlit drops the state of widgets not drawn).
 KEPT = ("learn_example", "learn_hyp", *REF_KEYS, "learn_tokenize", "learn_flavor")
 SMOOTHING_DEFAULTS = smoothing_defaults("learn_smooth_", "learn_value_")
 KEPT += tuple(SMOOTHING_DEFAULTS)
 KEPT += ("learn_max_order", "learn_weights")
-KEPT += ("learn_effective_order", LEARN_LOWERCASE)
+KEPT += ("learn_effective_order", LEARN_LOWERCASE, PREDICT, "learn_chrf_word_order")
+
+
+def examples() -> dict[str, Example]:
+    """The menu's exercises: the loaded lesson's items first, then the built-in examples."""
+    lesson = st.session_state.get(LEARN_LESSON)
+    items = {e.key: e for e in lesson.items} if isinstance(lesson, Lesson) else {}
+    return items | EXAMPLE_BY_KEY
+
+
+def hidden_answers(hyp: str, refs: list[str]) -> bool:
+    """Whether predict-first mode hides this input's answers (not revealed yet)."""
+    return bool(st.session_state.get(PREDICT)) and (
+        st.session_state.get(REVEALED) != (hyp, tuple(refs))
+    )
 
 
 def load_example(key: str) -> None:
     """Put an example's candidate and references into the text widgets."""
-    example = EXAMPLE_BY_KEY[key]
+    example = examples()[key]
+    st.session_state["learn_example"] = key
     st.session_state["learn_hyp"] = example.hypothesis
     for i, ref_key in enumerate(REF_KEYS):
         refs = example.references
@@ -79,18 +97,30 @@ def restore_state() -> None:
     apply_links(learn_params())
     params = st.query_params
     link = (params.get("hyp"), tuple(params.get_all("ref")))
+    lesson = st.session_state.get(LEARN_LESSON)
     if (link[0] is not None or link[1]) and st.session_state.get("learn_applied_link") != link:
         st.session_state["learn_applied_link"] = link
-        st.session_state["learn_example"] = CUSTOM
+        st.session_state["learn_example"] = _example_of(link[0] or "", link[1])
         st.session_state["learn_hyp"] = link[0] or ""
         for i, ref_key in enumerate(REF_KEYS):
             st.session_state[ref_key] = link[1][i] if i < len(link[1]) else ""
         if len(link[1]) > MAX_REFS:
             held = len(link[1])
             st.warning(f"The link holds {held:d} references; the first {MAX_REFS:d} are used.")
+    elif isinstance(lesson, Lesson) and arriving() and "lesson" in params:
+        load_example(lesson.items[0].key)  # a class opening the teacher's link
     elif "learn_hyp" not in st.session_state:
-        st.session_state["learn_example"] = "worked"
         load_example("worked")
+    if st.session_state.get("learn_example") not in (*examples(), CUSTOM):
+        st.session_state["learn_example"] = CUSTOM  # a closed lesson's item
+
+
+def _example_of(hyp: str, refs: tuple[str, ...]) -> str:
+    """The exercise whose text a link holds (a lesson item keeps its question), or CUSTOM."""
+    for key, example in examples().items():
+        if example.hypothesis == hyp and example.references == refs:
+            return key
+    return CUSTOM
 
 
 def save_state(hyp: str, refs: list[str]) -> None:
@@ -111,16 +141,23 @@ def save_state(hyp: str, refs: list[str]) -> None:
 
 def text_inputs() -> tuple[str, list[str]]:
     """The example menu, the candidate and up to four references."""
-    st.selectbox(
-        "Example",
-        list(EXAMPLE_TITLES),
-        format_func=EXAMPLE_TITLES.__getitem__,
+    menu, switch = st.columns([3, 1])
+    titles = {k: e.title for k, e in examples().items()} | {CUSTOM: "Your own text"}
+    menu.selectbox(
+        "Example or exercise",
+        list(titles),
+        format_func=titles.__getitem__,
         key="learn_example",
         on_change=on_example,
     )
-    example = EXAMPLE_BY_KEY.get(st.session_state["learn_example"])
-    if example is not None:
-        st.info(md(example.lesson), icon=":material/lightbulb:")
+    switch.toggle(
+        "Predict first",
+        key=PREDICT,
+        help="Guess the counts, precisions, BP and BLEU before the steps are shown.",
+    )
+    example = examples().get(st.session_state["learn_example"])
+    if example is not None and example.question:
+        st.info(md(example.question), icon=":material/quiz:")
     hyp = st.text_area(
         "Candidate (the system's translation)", key="learn_hyp", height=68, on_change=mark_custom
     )
@@ -129,6 +166,8 @@ def text_inputs() -> tuple[str, list[str]]:
         column = left if i % 2 == 0 else right
         column.text_input(f"Reference {i + 1}", key=ref_key, on_change=mark_custom)
     refs = [st.session_state[k] for k in REF_KEYS if st.session_state[k].strip()]
+    if example is not None and example.lesson and not hidden_answers(hyp, refs):
+        st.info(md(example.lesson), icon=":material/lightbulb:")
     return hyp, refs
 
 
