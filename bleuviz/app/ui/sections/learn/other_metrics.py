@@ -10,10 +10,11 @@ from __future__ import annotations
 import streamlit as st
 
 from bleuviz.app.ui.widgets.format import fmt_bleu
-from bleuviz.app.ui.widgets.markup import show_html, show_signature
+from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.chrf_signature import chrf_signature
 from bleuviz.metrics.ter_config import TerConfig
+from bleuviz.render.labels import code_span
 from bleuviz.teach.chrf_steps import chrf_walkthrough
 from bleuviz.teach.metric_tables import (
     chrf_frame,
@@ -68,7 +69,8 @@ def chrf_section(hyp: str, refs: list[str], lowercase: bool) -> None:
         else f"{config.name} = **{fmt_bleu(walk.score)}**."
     )
     st.metric(config.name, fmt_bleu(walk.score), help="sacrebleu's CHRF sentence score")
-    show_signature(chrf_signature(config, len(refs)))
+    # A caption, not show_signature: the page's one code signature is BLEU's.
+    st.caption("Signature: " + code_span(chrf_signature(config, len(refs))))
 
 
 def ter_section(hyp: str, refs: list[str]) -> None:

@@ -85,8 +85,13 @@ def step_smoothing(walk: Walkthrough) -> None:
     smoothing = SMOOTHINGS[(walk.config.flavor, walk.config.smoothing)]
     st.markdown(f"**{walk.config.flavor}, {walk.config.smoothing}.** {smoothing.why}")
     st.latex(smoothing.latex)
-    frame = orders_frame(walk)[["n", "p_n (fraction)", "p_n", "smoothed p_n", "what smoothing did"]]
-    st.dataframe(frame, hide_index=True, key="learn_smoothing")
+    frame = orders_frame(walk)[
+        ["n", "p_n (fraction)", "p_n", "smoothed p_n", "what smoothing did"]
+    ].copy()
+    # A table, not st.dataframe: a grid cell shows one line and cut the notes at 1280 px;
+    # a table wraps them. It renders Markdown, so its text (bleuviz's own) is escaped.
+    frame["what smoothing did"] = frame["what smoothing did"].map(md)
+    st.table(frame, hide_index=True)
 
 
 def step_mean(walk: Walkthrough) -> None:
