@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleuviz.app.ui.cache import learn as cached
 from bleuviz.app.ui.sections.learn.comparisons import corpus_section, library_calls
 from bleuviz.app.ui.sections.learn.exercises import lesson_loader, predict_section
 from bleuviz.app.ui.sections.learn.ideas import recall_section, tokenizers_section
@@ -38,7 +39,6 @@ from bleuviz.app.ui.sections.learn.steps import (
 )
 from bleuviz.errors import BleuvizError
 from bleuviz.render.labels import escape_markdown as md
-from bleuviz.teach.walkthrough import build_walkthrough
 
 st.title("Learn BLEU step by step")
 st.caption(
@@ -59,7 +59,7 @@ if not refs:
     st.info("No reference given: the steps score the candidate against an empty reference.")
 scored_refs = refs or [""]
 try:
-    walk = build_walkthrough(hyp, scored_refs, tokenize, config)
+    walk = cached.walkthrough(hyp, tuple(scored_refs), tokenize, config)
 except BleuvizError as exc:
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()

@@ -8,21 +8,18 @@ sentence BLEU on an editable corpus (``bleuviz.teach.corpus_vs_sentence``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 import streamlit as st
 
+from bleuviz.app.ui.cache import learn as cached
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
-from bleuviz.teach.flavors import (
-    WAYS,
-    compare_ways,
-    degenerate_frame,
-    replicas_frame,
-    ways_frame,
-)
-from bleuviz.teach.why import group_ways, groups_frame, partings, partings_frame
+from bleuviz.teach.flavors import WAYS, degenerate_frame, replicas_frame, ways_frame
+from bleuviz.teach.why import Group, Parting, groups_frame, partings_frame
 
 NUMBER = st.column_config.NumberColumn
 
@@ -37,7 +34,7 @@ def library_calls(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
         "The columns after the score say what the call does by default. "
         "“vs sentence_bleu” is the difference from sacrebleu's **sentence_bleu**."
     )
-    results = compare_ways(hyp, refs, tokenize)
+    results, groups, parts = cached.library_calls(hyp, tuple(refs), tokenize)
     # st.table wraps the sentences and renders Markdown: these tables hold no user text.
     ways = ways_frame(results)
     ways["BLEU"] = ways["BLEU"].map(fmt_bleu)
@@ -46,7 +43,7 @@ def library_calls(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
     st.table(ways, hide_index=True)
     with st.expander("Which bleuviz replica computes each call"):
         st.table(replicas_frame(), hide_index=True)
-    why_section(hyp, refs, tokenize)
+    why_section(groups, parts)
     st.subheader("Degenerate input")
     st.markdown(
         "What bleuviz reports for an **empty candidate** (with the references above) and an "
@@ -58,10 +55,9 @@ def library_calls(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
     st.table(degenerate, hide_index=True)
 
 
-def why_section(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
+def why_section(groups: Sequence[Group], parts: Sequence[Parting]) -> None:
     """Group the calls that agree, and say where every two groups part, on this input."""
     st.subheader("Why the scores differ, on this sentence")
-    groups = group_ways(hyp, refs, tokenize)
     st.markdown(
         f"The {len(WAYS)} calls give **{len(groups)}** different scores. Calls that agree are "
         "grouped; for every two groups, the first step of the walkthrough at which they part, "
@@ -69,7 +65,7 @@ def why_section(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
     )
     st.table(groups_frame(groups), hide_index=True)
     if len(groups) > 1:
-        st.table(partings_frame(partings(groups)), hide_index=True)
+        st.table(partings_frame(parts), hide_index=True)
 
 
 def corpus_section(tokenize: TokenizeConfig, config: BleuConfig) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleuviz.app.ui.cache import learn as cached
 from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
@@ -15,7 +16,6 @@ from bleuviz.teach.ideas import (
     DEMO_TOKENIZERS,
     recall_frame,
     recall_rows,
-    through_tokenizers,
     tokenizers_frame,
 )
 from bleuviz.teach.walkthrough import Walkthrough
@@ -56,7 +56,7 @@ def tokenizers_section(
         "(13a splits punctuation off words; intl also splits by Unicode class; zh splits "
         "Chinese characters; char every character; none only on spaces)."
     )
-    rows = through_tokenizers(hyp, refs, tokenize, config)
+    rows = cached.tokenizers(hyp, tuple(refs), tokenize, config)
     st.dataframe(
         tokenizers_frame(rows),
         hide_index=True,

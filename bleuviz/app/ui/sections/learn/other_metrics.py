@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleuviz.app.ui.cache import learn as cached
 from bleuviz.app.ui.widgets.format import fmt_bleu
 from bleuviz.app.ui.widgets.markup import show_html
 from bleuviz.metrics.chrf_score import ChrfConfig
 from bleuviz.metrics.chrf_signature import chrf_signature
 from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.render.labels import code_span
-from bleuviz.teach.chrf_steps import chrf_walkthrough
 from bleuviz.teach.metric_tables import (
     chrf_frame,
     edit_script_html,
     shift_html,
     ter_counts_frame,
 )
-from bleuviz.teach.ter_steps import ter_walkthrough
 
 CHRF_VARIANTS = {0: "chrF (characters, orders 1–6)", 2: "chrF++ (and words, orders 1–2)"}
 F_FORMULA = (
@@ -54,7 +53,7 @@ def chrf_section(hyp: str, refs: list[str], lowercase: bool) -> None:
         )
     )
     config = ChrfConfig(word_order=words, lowercase=lowercase)
-    walk = chrf_walkthrough(hyp, refs, config)
+    walk = cached.chrf(hyp, tuple(refs), config)
     st.latex(F_FORMULA)
     for i, ref in enumerate(walk.references):
         chosen = " (the best: this one counts)" if i == walk.best else ""
@@ -84,7 +83,7 @@ def ter_section(hyp: str, refs: list[str]) -> None:
         "sacrebleu's defaults: case-insensitive, tercom tokenization, punctuation kept."
     )
     st.latex(TER_FORMULA)
-    walk = ter_walkthrough(hyp, refs, TerConfig())
+    walk = cached.ter(hyp, tuple(refs), TerConfig())
     st.dataframe(ter_counts_frame(walk.references, walk.best), hide_index=True, key="learn_ter")
     best = walk.references[walk.best]
     st.caption(f"Reference {walk.best + 1}, the fewest edits: the shifts, then the word edits")

@@ -1,0 +1,55 @@
+"""AppTest: a class opening one lesson link computes the lesson's numbers once.
+
+Issue 47: thirty students on one server. Learn holds no workspace and no
+evaluation; its numbers are cached on the text and settings
+(``bleuviz.app.ui.cache.learn``), so a second session on the same link computes
+nothing and shows the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bleuviz.app.ui.cache import learn as cached
+from bleuviz.teach.examples import EXAMPLE_BY_KEY
+from bleuviz.teach.lesson import Lesson, encode_lesson
+
+COMPUTATIONS = ("build_walkthrough", "group_ways", "through_tokenizers", "chrf_walkthrough")
+LESSON = Lesson("Class", (EXAMPLE_BY_KEY["clipping"], EXAMPLE_BY_KEY["brevity"]))
+
+
+def student(new_app: Callable[..., AppTest]) -> AppTest:
+    """A new session opening the lesson link on Learn (the fixture empties caches once)."""
+    at = new_app()
+    at.query_params["lesson"] = encode_lesson(LESSON)
+    at.switch_page("bleuviz/app/page_scripts/learn.py")
+    at.run()
+    assert not at.exception and not at.error
+    return at
+
+
+def test_a_second_student_computes_nothing(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: Counter[str] = Counter()
+    for name in (*COMPUTATIONS, "ter_walkthrough"):
+        original = getattr(cached, name)
+
+        def counted(*args: Any, _name: str = name, _f: Any = original, **kwargs: Any) -> Any:
+            calls[_name] += 1
+            return _f(*args, **kwargs)
+
+        monkeypatch.setattr(cached, name, counted)
+    first = student(new_app)
+    assert all(calls[name] >= 1 for name in COMPUTATIONS), calls
+    calls.clear()
+    second = student(new_app)
+    assert sum(calls.values()) == 0, calls
+    shown = [{m.label: m.value for m in at.metric} for at in (first, second)]
+    assert shown[0] == shown[1] and "chrF2" in shown[0] and "TER" in shown[0]
+    assert second.text_area(key="learn_hyp").value == LESSON.items[0].hypothesis
