@@ -75,7 +75,7 @@ _SACRE_EMPTY = "0.0: nothing matches, so it returns 0 before smoothing"
 _NLTK_EMPTY = "0: no unigram matches, so it returns 0 before any smoothing"
 _TF_HYP = "ZeroDivisionError in exp(1 − 1/ratio), ratio = 0; bleuviz defines BP = 0"
 _TF_REF = "ZeroDivisionError in ratio = c/0; bleuviz defines BP = 1"
-_CLOSEST = "closest (a tie goes to the shorter)"
+_CLOSEST = "closest (ties: the shorter)"
 _SACRE_REPLICA = "bleuviz.bleu.flavors.sacrebleu (sacrebleu 2.x BLEU.compute_bleu)"
 _NLTK_REPLICA = "bleuviz.bleu.flavors.nltk (nltk 3.10 corpus_bleu)"
 # Hugging Face evaluate's "bleu" metric is a copy of tensorflow/nmt's nmt/scripts/bleu.py
@@ -222,9 +222,8 @@ def _crash(way: Way, score: BleuScore) -> str | None:
 
 
 def ways_frame(results: Sequence[WayResult]) -> pd.DataFrame:
-    """One row per call: its score, BP, r, difference from the default and its defaults."""
+    """One row per call: its score, BP, r, difference from sentence_bleu, the library's own."""
     default = next(r.score.score for r in results if r.way.key == DEFAULT_WAY)
-    defaults = [r.way.defaults for r in results]
     return pd.DataFrame(
         {
             "library call": [r.way.call for r in results],
@@ -232,14 +231,23 @@ def ways_frame(results: Sequence[WayResult]) -> pd.DataFrame:
             "BP": [r.score.bp for r in results],
             "r": [r.score.ref_len for r in results],
             "vs sentence_bleu": [r.score.score - default for r in results],
-            "tokenizer": [d.tokenizer for d in defaults],
-            "lowercase": [d.lowercase for d in defaults],
-            "reference length": [d.ref_length for d in defaults],
-            "smoothing": [d.smoothing for d in defaults],
-            "effective order": [d.effective_order for d in defaults],
             "the library itself": [
                 f"raises {r.crash}; bleuviz shows 0" if r.crash else "same" for r in results
             ],
+        }
+    )
+
+
+def defaults_frame(ways: Sequence[Way] = WAYS) -> pd.DataFrame:
+    """One row per call (its short name): the defaults it scores with."""
+    return pd.DataFrame(
+        {
+            "call": [w.short for w in ways],
+            "tokenizer": [w.defaults.tokenizer for w in ways],
+            "lowercase": [w.defaults.lowercase for w in ways],
+            "reference length": [w.defaults.ref_length for w in ways],
+            "smoothing": [w.defaults.smoothing for w in ways],
+            "effective order": [w.defaults.effective_order for w in ways],
         }
     )
 

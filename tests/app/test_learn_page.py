@@ -322,9 +322,10 @@ def test_every_library_call_has_its_row_and_the_why_is_about_this_sentence(app: 
         evaluate_sacrebleu["BLEU"]
         == f"{sacrebleu.corpus_bleu([hyp], [[r] for r in refs]).score:.2f}"
     )
-    assert evaluate_sacrebleu["effective order"] == "off"
-    evaluate_bleu = table.loc[WAY_BY_KEY["tf-nmt"].call]
-    assert evaluate_bleu["reference length"] == "shortest" and evaluate_bleu["r"] == 4
+    defaults = frame_with(app, "effective order").set_index("call")
+    assert defaults.loc[WAY_BY_KEY["evaluate-sacrebleu"].short, "effective order"] == "off"
+    assert defaults.loc[WAY_BY_KEY["tf-nmt"].short, "reference length"] == "shortest"
+    assert table.loc[WAY_BY_KEY["tf-nmt"].call, "r"] == 4
     assert table.loc["sacrebleu.sentence_bleu(hyp, refs)", "r"] == 7
     why = frame_with(app, "first step that differs")
     texts = " ".join(why["one side"]) + " ".join(why["the other"])

@@ -93,3 +93,32 @@ def test_a_lesson_link_opens_its_first_item(laptop: Page, server: str) -> None:
     )
     expect(laptop.get_by_text("Predict p1.")).to_be_visible()
     assert laptop.locator("[data-testid='stMain'] b").filter(has_text="sat").count() == 0
+
+
+OVERFLOWING_TABLES = """() => {
+  const out = [];
+  for (const wrap of document.querySelectorAll("[data-testid='stTable']")) {
+    const table = wrap.querySelector('table');
+    const heading = table.querySelector('th') ? table.querySelector('th').innerText : '';
+    if (table.getBoundingClientRect().right > window.innerWidth + 1) out.push(['right', heading]);
+    for (let e = table; e && e !== wrap.parentElement; e = e.parentElement) {
+      if (e.scrollWidth > e.clientWidth + 1) { out.push(['scrolls', heading]); break; }
+    }
+    for (const cell of table.querySelectorAll('td, th')) {
+      if (cell.scrollWidth > cell.clientWidth + 1) { out.push(['cell', cell.innerText]); break; }
+    }
+  }
+  return out;
+}"""
+
+
+def test_every_table_fits_1280(laptop: Page, server: str) -> None:
+    """Three references of different lengths: the comparison's widest tables."""
+    example = EXAMPLE_BY_KEY["lengths"]
+    query = urlencode({"hyp": example.hypothesis, "ref": example.references}, doseq=True)
+    laptop.goto(f"{server}/learn?{query}")
+    expect(laptop.get_by_text("Corpus BLEU (summed counts)")).to_be_visible()
+    expect(laptop.locator("[data-testid='stTable']").filter(has_text="library call")).to_have_count(
+        3
+    )
+    assert laptop.evaluate(OVERFLOWING_TABLES) == []

@@ -35,6 +35,7 @@ from bleuviz.teach.flavors import (
     DEFAULT_WAY,
     WAYS,
     compare_ways,
+    defaults_frame,
     degenerate_frame,
     replicas_frame,
     ways_frame,
@@ -365,6 +366,9 @@ def test_every_library_is_named_by_its_call() -> None:
         assert way.defaults.ref_length.startswith(way.config.flavor_spec.brevity_reference)
     frame = replicas_frame()
     assert frame["library call"].tolist() == [w.call for w in WAYS]
+    defaults = defaults_frame()
+    assert defaults["call"].tolist() == [w.short for w in WAYS]
+    assert len(set(defaults["call"])) == len(WAYS)
 
 
 def test_corpus_against_sentence_equals_sacrebleu() -> None:

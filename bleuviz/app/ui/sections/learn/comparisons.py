@@ -18,7 +18,13 @@ from bleuviz.app.ui.widgets.format import fmt_bleu, fmt_bp
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS, corpus_frame, corpus_vs_sentence
-from bleuviz.teach.flavors import WAYS, degenerate_frame, replicas_frame, ways_frame
+from bleuviz.teach.flavors import (
+    WAYS,
+    defaults_frame,
+    degenerate_frame,
+    replicas_frame,
+    ways_frame,
+)
 from bleuviz.teach.why import Group, Parting, groups_frame, partings_frame
 
 NUMBER = st.column_config.NumberColumn
@@ -31,7 +37,6 @@ def library_calls(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
     st.markdown(
         "Each row is a call as a student types it, scored by the bleuviz replica of that "
         "library (4-grams, uniform weights), on the tokens of the page's tokenizer and case. "
-        "The columns after the score say what the call does by default. "
         "“vs sentence_bleu” is the difference from sacrebleu's **sentence_bleu**."
     )
     results, groups, parts = cached.library_calls(hyp, tuple(refs), tokenize)
@@ -41,6 +46,8 @@ def library_calls(hyp: str, refs: list[str], tokenize: TokenizeConfig) -> None:
     ways["BP"] = ways["BP"].map(fmt_bp)
     ways["vs sentence_bleu"] = ways["vs sentence_bleu"].map(_fmt_delta)
     st.table(ways, hide_index=True)
+    st.markdown("Each call's defaults, which make the scores differ:")
+    st.table(defaults_frame(), hide_index=True)
     with st.expander("Which bleuviz replica computes each call"):
         st.table(replicas_frame(), hide_index=True)
     why_section(groups, parts)
