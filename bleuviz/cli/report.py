@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import shlex
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleuviz import __version__
 from bleuviz.cli.options import (
@@ -52,10 +52,14 @@ from bleuviz.report.options import (
 from bleuviz.significance.resampling import DEFAULT_SEED
 from bleuviz.significance.resolution import needed_resamples
 
+if TYPE_CHECKING:
+    from bleuviz.report.build import Report
+
 #: sacrebleu's defaults for --paired-bs and --paired-ar (as ``compare``).
 DEFAULT_BS, DEFAULT_AR = 1000, 10000
-#: Options left out of the command line the report states (they change no number).
-_UNSTATED = ("func", "command", "workspace")
+#: Options left out of the command line the report states: they change no number, and
+#: the report's own name would make two builds of the same inputs differ.
+_UNSTATED = ("func", "command", "workspace", "output")
 
 
 def add_report_parser(commands: Any) -> argparse.ArgumentParser:
@@ -110,21 +114,26 @@ def add_report_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_report(args: argparse.Namespace) -> int:
     """Build the report and write it to ``--output``."""
-    from bleuviz.report.build import build_report
     from bleuviz.report.page import render_page
 
-    config = bleu_config(args)
-    testset, _ = load_testset(args)
-    evaluation = cli_evaluation(testset, args, config)
-    evaluation = evaluation.with_settings(_settings(evaluation.settings, args))
-    options = report_options(evaluation, args)
-    text = render_page(build_report(evaluation, options))
+    text = render_page(report_of(args))
     try:
         with open(args.output, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as e:
         raise InputError(f"--output: cannot write {args.output}: {e.strerror}") from None
     return 0
+
+
+def report_of(args: argparse.Namespace) -> Report:
+    """Read the inputs and compute every section of the report the options describe."""
+    from bleuviz.report.build import build_report
+
+    config = bleu_config(args)
+    testset, _ = load_testset(args)
+    evaluation = cli_evaluation(testset, args, config)
+    evaluation = evaluation.with_settings(_settings(evaluation.settings, args))
+    return build_report(evaluation, report_options(evaluation, args))
 
 
 def _settings(settings: Settings, args: argparse.Namespace) -> Settings:
