@@ -14,6 +14,7 @@ from bleuviz.analysis.error_reports import OrderCounts
 from bleuviz.report.build import Report
 from bleuviz.report.charts import bucket_chart, flagged_chart, precision_chart, ranking_chart
 from bleuviz.report.options import ALPHA
+from bleuviz.report.ranking import OTHER_RESAMPLES
 from bleuviz.report.versus import SALIENT_TOP
 
 
@@ -127,7 +128,8 @@ def ranking(report: Report) -> Section:
         f"Ranked by {tested.name}. Clusters: a system leaves its cluster when significantly worse "
         f"(paired bootstrap, p < {ALPHA}, {holm}{t.n_bootstrap:,} resamples{ar}, seed {t.seed}) "
         "than the cluster's best. Bold: the best value of a column. CIs: bootstrap 95% half-widths "
-        "(the first system as baseline, as compare's)."
+        f"(the first system as baseline, as compare's), of {t.n_bootstrap:,} resamples for "
+        f"{tested.name} and {OTHER_RESAMPLES:,} for the other metrics."
     )
     chart = ranking_chart(r.order, tested.scores, tested.cis, tested.name, report.systems)
     pairs = Table(

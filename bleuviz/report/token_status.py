@@ -37,15 +37,18 @@ class TokenStatuses:
     Attributes:
         flags: where the tokens sit (``token_flags``: offsets, starts, ends, aligned).
         codes: (T, K) MISS, CLIP or MATCH at order k + 1.
+        spelled: every token's K letters, token after token (``letters`` slices it).
     """
 
     flags: TokenFlags
     codes: NDArray[np.int8]
+    spelled: str
 
     def letters(self, segment: int) -> str:
         """The segment's statuses, token after token, each as K letters (``m``, ``c``, ``x``)."""
+        k = self.codes.shape[1]
         lo, hi = self.flags.offsets[segment], self.flags.offsets[segment + 1]
-        return "".join(LETTERS[self.codes[lo:hi]].ravel().tolist())
+        return self.spelled[k * lo : k * hi]
 
 
 def token_statuses(hypotheses: Sequence[str], refs: ReferenceIndex) -> TokenStatuses:
@@ -53,7 +56,7 @@ def token_statuses(hypotheses: Sequence[str], refs: ReferenceIndex) -> TokenStat
     flags = token_flags(hypotheses, refs)
     held = _held(hypotheses, refs)
     codes = np.where(flags.flagged, np.where(held, CLIP, MISS), MATCH).astype(np.int8)
-    return TokenStatuses(flags, codes)
+    return TokenStatuses(flags, codes, "".join(LETTERS[codes].ravel().tolist()))
 
 
 def _held(hypotheses: Sequence[str], refs: ReferenceIndex) -> NDArray[np.bool_]:

@@ -315,3 +315,21 @@ def test_without_a_human_score_there_is_no_human_section(written) -> None:
     html = written(*SAMPLE, *SCORES)
     assert 'id="human"' not in html and 'id="errors"' not in html
     assert 'id="ranking"' in html and 'id="buckets"' in html
+
+
+def test_other_metrics_cis_are_those_of_compare_with_a_thousand_resamples(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [*SAMPLE, *SCORES]
+    chrf = run_json(
+        capsys, "compare", *argv, "--metric", "chrF", "--paired-bs", "1000", "-f", "json"
+    )
+    comet = run_json(
+        capsys, "compare", *argv, "--metric", "COMET-test", "--paired-bs", "1000", "-f", "json"
+    )
+    columns = {c.label: c for c in built(*argv, "-m", "chrf").ranking.columns}
+    for label, compare in (("chrF", chrf), ("COMET-test", comet)):
+        for row in [compare["baseline"], *compare["systems"]]:
+            name = row["name"]
+            got = (columns[label].means[name], columns[label].cis[name])
+            assert got == pytest.approx((row["mean"], row["ci"]))
