@@ -280,6 +280,7 @@ def human(report: Report) -> Section:
     if h.left_out:
         notes += (f"Left out as human references: {', '.join(h.left_out)}.",)
     corr = Table(f"Correlation with {h.human}", header, tuple(rows), notes)
+    digits = {c.label: c.digits for c in report.ranking.columns}
     gaps = Table(
         "Largest disagreements (percentile of the metric minus the human's)",
         ("metric", "segment", "system", "metric score", f"{h.human}", "gap", "side"),
@@ -288,8 +289,8 @@ def human(report: Report) -> Section:
                 Cell(d.metric),
                 _link(d.seg),
                 Cell(d.system),
-                _n(d.metric_score, 4),
-                _n(d.human_score, 4),
+                _n(d.metric_score, digits.get(d.metric, 4)),
+                _n(d.human_score, digits.get(h.human, 4)),
                 _n(d.gap, 1),
                 Cell(d.side),
             )

@@ -186,3 +186,20 @@ def test_hostile_text_stays_text(browser: Browser, hostile_report: Path) -> None
     assert page.evaluate("() => window.pwned") is None
     assert opened.dialogs == [] and opened.others() == [] and opened.problems() == []
     page.close()
+
+
+def test_printing_cuts_no_table(browser: Browser, ted_report: Path) -> None:
+    opened = Opened(browser, ted_report)
+    page = opened.page
+    page.set_viewport_size({"width": 700, "height": 1000})  # A4's text width at 96 dpi, about
+    page.emulate_media(media="print")
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('table')]
+            .filter(t => t.getBoundingClientRect().right > document.documentElement.clientWidth)
+            .map(t => t.querySelector('caption')?.textContent ?? 'a segment')"""
+    )
+    assert cut == []
+    assert not page.locator("#bv-controls").is_visible()
+    assert page.locator("article.seg").count() == 20  # the segments shown are printed
+    assert page.locator("figure.chart svg").count() >= 4
+    page.close()
