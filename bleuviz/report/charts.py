@@ -74,20 +74,35 @@ def ranking_chart(
     return svg(fig, "rank")
 
 
-def precision_chart(systems: Sequence[str], precisions: Sequence[Sequence[float]]) -> Markup:
-    """n-gram precision by order, one line per system."""
+def anatomy_chart(
+    systems: Sequence[str],
+    precisions: Sequence[Sequence[float]],
+    bps: Sequence[float],
+    ratios: Sequence[float],
+) -> Markup:
+    """n-gram precision by order (a line per system) beside each system's brevity penalty.
+
+    The bars name the systems in their colours, so the lines need no legend.
+    """
     with matplotlib.rc_context(_RC):
-        fig = _figure(7, 3.4)
-        ax = fig.add_subplot()
+        fig = _figure(9, 0.8 + max(2.6, 0.22 * len(systems)))
+        ax, bars = fig.subplots(1, 2, width_ratios=(3, 2))
         for i, (name, values) in enumerate(zip(systems, precisions, strict=True)):
             orders = range(1, len(values) + 1)
             ax.plot(orders, values, marker="o", color=system_style(i).color, label=name)
         ax.set_xticks(range(1, max((len(p) for p in precisions), default=1) + 1))
         ax.set_xlabel("n-gram order")
         ax.set_ylabel("precision (%)")
-        ax.set_title("BLEU's n-gram precision by order")
-        ax.legend(fontsize=7, ncols=2 if len(systems) > 6 else 1, loc="upper right")
-    return svg(fig, "prec")
+        ax.set_title("n-gram precision by order (colours as on the right)")
+        rows = list(reversed(range(len(systems))))
+        colours = [system_style(i).color for i in rows]
+        bars.barh([systems[i] for i in rows], [bps[i] for i in rows], color=colours)
+        for y, i in enumerate(rows):
+            bars.text(bps[i] + 0.01, y, f"ratio {ratios[i]:.3f}", va="center", fontsize=7)
+        bars.set_xlim(0, 1.3)
+        bars.set_xlabel("brevity penalty (1: no penalty)")
+        bars.set_title("Brevity penalty and length ratio")
+    return svg(fig, "anatomy")
 
 
 def bucket_chart(
@@ -95,7 +110,7 @@ def bucket_chart(
 ) -> Markup:
     """Corpus BLEU of each bucket, a bar per system (empty buckets left blank)."""
     with matplotlib.rc_context(_RC):
-        fig = _figure(7, 3.2)
+        fig = _figure(9, 3.2)
         ax = fig.add_subplot()
         width = 0.8 / max(len(scores), 1)
         for i, (name, values) in enumerate(scores.items()):
@@ -106,7 +121,7 @@ def bucket_chart(
         ax.set_xlabel(title)
         ax.set_ylabel("corpus BLEU")
         ax.set_title(f"BLEU by bucket: {title}")
-        ax.legend(fontsize=7, ncols=2 if len(scores) > 6 else 1)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     return svg(fig, f"bucket-{kind}")
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from bleuviz.analysis.error_reports import OrderCounts
 from bleuviz.report.build import Report
-from bleuviz.report.charts import bucket_chart, flagged_chart, precision_chart, ranking_chart
+from bleuviz.report.charts import anatomy_chart, bucket_chart, flagged_chart, ranking_chart
 from bleuviz.report.options import ALPHA
 from bleuviz.report.ranking import OTHER_RESAMPLES
 from bleuviz.report.versus import SALIENT_TOP
@@ -176,8 +176,9 @@ def anatomy(report: Report) -> Section:
         )
         for a in report.anatomy
     )
-    chart = precision_chart(
-        [a.system for a in report.anatomy], [a.precisions for a in report.anatomy]
+    a = report.anatomy
+    chart = anatomy_chart(
+        [x.system for x in a], [x.precisions for x in a], [x.bp for x in a], [x.ratio for x in a]
     )
     intro = (
         "BLEU = BP × exp(mean log precision): each order's clipped matches over the "
@@ -202,8 +203,9 @@ def buckets(report: Report) -> Section:
             )
             for j, label in enumerate(view.labels)
         )
-        tables.append(Table(view.title, header, rows))
-        charts.append(bucket_chart(view.kind, view.title, view.labels, view.scores))
+        title = view.title.replace(" of A", f" of {first}")  # A is the first system
+        tables.append(Table(title, header, rows))
+        charts.append(bucket_chart(view.kind, title, view.labels, view.scores))
     intro = (
         f"Segments bucketed once, by the reference length and by {first}'s (the first system's) "
         "sentence BLEU and length ratio, so that every system's score in a bucket is the "
