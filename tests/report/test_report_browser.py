@@ -203,3 +203,33 @@ def test_printing_cuts_no_table(browser: Browser, ted_report: Path) -> None:
     assert page.locator("article.seg").count() == 20  # the segments shown are printed
     assert page.locator("figure.chart svg").count() >= 4
     page.close()
+
+
+def test_search_within_one_system_and_a_segment_not_held(browser: Browser, tmp_path: Path) -> None:
+    out = tmp_path / "sampled.html"
+    assert main(["report", *TED, "--max-segments", "30", "-o", str(out)]) == 0
+    opened = Opened(browser, out)
+    page = opened.page
+    held = page.locator("article.seg").evaluate_all("els => els.map(e => Number(e.dataset.seg))")
+    missing = next(n for n in range(1, 26) if n not in held)
+    page.evaluate(f"() => {{ location.hash = '#seg-{missing}'; }}")
+    assert page.locator("#bv-status").inner_text() == (
+        f"Segment {missing} is not held in this report (see above)."
+    )
+    lines = [p.read_text(encoding="utf-8").lower().splitlines() for p in MQM_HYPS]
+    ref = MQM_REF.read_text(encoding="utf-8").lower().splitlines()
+    n, word = next(
+        (n, w)
+        for n in held
+        for w in lines[2][n - 1].split()
+        if w not in lines[0][n - 1] and w not in ref[n - 1]
+    )
+    page.fill("#bv-search", word)
+    assert n in page.locator("article.seg").evaluate_all(
+        "els => els.map(e => Number(e.dataset.seg))"
+    )
+    page.select_option("#bv-system", "0")  # the word is not in the first system's line
+    shown = page.locator("article.seg").evaluate_all("els => els.map(e => Number(e.dataset.seg))")
+    assert n not in shown
+    assert opened.others() == [] and opened.problems() == []
+    page.close()

@@ -25,8 +25,13 @@
   }
 
   function haystack(seg) {
-    const parts = [seg.src || "", ...seg.refs, ...seg.hyps.map((h) => h.t), String(seg.id), seg.doc || ""];
-    return parts.join("\n").toLowerCase();
+    seg.hay = [seg.src || "", ...seg.refs, String(seg.id), seg.doc || ""].join("\n").toLowerCase();
+    seg.hayHyps = seg.hyps.map((h) => h.t.toLowerCase());
+  }
+
+  function matches(seg, q) {
+    if (!q || seg.hay.includes(q)) return true;
+    return state.sys >= 0 ? seg.hayHyps[state.sys].includes(q) : seg.hayHyps.some((h) => h.includes(q));
   }
 
   function errAttrs(e) {
@@ -116,7 +121,9 @@
   }
 
   function segmentElement(seg) {
-    const meta = [seg.id !== String(seg.n) ? `id ${seg.id}` : "", seg.doc ? `document ${seg.doc}` : ""].filter(Boolean).join(" · ");
+    const diff = state.sort === "seg" ? null : difference(seg);
+    const gap = diff === null ? "" : `${data.systems[state.a]} − ${data.systems[state.b]}: ${diff >= 0 ? "+" : ""}${diff.toFixed(data.metrics[state.metric].digits)} ${data.metrics[state.metric].label}`;
+    const meta = [seg.id !== String(seg.n) ? `id ${seg.id}` : "", seg.doc ? `document ${seg.doc}` : "", gap].filter(Boolean).join(" · ");
     const art = el("article", { class: "seg", id: `seg-${seg.n}`, "data-seg": seg.n },
       el("h3", {}, `Segment ${seg.n} `, el("span", { class: "meta" }, meta)));
     if (seg.src !== undefined) art.append(el("div", { class: "src" }, el("span", { class: "lbl" }, "source"), seg.src));
@@ -139,7 +146,7 @@
 
   function select() {
     const q = state.q.trim().toLowerCase();
-    rows = data.segments.filter((seg) => !q || seg.hay.includes(q));
+    rows = data.segments.filter((seg) => matches(seg, q));
     if (state.sort !== "seg") {
       const sign = state.sort === "ab" ? 1 : -1;
       rows = rows.map((seg) => [seg, difference(seg)]).sort((x, y) => {
@@ -201,14 +208,14 @@
     const input = byId(id);
     input.addEventListener(id === "bv-search" ? "input" : "change", () => {
       state[key] = parse(input.value);
-      if (key === "order" || key === "sys") { state.page = Math.min(state.page, Math.max(0, Math.ceil(rows.length / PAGE) - 1)); render(); }
+      if (key === "order" || (key === "sys" && !state.q.trim())) { state.page = Math.min(state.page, Math.max(0, Math.ceil(rows.length / PAGE) - 1)); render(); }
       else update();
     });
   }
 
   async function start() {
     data = await unpack();
-    for (const seg of data.segments) seg.hay = haystack(seg);
+    for (const seg of data.segments) haystack(seg);
     state.b = Math.min(1, data.systems.length - 1);
     bind("bv-search", "q", String);
     bind("bv-system", "sys", Number);
