@@ -233,3 +233,16 @@ def test_search_within_one_system_and_a_segment_not_held(browser: Browser, tmp_p
     assert n not in shown
     assert opened.others() == [] and opened.problems() == []
     page.close()
+
+
+def test_tables_and_charts_read_without_scripts(browser: Browser, ted_report: Path) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(ted_report.resolve().as_uri())
+    for section in ("provenance", "ranking", "anatomy", "buckets", "human", "errors"):
+        assert page.locator(f"section#{section} table").first.is_visible()
+    assert page.locator("figure.chart svg").first.is_visible()
+    assert "every section above reads without it" in page.locator("#segments").inner_text()
+    assert page.locator("#segments noscript").count() == 1
+    assert page.locator("article.seg").count() == 0
+    context.close()
