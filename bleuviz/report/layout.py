@@ -1,74 +1,18 @@
-"""The report's sections as titled tables and charts: the template only loops over them.
+"""The report's summary sections: provenance, ranking, BLEU's anatomy, buckets, salient n-grams.
 
-Numbers become text here (so that the template holds no logic); every piece
-of user text stays a plain string, which the template engine escapes.
+``sections`` lists every section in reading order; those on people's judgements
+(human score, error spans, notes) are ``bleuviz.report.evidence``'s.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from dataclasses import dataclass
-
-from bleuviz.analysis.error_reports import OrderCounts
 from bleuviz.report.build import Report
-from bleuviz.report.charts import anatomy_chart, bucket_chart, flagged_chart, ranking_chart
+from bleuviz.report.charts import anatomy_chart, bucket_chart, ranking_chart
+from bleuviz.report.evidence import errors, human, notes
 from bleuviz.report.options import ALPHA
 from bleuviz.report.ranking import OTHER_RESAMPLES
+from bleuviz.report.tables import Cell, Section, Table, num, number_cell, p_cell
 from bleuviz.report.versus import SALIENT_TOP
-
-
-@dataclass(frozen=True, slots=True)
-class Cell:
-    """One table cell: its text, and optionally a CSS class, a link and a hover text."""
-
-    text: str
-    css: str = ""
-    href: str = ""
-    title: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A captioned table: its header, rows of cells, and notes below it."""
-
-    caption: str
-    header: tuple[str, ...]
-    rows: tuple[tuple[Cell, ...], ...]
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """A titled section: paragraphs, charts (inline SVG) and tables."""
-
-    id: str
-    title: str
-    paragraphs: tuple[str, ...] = ()
-    charts: tuple[str, ...] = ()
-    tables: tuple[Table, ...] = ()
-
-
-def num(value: float | None, digits: int, sign: bool = False) -> str:
-    """A number with ``digits`` decimals; an en dash where there is none."""
-    if value is None or math.isnan(value):
-        return "–"
-    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
-
-
-def _n(value: float | None, digits: int, css: str = "num") -> Cell:
-    return Cell(num(value, digits), css)
-
-
-def _p(value: float | None) -> Cell:
-    """A p-value, starred below ALPHA."""
-    if value is None:
-        return Cell("–", "num")
-    return Cell(f"{value:.4f}" + ("*" if value < ALPHA else ""), "num")
-
-
-def _link(seg: int) -> Cell:
-    return Cell(str(seg), "num", href=f"#seg-{seg}")
 
 
 def sections(report: Report) -> tuple[Section, ...]:
@@ -119,7 +63,7 @@ def ranking(report: Report) -> Section:
                 Cell(num(c.scores[system], c.digits), "num" + best, title="best" if best else "")
             )
             if c.cis:
-                cells.append(_n(c.cis.get(system), c.digits))
+                cells.append(number_cell(c.cis.get(system), c.digits))
         rows.append(tuple(cells))
     t = r.tests
     holm = f"Holm-adjusted over {len(r.pairs):,} pairs, " if t.holm else ""
@@ -137,7 +81,13 @@ def ranking(report: Report) -> Section:
         + ("Holm-adjusted" if t.holm else "raw"),
         ("a", "b", "diff", "p (bs)", "p (ar)"),
         tuple(
-            (Cell(p.a), Cell(p.b), _n(p.diff, 4), _p(p.p_value_bs), _p(p.p_value_ar))
+            (
+                Cell(p.a),
+                Cell(p.b),
+                number_cell(p.diff, 4),
+                p_cell(p.p_value_bs),
+                p_cell(p.p_value_ar),
+            )
             for p in r.pairs
         ),
         (f"* p < {ALPHA}",),
@@ -167,10 +117,10 @@ def anatomy(report: Report) -> Section:
     rows = tuple(
         (
             Cell(a.system),
-            _n(a.score, 2),
-            *(_n(p, 2) for p in a.precisions),
-            _n(a.bp, 3),
-            _n(a.ratio, 3),
+            number_cell(a.score, 2),
+            *(number_cell(p, 2) for p in a.precisions),
+            number_cell(a.bp, 3),
+            number_cell(a.ratio, 3),
             Cell(f"{a.hyp_len:,}", "num"),
             Cell(f"{a.ref_len:,}", "num"),
         )
@@ -199,7 +149,7 @@ def buckets(report: Report) -> Section:
             (
                 Cell(label),
                 Cell(f"{view.counts[j]:,}", "num"),
-                *(_n(v[j], 2) for v in view.scores.values()),
+                *(number_cell(v[j], 2) for v in view.scores.values()),
             )
             for j, label in enumerate(view.labels)
         )
@@ -228,7 +178,7 @@ def salient(report: Report) -> Section:
                     Cell(str(s.order), "num"),
                     Cell(str(s.a_matches), "num"),
                     Cell(str(s.b_matches), "num"),
-                    _n(s.score, 3),
+                    number_cell(s.score, 3),
                 )
                 for s in items
             )
@@ -244,161 +194,3 @@ def salient(report: Report) -> Section:
         f"(compare-mt's smoothed ratio (a + 1) / (a + b + 2); the top {SALIENT_TOP} of each side)."
     )
     return Section("salient", "Salient n-grams", (intro,), (), tuple(tables))
-
-
-def human(report: Report) -> Section:
-    """Correlations with the human score, the meta-evaluation and the largest disagreements."""
-    h = report.human
-    if h is None:  # pragma: no cover - sections() leaves it out
-        return Section("human", "Human score")
-    header = (
-        "metric",
-        "sys r",
-        "sys τ",
-        "pair acc",
-        "seg τ",
-        "τ item",
-        "τ sys",
-        "acc_eq",
-        "ε",
-        "tied %",
-        "systems",
-        "segments",
-    )
-    rows = []
-    for c in h.correlations:
-        values = [c.system_pearson, c.system_kendall, c.pairwise_accuracy, c.segment_kendall]
-        values += [c.segment_kendall_item, c.segment_kendall_system, c.pairwise_accuracy_eq]
-        cells = [Cell(c.name), *(_n(v, 4) for v in values)]
-        cells += [Cell("–" if c.tie_epsilon is None else f"{c.tie_epsilon:.4g}", "num")]
-        cells += [Cell("–" if c.tied_share is None else f"{100 * c.tied_share:.1f}", "num")]
-        cells += [Cell(str(c.n_systems), "num"), Cell(str(c.n_segments), "num")]
-        rows.append(tuple(cells))
-    notes: tuple[str, ...] = (
-        "Scores oriented so that higher is better. seg τ: tau-b over every (system, segment) pair; "
-        "τ item / τ sys: mean tau-b per segment / per system; acc_eq: pairwise accuracy with tie "
-        "calibration (Deutsch et al., 2023), ε its tie threshold.",
-    )
-    if h.left_out:
-        notes += (f"Left out as human references: {', '.join(h.left_out)}.",)
-    corr = Table(f"Correlation with {h.human}", header, tuple(rows), notes)
-    digits = {c.label: c.digits for c in report.ranking.columns}
-    gaps = Table(
-        "Largest disagreements (percentile of the metric minus the human's)",
-        ("metric", "segment", "system", "metric score", f"{h.human}", "gap", "side"),
-        tuple(
-            (
-                Cell(d.metric),
-                _link(d.seg),
-                Cell(d.system),
-                _n(d.metric_score, digits.get(d.metric, 4)),
-                _n(d.human_score, digits.get(h.human, 4)),
-                _n(d.gap, 1),
-                Cell(d.side),
-            )
-            for d in h.disagreements
-        ),
-    )
-    return Section("human", f"Metrics and the human score ({h.human})", tables=(corr, gaps))
-
-
-def _share(rows: Sequence[OrderCounts]) -> list[Cell]:
-    cells = []
-    for r in rows:
-        cells += [
-            Cell(num(100 * r.error_rate, 1), "num"),
-            Cell(num(100 * r.difference, 1, sign=True), "num"),
-        ]
-    return cells
-
-
-def errors(report: Report) -> Section:
-    """The error-category breakdown and what BLEU sees of the errors."""
-    e = report.errors
-    if e is None:  # pragma: no cover - sections() leaves it out
-        return Section("errors", "Error spans")
-    frame = e.breakdown
-    header = ("system", *(str(c) for c in frame.columns))
-    rows = tuple(
-        (
-            Cell(str(system)),
-            *(
-                _n(float(v), 2) if c == "errors per rating" else Cell(f"{int(v):,}", "num")
-                for c, v in row.items()
-            ),
-        )
-        for system, row in frame.iterrows()
-    )
-    breakdown = Table(f"{e.name}: major and minor errors per top-level category", header, rows)
-    a = e.analysis.all
-    orders = [r.order for r in a.orders]
-    sees_header = ("group", "tokens", *(h for n in orders for h in (f"n={n} flagged %", "diff")))
-    groups = [
-        ("all errors", a.orders),
-        *a.by_severity.items(),
-        *((c, a.by_category[c]) for c in e.categories),
-    ]
-    sees_rows = [
-        (Cell(label), Cell(f"{rows_[0].error_tokens:,}", "num"), *_share(rows_))
-        for label, rows_ in groups
-    ]
-    other = [Cell("other tokens"), Cell(f"{a.orders[0].other_tokens:,}", "num")]
-    for r in a.orders:
-        other += [Cell(num(100 * r.other_rate, 1), "num"), Cell("")]
-    sees_rows.append(tuple(other))
-    sees = Table(
-        f"What BLEU sees of {e.name}'s errors (all systems)",
-        sees_header,
-        tuple(sees_rows),
-        (
-            "flagged %: share of tokens no matched n-gram of that order covers; diff: error "
-            "tokens' share minus other tokens', in points.",
-        ),
-    )
-    top = orders[-1] if orders else 0
-    per_system = Table(
-        f"Per system, at n = {top}",
-        (
-            "system",
-            "segments",
-            "error tokens",
-            "error flagged %",
-            "other flagged %",
-            "diff",
-            "span F1",
-        ),
-        tuple(
-            (
-                Cell(s.name),
-                Cell(f"{s.segments:,}", "num"),
-                Cell(f"{s.orders[-1].error_tokens:,}", "num"),
-                Cell(num(100 * s.orders[-1].error_rate, 1), "num"),
-                Cell(num(100 * s.orders[-1].other_rate, 1), "num"),
-                Cell(num(100 * s.orders[-1].difference, 1, sign=True), "num"),
-                _n(s.spans[-1].f1 if s.spans else None, 3),
-            )
-            for s in e.analysis.systems
-        ),
-    )
-    chart = flagged_chart(
-        orders, [r.error_rate for r in a.orders], [r.other_rate for r in a.orders]
-    )
-    intro = f"Error spans: {e.name} ({e.origin})."
-    return Section("errors", "Error spans", (intro,), (chart,), (breakdown, sees, per_system))
-
-
-def notes(report: Report) -> Section:
-    """The saved set's notes, each linked to its segment."""
-    rows = tuple(
-        (
-            _link(n.segment + 1),
-            Cell(n.system),
-            Cell(n.author),
-            Cell(n.category),
-            Cell(n.severity or "comment"),
-            Cell(n.text),
-        )
-        for n in sorted(report.options.notes, key=lambda n: (n.segment, n.system))
-    )
-    table = Table("Notes", ("segment", "system", "author", "category", "severity", "note"), rows)
-    return Section("notes", f"Notes of test set {report.options.set_id}", tables=(table,))
