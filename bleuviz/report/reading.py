@@ -2,7 +2,7 @@
 
 A report that holds every segment carries its texts (the segment browser's),
 and beside them the segment ids, every imported score exactly and every
-error-span file whole (``segments.pack_segments``); this rebuilds the
+error-span file whole (``whole_set``); this rebuilds the
 ``TestSet`` from them, so that the scores of the test set saved again equal
 the report's. A report holding a sample says so and is refused.
 
@@ -19,13 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from bleuviz.errors import BleuvizError, InputError
-from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan, SegmentAnnotation
-from bleuviz.io.scores import SegmentScores
 from bleuviz.io.testset import TestSet
 from bleuviz.report.segments import unpack_segments
+from bleuviz.report.whole_set import testset_of
 
 _DATA = re.compile(r'<script type="application/octet-stream" id="bv-data">([A-Za-z0-9+/=\s]*)<')
 
@@ -82,26 +79,8 @@ def read_report(text: str, origin: str) -> Reopened:
 
 def _reopened(data: Mapping[str, Any]) -> Reopened:
     """The test set and notes of unpacked report data."""
-    segments: Sequence[Mapping[str, Any]] = data["segments"]
-    names: list[str] = list(data["systems"])
-    whole = data["set"]
-    systems = {name: tuple(s["hyps"][k]["t"] for s in segments) for k, name in enumerate(names)}
-    n_refs = len(segments[0]["refs"]) if segments else 0
-    references = tuple(tuple(s["refs"][r] for s in segments) for r in range(n_refs))
-    source = tuple(s["src"] for s in segments) if segments and "src" in segments[0] else None
-    docs = tuple(s["doc"] for s in segments) if segments and "doc" in segments[0] else None
-    seg_ids = None if whole["seg_ids"] is None else tuple(whole["seg_ids"])
-    testset = TestSet(
-        systems,
-        references,
-        source,
-        docs,
-        seg_ids,
-        tuple(_scores(s) for s in whole["scores"]),
-        tuple(_annotations(a) for a in whole["spans"]),
-    )
-    notes, earlier = _notes(segments, names)
-    return Reopened(testset, notes, earlier)
+    notes, earlier = _notes(data["segments"], list(data["systems"]))
+    return Reopened(testset_of(data), notes, earlier)
 
 
 def _notes(
@@ -119,41 +98,3 @@ def _notes(
                 fields = (note["text"], note["category"], note["severity"], note["author"])
                 notes.append(ReportNote(names[k], i, *fields, span))
     return tuple(notes), earlier
-
-
-def _scores(fields: Mapping[str, Any]) -> SegmentScores:
-    """One imported score, its values exact (None: no score)."""
-    values = {
-        system: np.array([np.nan if v is None else float(v) for v in column], dtype=np.float64)
-        for system, column in fields["values"].items()
-    }
-    for column in values.values():
-        column.flags.writeable = False
-    return SegmentScores(
-        str(fields["name"]),
-        str(fields["origin"]),
-        values,
-        bool(fields["lower_is_better"]),
-        tuple(fields["skipped"]),
-    )
-
-
-def _annotations(fields: Mapping[str, Any]) -> ErrorAnnotations:
-    """One error-span file, whole."""
-    segments = {
-        system: tuple(
-            None
-            if a is None
-            else SegmentAnnotation(tuple(a[0]), tuple(ErrorSpan(*span) for span in a[2]), a[1])
-            for a in per_segment
-        )
-        for system, per_segment in fields["segments"].items()
-    }
-    return ErrorAnnotations(
-        str(fields["name"]),
-        str(fields["origin"]),
-        str(fields["kind"]),
-        segments,
-        tuple(fields["skipped"]),
-        tuple(fields["language_pairs"]),
-    )

@@ -13,7 +13,7 @@ the page unpacks it with ``DecompressionStream``.
 
 A report holding every segment also holds what its browser does not need to
 be reopened as the test set it was made of (``set``: the segment ids, every
-imported score exactly, every error-span file whole); ``bleuviz.report.reading``
+imported score exactly, every error-span file whole: ``whole_set``); ``reading``
 reads it back. Past ``max_segments`` segment x system rows, the browser holds the most telling
 segments (those of the largest disagreements with the human score, then those
 the systems' first-metric scores spread most widely over) up to half the room,
@@ -27,7 +27,7 @@ import gzip
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,11 +36,11 @@ from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.tokenize import preprocess
 from bleuviz.io.error_spans import ErrorAnnotations, ErrorSpan
-from bleuviz.io.testset import TestSet
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.report.options import ReportOptions
 from bleuviz.report.ranking import MetricColumn, scored
 from bleuviz.report.token_status import TokenStatuses, token_statuses
+from bleuviz.report.whole_set import whole_set
 from bleuviz.workspace.notes import Note
 
 
@@ -137,56 +137,11 @@ def pack_segments(
         "spans": [a.name for a in testset.error_spans],
         "total": held.total,
         "segments": segments,
-        "set": _whole_set(testset) if held.whole else None,
+        "set": whole_set(testset) if held.whole else None,
     }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     packed = gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
     return base64.b64encode(packed).decode("ascii")
-
-
-def _whole_set(testset: TestSet) -> dict[str, Any]:
-    """What reopening the report needs beside the segments: ids, imported scores, spans."""
-    return {
-        "seg_ids": None if testset.seg_ids is None else list(testset.seg_ids),
-        "scores": [
-            {
-                "name": s.name,
-                "origin": s.origin,
-                "lower_is_better": s.lower_is_better,
-                "skipped": list(s.skipped),
-                "values": {
-                    k: [_exact(v) for v in values.tolist()] for k, values in s.values.items()
-                },
-            }
-            for s in testset.seg_scores
-        ],
-        "spans": [_annotations(a) for a in testset.error_spans],
-    }
-
-
-def _exact(value: float) -> float | None:
-    """A score as JSON holds it exactly (a float's repr), None where there is none."""
-    return None if math.isnan(value) else value
-
-
-def _annotations(annotations: ErrorAnnotations) -> dict[str, Any]:
-    """One error-span file whole: its fields, and every segment's raters, score and spans."""
-    return {
-        "name": annotations.name,
-        "origin": annotations.origin,
-        "kind": annotations.kind,
-        "skipped": list(annotations.skipped),
-        "language_pairs": list(annotations.language_pairs),
-        "segments": {
-            system: [
-                None
-                if a is None
-                else [list(a.raters), a.score, [list(astuple(span)) for span in a.spans]]
-                for a in per_segment
-            ]
-            for system, per_segment in annotations.segments.items()
-        },
-    }
 
 
 def unpack_segments(packed: str) -> dict[str, Any]:
