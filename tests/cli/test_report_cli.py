@@ -12,7 +12,10 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import re
+import subprocess
+import sys
 from html import unescape
 from pathlib import Path
 
@@ -333,3 +336,17 @@ def test_other_metrics_cis_are_those_of_compare_with_a_thousand_resamples(
             name = row["name"]
             got = (columns[label].means[name], columns[label].cis[name])
             assert got == pytest.approx((row["mean"], row["ci"]))
+
+
+def test_two_processes_write_the_same_bytes(tmp_path: Path) -> None:
+    """Another process (another string-hash seed) writes the same file."""
+    root = Path(__file__).resolve().parents[2]
+    outs = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"r{seed}.html"
+        env = {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": EPOCH}
+        env["PYTHONPATH"] = str(root)
+        command = [sys.executable, "-m", "bleuviz", "report", *TED, "-m", "chrf", "-o", str(out)]
+        subprocess.run(command, env=env, check=True, capture_output=True)
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
