@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
 
 from bleuviz.cli.main import main
 from bleuviz.workspace import Workspace
@@ -213,7 +213,7 @@ def test_search_within_one_system_and_a_segment_not_held(browser: Browser, tmp_p
     held = page.locator("article.seg").evaluate_all("els => els.map(e => Number(e.dataset.seg))")
     missing = next(n for n in range(1, 26) if n not in held)
     page.evaluate(f"() => {{ location.hash = '#seg-{missing}'; }}")
-    assert page.locator("#bv-status").inner_text() == (
+    expect(page.locator("#bv-status")).to_have_text(  # after the hashchange event
         f"Segment {missing} is not held in this report (see above)."
     )
     lines = [p.read_text(encoding="utf-8").lower().splitlines() for p in MQM_HYPS]
