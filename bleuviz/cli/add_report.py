@@ -24,8 +24,11 @@ if TYPE_CHECKING:
     from bleuviz.workspace.base import SavedSet
     from bleuviz.workspace.store import Workspace
 
-#: Options that name files of a test set: a report holds its own.
-_FILES = ("ref", "hyp", "src", "docids", "seg_scores", "mqm", "set")
+#: Options that name files of a test set or say how to read them: a report holds its own.
+_FILES = (
+    "ref", "hyp", "src", "docids", "seg_scores", "mqm", "mqm_weights", "lower_is_better",
+    "higher_is_better", "set",
+)  # fmt: skip
 
 
 def add_report_option(parser: argparse.ArgumentParser) -> None:

@@ -1,21 +1,20 @@
 """``bleuviz add --report``: a report saved back as a test set scores as the report did.
 
-``add`` is built here with ``--report`` wired as ``bleuviz.cli.add`` wires it
-(``add_report_option`` on its parser, ``save_report`` when the option is given).
+``add_report`` runs ``add``'s own parser and function (``bleuviz.cli.main``'s),
+so that a refusal reaches the test as the exception; ``main`` turns it into one line.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import re
+from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from bleuviz.cli.add import add_add_parser, print_saved
-from bleuviz.cli.add_report import add_report_option, save_report
-from bleuviz.cli.main import main
-from bleuviz.cli.options import OneLineParser
+from bleuviz.cli.main import build_parser, main
 from bleuviz.errors import BleuvizError
 from bleuviz.report.segments import unpack_segments
 from bleuviz.workspace import Workspace
@@ -29,14 +28,11 @@ SAMPLE += ["--src", str(SAMPLE_SOURCE), "--docids", str(SAMPLE_DOCIDS)]
 
 
 def add_report(*argv: str) -> str:
-    """Run ``bleuviz add --report ...`` as ``add`` runs it; return the saved set's id."""
-    parser = OneLineParser(prog="bleuviz")
-    commands = parser.add_subparsers(dest="command", parser_class=OneLineParser)
-    add_report_option(add_add_parser(commands))
-    args = parser.parse_args(["add", *argv, "-f", "json"])
-    saved = save_report(args, Workspace.open(args.workspace))
-    print_saved(saved, args.format)
-    return saved.id
+    """Run ``bleuviz add --report ...`` as ``main`` runs it; return the saved set's id."""
+    args = build_parser(["add"]).parse_args(["add", *argv, "-f", "json"])
+    with redirect_stdout(io.StringIO()) as out:
+        assert args.func(args) == 0
+    return str(json.loads(out.getvalue())["id"])
 
 
 def output(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
@@ -120,3 +116,21 @@ def test_what_is_not_a_report_is_refused(
     with pytest.raises(BleuvizError) as refused:
         add_report("--report", str(path), *extra, "--workspace", str(tmp_path / "ws"))
     assert str(refused.value).startswith(message.format(path))
+
+
+def test_bleuviz_add_report_saves_and_refuses_other_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "sample.html"
+    assert main(["report", *SAMPLE, "-o", str(report)]) == 0
+    ws = str(tmp_path / "ws")
+    assert main(["add", "--report", str(report), "--workspace", ws, "--name", "mailed"]) == 0
+    saved = Workspace.open(ws).testsets()
+    assert [(s.name, s.systems) for s in saved] == [("mailed", ("literal", "terse", "repeat"))]
+    assert capsys.readouterr().out.splitlines()[1] == f"link: /?set={saved[0].id}"
+    for extra in (["--hyp", str(SAMPLE_HYPS[0])], ["--set", saved[0].id],
+                  ["--mqm-weights", "major:5"], ["--lower-is-better", "MQM"]):  # fmt: skip
+        assert main(["add", "--report", str(report), *extra, "--workspace", ws]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        assert err.startswith(f"bleuviz: error: --report: {extra[0]} cannot be given with a report")
