@@ -1,10 +1,9 @@
 """``bleuviz add --report FILE.html``: save the test set a report holds, with its notes.
 
 The report's texts, imported scores (exact), error spans and notes are saved
-in the workspace as ``add`` saves files, so that the saved set's scores equal
-the report's (under the report's settings, which its provenance states). A
-report holding a sample of its segments cannot be reopened whole and is
-refused. A note already saved as the report shows it is not saved again.
+in the workspace (``bleuviz.report.saving``, which the app's sidebar calls too),
+so that the saved set's scores equal the report's. A report holding a sample of
+its segments cannot be reopened whole and is refused.
 
 ``add`` calls this module (``add_report_option`` adds the option to its
 parser, ``save_report`` runs it); this module never imports ``add``.
@@ -48,32 +47,19 @@ def save_report(args: argparse.Namespace, workspace: Workspace) -> SavedSet:
         InputError: files given beside it, the file refused (size, encoding), not a
             report, a malformed one, or one holding a sample of its segments.
     """
-    from bleuviz.report.reading import read_report
+    from bleuviz.report.saving import save_report as save
 
     given = [opt for opt in _FILES if getattr(args, opt, None)]
     if given:
         option = "--" + given[0].replace("_", "-")
         raise InputError(f"--report: {option} cannot be given with a report (it holds its files)")
     f = read_path(args.report, args.max_bytes)
-    try:
-        text = f.data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"{f.name}: not UTF-8 at byte {e.start:,}: not a bleuviz report") from None
-    reopened = read_report(text, f.name)
     name = args.name or Path(args.report).name
-    saved = workspace.save_testset(reopened.testset, name, replace=args.replace)
-    for note in reopened.notes:
-        held = workspace.note(saved.id, note.system, note.segment)
-        shown = (note.text, note.category, note.severity, note.author, note.span)
-        if held is not None and (held.text, held.category, held.severity, held.author,
-                                 held.span) == shown:  # fmt: skip
-            continue
-        workspace.save_note(saved.id, note.system, note.segment, note.text, note.category,
-                            author=note.author, severity=note.severity, span=note.span)  # fmt: skip
-    if reopened.earlier:
+    done = save(workspace, f, name, replace=args.replace)
+    if done.earlier:
         print(
-            f"bleuviz: note: {plural(reopened.earlier, 'note')} written on an output since "
+            f"bleuviz: note: {plural(done.earlier, 'note')} written on an output since "
             "replaced left out (the report shows the current lines)",
             file=sys.stderr,
         )
-    return saved
+    return done.saved

@@ -40,23 +40,19 @@ from bleuviz.metrics.registry import get_spec
 from bleuviz.metrics.spec import Settings
 from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.report.options import (
-    ALPHA,
     DEFAULT_MAX_SEGMENTS,
     InputFile,
-    PairedCounts,
     Provenance,
     ReportOptions,
     build_date,
     file_digest,
+    paired_counts,
 )
 from bleuviz.significance.resampling import DEFAULT_SEED
-from bleuviz.significance.resolution import needed_resamples
 
 if TYPE_CHECKING:
     from bleuviz.report.build import Report
 
-#: sacrebleu's defaults for --paired-bs and --paired-ar (as ``compare``).
-DEFAULT_BS, DEFAULT_AR = 1000, 10000
 #: Options left out of the command line the report states: they change no number, and
 #: the report's own name would make two builds of the same inputs differ.
 _UNSTATED = ("func", "command", "workspace", "output")
@@ -154,16 +150,7 @@ def report_options(evaluation: Evaluation, args: argparse.Namespace) -> ReportOp
     spec = evaluation.metric(metric)
     if not (spec.paired_tests or spec.imported):
         raise ConfigError(f"--metric: {metric} has no paired test; rank by BLEU, chrF or TER")
-    n = len(testset.systems)
-    holm = n > 2
-    n_tests = n * (n - 1) // 2 if holm else 1
-    tests = PairedCounts(
-        metric,
-        args.paired_bs or needed_resamples(n_tests, ALPHA, DEFAULT_BS),
-        needed_resamples(n_tests, ALPHA, DEFAULT_AR) if args.paired_ar is None else args.paired_ar,
-        args.seed,
-        holm,
-    )
+    tests = paired_counts(metric, len(testset.systems), args.paired_bs, args.paired_ar, args.seed)
     notes = saved_workspace(args.workspace).notes(args.set) if args.set is not None else ()
     return ReportOptions(
         tuple(labels),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bleuviz.metrics.evaluation import Evaluation
+from bleuviz.progress import Progress
 from bleuviz.report.anatomy import BleuAnatomy, bleu_anatomy
 from bleuviz.report.error_spans import ErrorView, error_view
 from bleuviz.report.human import HumanView, human_view
@@ -42,22 +43,43 @@ class Report:
     packed: str
 
 
-def build_report(evaluation: Evaluation, options: ReportOptions) -> Report:
-    """Compute every section of the report of ``evaluation`` (same inputs, same numbers)."""
+def build_report(
+    evaluation: Evaluation, options: ReportOptions, progress: Progress | None = None
+) -> Report:
+    """Compute every section of the report of ``evaluation`` (same inputs, same numbers).
+
+    ``progress`` hears each stage as it starts (the app's bar); it changes nothing built.
+    """
+    say = progress or _quiet
+    say("scores and paired tests", 0.0)
     ranking = rank_systems(evaluation, options)
+    say("correlations with the human score", 0.3)
     human = human_view(evaluation, options)
     linked = [d.seg - 1 for d in human.disagreements] if human is not None else []
+    say("BLEU's anatomy, buckets and n-grams", 0.55)
     held = held_segments(evaluation, options, linked)
+    anatomy, buckets, salient = (
+        bleu_anatomy(evaluation),
+        bucket_views(evaluation),
+        salient_pairs(evaluation),
+    )
+    errors = error_view(evaluation)
+    say("every segment's evidence", 0.6)
+    packed = pack_segments(evaluation, options, ranking.columns, held)
     return Report(
         options,
         tuple(evaluation.testset.systems),
         evaluation.testset.n_segments,
         ranking,
-        bleu_anatomy(evaluation),
-        bucket_views(evaluation),
-        salient_pairs(evaluation),
+        anatomy,
+        buckets,
+        salient,
         human,
-        error_view(evaluation),
+        errors,
         held,
-        pack_segments(evaluation, options, ranking.columns, held),
+        packed,
     )
+
+
+def _quiet(what: str, fraction: float) -> None:
+    """Hear nothing (no progress asked for)."""

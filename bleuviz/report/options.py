@@ -12,12 +12,15 @@ from pathlib import Path
 from bleuviz.errors import ConfigError
 from bleuviz.metrics.spec import Settings
 from bleuviz.significance.resampling import DEFAULT_SEED
+from bleuviz.significance.resolution import needed_resamples
 from bleuviz.workspace.notes import Note
 
 #: Segment x system rows the segment browser holds at most, unless told otherwise.
 DEFAULT_MAX_SEGMENTS = 20_000
 #: p-values below this are significant (as ``compare``).
 ALPHA = 0.05
+#: sacrebleu's defaults for --paired-bs and --paired-ar (as ``compare``).
+DEFAULT_BS, DEFAULT_AR = 1000, 10000
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +59,29 @@ class PairedCounts:
     n_ar: int
     seed: int = DEFAULT_SEED
     holm: bool = True
+
+
+def paired_counts(
+    metric: str,
+    n_systems: int,
+    n_bootstrap: int | None = None,
+    n_ar: int | None = None,
+    seed: int = DEFAULT_SEED,
+) -> PairedCounts:
+    """The tests ``compare --all-pairs --holm`` runs on ``n_systems`` (Holm past two).
+
+    Unless given, the resamples and trials are sacrebleu's defaults, or as many as
+    Holm's correction of every pair needs to reach ``ALPHA`` (``needed_resamples``).
+    """
+    holm = n_systems > 2
+    n_tests = n_systems * (n_systems - 1) // 2 if holm else 1
+    return PairedCounts(
+        metric,
+        n_bootstrap or needed_resamples(n_tests, ALPHA, DEFAULT_BS),
+        needed_resamples(n_tests, ALPHA, DEFAULT_AR) if n_ar is None else n_ar,
+        seed,
+        holm,
+    )
 
 
 @dataclass(frozen=True, slots=True)
