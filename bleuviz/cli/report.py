@@ -144,11 +144,11 @@ def _settings(settings: Settings, args: argparse.Namespace) -> Settings:
 def report_options(evaluation: Evaluation, args: argparse.Namespace) -> ReportOptions:
     """The report's options from the command line: metrics, tests, human score, provenance."""
     testset = evaluation.testset
-    labels = [BLEU, *(SCORE_METRICS[m] for m in args.metrics if SCORE_METRICS[m] != BLEU)]
-    labels = list(dict.fromkeys(labels))
+    from bleuviz.significance.by_metric import has_paired_test
+
+    labels = list(dict.fromkeys([BLEU, *(SCORE_METRICS[m] for m in args.metrics)]))
     metric = metric_label(args.metric, [s.name for s in testset.seg_scores])
-    spec = evaluation.metric(metric)
-    if not (spec.paired_tests or spec.imported):
+    if not has_paired_test(evaluation.metric(metric)):
         raise ConfigError(f"--metric: {metric} has no paired test; rank by BLEU, chrF or TER")
     tests = paired_counts(metric, len(testset.systems), args.paired_bs, args.paired_ar, args.seed)
     notes = saved_workspace(args.workspace).notes(args.set) if args.set is not None else ()
