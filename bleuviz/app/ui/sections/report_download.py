@@ -75,9 +75,13 @@ def report_download(evaluation: Evaluation) -> None:
     _, date, inputs = request
     provenance = replace(options.provenance, date=date, inputs=inputs)
     built = replace(options, provenance=provenance)
-    data = with_progress(
-        "Building the report", lambda report: report_bytes(evaluation, built, _progress=report)
-    )
+    try:
+        data = with_progress(
+            "Building the report", lambda report: report_bytes(evaluation, built, _progress=report)
+        )
+    except BleuvizError as exc:  # what the core refuses (the page's other sections stay)
+        st.error(md(str(exc)), icon=":material/error:")
+        return
     st.download_button(
         "Download the report",
         lambda: data,
