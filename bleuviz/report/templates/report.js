@@ -202,6 +202,9 @@
     const target = byId(`seg-${n}`);
     target.classList.add("bv-target");
     target.scrollIntoView();
+    // Segments off screen are not laid out (content-visibility): those brought on screen
+    // by the scroll take their real height and move the target; scroll again once they have.
+    requestAnimationFrame(() => requestAnimationFrame(() => target.scrollIntoView()));
   }
 
   function bind(id, key, parse) {
