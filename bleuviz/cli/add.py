@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bleuviz.cli.add_report import add_report_option, save_report
 from bleuviz.cli.options import (
     STDIN,
     add_input_options,
@@ -42,6 +43,7 @@ def add_add_parser(commands: Any) -> argparse.ArgumentParser:
         "add", help="save a test set, or a new system output of a saved one, in the workspace"
     )
     add_input_options(parser)  # its --set ID: add the --hyp outputs to that saved test set
+    add_report_option(parser)
     parser.add_argument(
         "--name", help="the test set's name (default: the first reference's file name)"
     )
@@ -63,6 +65,9 @@ def run_add(args: argparse.Namespace) -> int:
     from bleuviz.workspace.store import Workspace  # sqlite3, for this command only
 
     workspace = Workspace.open(args.workspace)
+    if args.report is not None:
+        print_saved(save_report(args, workspace), args.format)
+        return 0
     try:
         if args.set is None:
             testset = with_seg_scores(read_testset(args), args)

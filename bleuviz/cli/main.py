@@ -25,6 +25,7 @@ COMMANDS = {
     "rouge": ("bleuviz.cli.rouge", "add_rouge_parser"),
     "correlate": ("bleuviz.cli.correlate", "add_correlate_parser"),
     "spans": ("bleuviz.cli.spans", "add_spans_parser"),
+    "report": ("bleuviz.cli.report", "add_report_parser"),
     "add": ("bleuviz.cli.add", "add_add_parser"),
     "list": ("bleuviz.cli.listing", "add_list_parser"),
     "restore": ("bleuviz.cli.restore", "add_restore_parser"),

@@ -67,6 +67,11 @@ def paired_test(
     raise ConfigError(f"metric: {metric.label} has no paired test")
 
 
+def has_paired_test(metric: MetricSpec) -> bool:
+    """Whether ``paired_test`` tests ``metric``: by its own resampler, or (imported) by means."""
+    return bool(metric.paired_tests or metric.imported)
+
+
 def segments_tested(metric: MetricSpec, a: MetricScores, b: MetricScores) -> int:
     """How many segments a test of ``a`` against ``b`` uses (imported: both scored)."""
     if metric.imported:

@@ -9,9 +9,11 @@ a test calls it the same way, outside the script run.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
+import streamlit
 from streamlit.delta_generator import DeltaGenerator
 
 
@@ -26,4 +28,7 @@ def capture_downloads(monkeypatch: pytest.MonkeyPatch) -> dict[str, Callable[[],
         return original(self, label, data, *args, **kwargs)
 
     monkeypatch.setattr(DeltaGenerator, "download_button", capture)
+    # ``st.download_button`` is the main area's method, bound when Streamlit was imported.
+    main = streamlit.download_button.__self__
+    monkeypatch.setattr(streamlit, "download_button", partial(capture, main))
     return seen

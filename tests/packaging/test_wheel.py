@@ -247,6 +247,22 @@ def test_the_installed_command_scores_the_shipped_sample(installed: Installed) -
     ]
 
 
+def test_the_installed_command_writes_a_report(installed: Installed) -> None:
+    """``bleuviz report`` reads its template, style and script from the installed package."""
+    code = (
+        "from bleuviz.sample_data import SAMPLE_HYPS, SAMPLE_REFS\n"
+        "print(' '.join(map(str, SAMPLE_REFS))); print(' '.join(map(str, SAMPLE_HYPS)))"
+    )
+    refs, hyps = (line.split() for line in installed.run("python", "-c", code).stdout.splitlines())
+    out = installed.elsewhere / "sample.html"
+    installed.run("bleuviz", "report", "--ref", *refs, "--hyp", *hyps, "-o", str(out))
+    html = out.read_text(encoding="utf-8")
+    script = (ROOT / "bleuviz" / "report" / "templates" / "report.js").read_text(encoding="utf-8")
+    assert f"<script>{script}</script>" in html
+    assert '<meta http-equiv="Content-Security-Policy"' in html
+    assert html.count("<svg") >= 3 and 'id="bv-data"' in html
+
+
 def test_the_installed_app_answers_from_another_directory(installed: Installed) -> None:
     port, log = free_port(), installed.elsewhere / "server.log"
     app = [str(installed.venv / "bin" / "bleuviz"), "app", "--port", str(port)]

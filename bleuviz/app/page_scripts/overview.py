@@ -36,6 +36,7 @@ from bleuviz.app.ui.sections.overview_table import (
     score_columns,
     systems_table,
 )
+from bleuviz.app.ui.sections.report_download import report_download
 from bleuviz.app.ui.state.settings import chosen_metrics, human_metric
 from bleuviz.app.ui.widgets.export import export_buttons
 from bleuviz.app.ui.widgets.format import fmt_bleu
@@ -83,6 +84,8 @@ if others:
         "An imported score shows its mean over the segments that have one, with a 95% "
         "bootstrap interval (1,000 resamples, sacrebleu's procedure)."
     )
+st.markdown("**Report**")
+report_download(evaluation)  # bleuviz report's file of what is loaded and chosen, on request
 with st.expander("Corpus BLEU is not the mean of sentence BLEU"):
     st.markdown(
         "Corpus BLEU sums every segment's matched and total n-grams and lengths *first*, "

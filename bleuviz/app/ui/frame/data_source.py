@@ -19,6 +19,7 @@ from bleuviz.app.ui.cache.workspace import (
     workspace_problem,
     workspace_readonly,
 )
+from bleuviz.app.ui.frame.report_upload import report_upload
 from bleuviz.app.ui.frame.saved_sets import saved_set_widgets, trash_widgets
 from bleuviz.app.ui.frame.uploads import PENDING_SOURCE, saved_by_this_upload, upload_section
 from bleuviz.app.ui.state.app_args import AppArgs, app_args
@@ -154,6 +155,7 @@ def data_sidebar() -> None:
     trash_widgets()  # restorable deleted sets, even when no other set is saved
     if state["data_source"] == "upload":
         upload_section()
+        report_upload()  # or a bleuviz report's test set, saved and shown
     problem = workspace_problem()
     if problem:
         st.sidebar.caption(f"Saving is off: {md(problem)}")

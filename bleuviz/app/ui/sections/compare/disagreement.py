@@ -28,7 +28,7 @@ def disagreement_finder(evaluation: Evaluation, names: tuple[str, str]) -> None:
     if not metrics:
         st.info(
             "Add a metric in the sidebar (Other metrics) or import segment scores to see where "
-            f"it and {BLEU.label} disagree.",
+            f"it and {md(BLEU.label)} disagree.",
             icon=":material/info:",
         )
         return
