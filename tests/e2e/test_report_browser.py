@@ -10,15 +10,13 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 
 from bleuviz.cli.main import main
 from bleuviz.workspace import Workspace
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.report import MQM_DOCIDS, MQM_FILE, MQM_HYPS, MQM_REF
 
 pytestmark = pytest.mark.e2e
@@ -33,14 +31,6 @@ HOSTILE_LINES = [
 ]
 HOSTILE_CATEGORY = "<img src=x onerror=window.pwned=4>"
 HOSTILE_NOTE = "<script>window.pwned=6</script>"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
