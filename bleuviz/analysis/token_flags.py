@@ -22,7 +22,7 @@ the line's length). tests/analysis/test_token_flags.py holds both to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -92,30 +92,49 @@ def token_flags(hypotheses: Sequence[str], refs: ReferenceIndex) -> TokenFlags:
 
 def _flags(encoded: EncodedLines, refs: ReferenceIndex) -> BoolArray:
     """Return (T, K): no matched occurrence of order k + 1 covers the token."""
+    n_tokens = int(encoded.offsets[-1])
+    flagged = np.ones((n_tokens, refs.max_order), dtype=bool)
+    for order, at, pairs, clip_counts in order_lookups(encoded, refs):
+        starts = at[_matched(pairs, clip_counts)]
+        flagged[:, order - 1] = ~covered_tokens(starts, order, n_tokens)
+    return flagged
+
+
+def order_lookups(
+    encoded: EncodedLines, refs: ReferenceIndex
+) -> Iterator[tuple[int, IntArray, IntArray, IntArray]]:
+    """Yield, per order, the tokens whose n-gram the references may hold, looked up.
+
+    As bleuviz.bleu.stats counts them: each occurrence's (segment, n-gram) pair
+    id, UNSEEN where the segment's references lack the n-gram; only positions
+    whose (n-1)-gram the references hold are looked up. Yields ``(order,
+    positions, pair ids, the order's clip counts)``; a position is an n-gram's
+    first token, in text order.
+    """
     ids, offsets = ids_in(encoded, refs.vocabulary), encoded.offsets
     space = room(offsets)
     prefix = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
     width = max(len(refs.vocabulary), 1)
-    flagged = np.ones((len(ids), refs.max_order), dtype=bool)
     for order, index in enumerate(refs.orders, start=1):
-        # As bleuviz.bleu.stats counts them: each occurrence's (segment, n-gram)
-        # pair id, UNSEEN where the segment's references lack the n-gram; only
-        # positions whose (n-1)-gram the references hold are looked up.
         keys = gram_keys(prefix, ids, order, width)
         keys[space < order] = UNSEEN
         at = np.flatnonzero(keys >= 0)
         pairs = lookup(keys[at], index.keys)
         prefix = np.full(len(ids), UNSEEN, dtype=np.int64)
         prefix[at] = pairs
-        starts = at[_matched(pairs, index.clip_counts)]
-        covered = np.zeros(len(ids) + 1, dtype=np.int64)
-        covered[starts + 1] = 1
-        np.cumsum(covered, out=covered)
-        # A matched n-gram starting at s covers s .. s + order - 1 (within its line).
-        # covered[t + 1] - covered[max(t + 1 - order, 0)]: matched starts in t - order + 1 .. t
-        before = np.concatenate((np.zeros(order - 1, np.int64), covered[: len(ids) + 2 - order]))
-        flagged[:, order - 1] = covered[1:] == before[: len(ids)]
-    return flagged
+        yield order, at, pairs, index.clip_counts
+
+
+def covered_tokens(starts: IntArray, order: int, n_tokens: int) -> BoolArray:
+    """Which of ``n_tokens`` tokens an n-gram of ``order`` starting at one of ``starts``
+    covers (within its line: an n-gram never crosses one)."""
+    count = np.zeros(n_tokens + 1, dtype=np.int64)
+    count[starts + 1] = 1
+    np.cumsum(count, out=count)
+    # count[t + 1] - count[max(t + 1 - order, 0)]: the starts in t - order + 1 .. t
+    before = np.concatenate((np.zeros(order - 1, np.int64), count[: n_tokens + 2 - order]))
+    covered: BoolArray = count[1:] != before[:n_tokens]
+    return covered
 
 
 def _matched(pairs: IntArray, clip_counts: IntArray) -> BoolArray:

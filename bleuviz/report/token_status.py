@@ -19,10 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from bleuviz.analysis.token_flags import TokenFlags, token_flags
-from bleuviz.arrays import IntArray
-from bleuviz.bleu.encode import encode_lines, ids_in
-from bleuviz.bleu.ngrams import UNSEEN, gram_keys, lookup, room
+from bleuviz.analysis.token_flags import TokenFlags, covered_tokens, order_lookups, token_flags
+from bleuviz.bleu.encode import encode_lines
+from bleuviz.bleu.ngrams import UNSEEN
 from bleuviz.bleu.references import ReferenceIndex
 
 #: A status's code in ``TokenStatuses.codes`` and its one-letter spelling in the report.
@@ -62,27 +61,8 @@ def token_statuses(hypotheses: Sequence[str], refs: ReferenceIndex) -> TokenStat
 def _held(hypotheses: Sequence[str], refs: ReferenceIndex) -> NDArray[np.bool_]:
     """(T, K): an occurrence of order k + 1 the segment's references hold covers the token."""
     encoded = encode_lines(hypotheses, refs.tokenize)
-    ids, offsets = ids_in(encoded, refs.vocabulary), encoded.offsets
-    space = room(offsets)
-    prefix = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
-    width = max(len(refs.vocabulary), 1)
-    held = np.zeros((len(ids), refs.max_order), dtype=bool)
-    for order, index in enumerate(refs.orders, start=1):
-        keys = gram_keys(prefix, ids, order, width)
-        keys[space < order] = UNSEEN
-        at = np.flatnonzero(keys >= 0)
-        pairs = lookup(keys[at], index.keys)
-        prefix = np.full(len(ids), UNSEEN, dtype=np.int64)
-        prefix[at] = pairs
-        held[:, order - 1] = _covered(at[pairs != UNSEEN], order, len(ids))
+    n_tokens = int(encoded.offsets[-1])
+    held = np.zeros((n_tokens, refs.max_order), dtype=bool)
+    for order, at, pairs, _ in order_lookups(encoded, refs):
+        held[:, order - 1] = covered_tokens(at[pairs != UNSEEN], order, n_tokens)
     return held
-
-
-def _covered(starts: IntArray, order: int, n_tokens: int) -> NDArray[np.bool_]:
-    """Which of ``n_tokens`` tokens an n-gram of ``order`` starting at ``starts`` covers."""
-    count = np.zeros(n_tokens + 1, dtype=np.int64)
-    count[starts + 1] = 1
-    np.cumsum(count, out=count)
-    before = np.concatenate((np.zeros(order - 1, np.int64), count[: n_tokens + 2 - order]))
-    covered: NDArray[np.bool_] = count[1:] != before[:n_tokens]
-    return covered
