@@ -40,6 +40,7 @@ Definitions (issue 31), stated on the page and in ``bleuviz spans --help``:
 
 from __future__ import annotations
 
+from bleuviz.analysis.error_categories import TOP_CATEGORIES
 from bleuviz.analysis.error_reports import (
     ALL,
     CRITICAL,
@@ -70,6 +71,7 @@ __all__ = [
     "OrderCounts",
     "SegmentRef",
     "SpanAgreement",
+    "shown_categories",
     "what_bleu_sees",
 ]
 
@@ -108,3 +110,22 @@ def what_bleu_sees(
         all=total.report(shown),
         not_annotated=tuple(n for n in testset.systems if n not in annotations.segments),
     )
+
+
+def shown_categories(
+    analysis: ErrorTokenAnalysis, annotations: ErrorAnnotations
+) -> tuple[str, ...]:
+    """Return the categories given a row: those holding error tokens in the whole analysis.
+
+    None when no span of the file names a category (ESA's ``error_type`` is empty):
+    every error would be Other, a row repeating "error tokens".
+    """
+    named = any(
+        span.category
+        for segments in annotations.segments.values()
+        for a in segments
+        if a is not None
+        for span in a.spans
+    )
+    rows = analysis.all.by_category
+    return tuple(c for c in TOP_CATEGORIES if named and rows[c] and rows[c][0].error_tokens)

@@ -20,6 +20,7 @@ from bleuviz.analysis.error_tokens import (
     ErrorTokenAnalysis,
     ErrorTokenReport,
     OrderCounts,
+    shown_categories,
     what_bleu_sees,
 )
 from bleuviz.bleu.tokenize import TokenizeConfig
@@ -122,25 +123,6 @@ def _check_rater(annotations: ErrorAnnotations, rater: str) -> None:
     if rater not in raters:
         shown = ", ".join(sorted(raters)[:10]) or "none"
         raise InputError(f"--rater: {annotations.name} has no rater {rater!r} (raters: {shown})")
-
-
-def shown_categories(
-    analysis: ErrorTokenAnalysis, annotations: ErrorAnnotations
-) -> tuple[str, ...]:
-    """Return the categories given a row: those holding error tokens in the whole analysis.
-
-    None when no span of the file names a category (ESA's ``error_type`` is empty):
-    every error would be Other, a row repeating "error tokens".
-    """
-    named = any(
-        span.category
-        for segments in annotations.segments.values()
-        for a in segments
-        if a is not None
-        for span in a.spans
-    )
-    rows = analysis.all.by_category
-    return tuple(c for c in TOP_CATEGORIES if named and rows[c] and rows[c][0].error_tokens)
 
 
 def _rows(rows: Sequence[OrderCounts]) -> list[dict[str, int]]:

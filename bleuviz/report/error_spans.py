@@ -11,8 +11,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from bleuviz.analysis.error_categories import TOP_CATEGORIES
-from bleuviz.analysis.error_tokens import ErrorTokenAnalysis, what_bleu_sees
+from bleuviz.analysis.error_tokens import ErrorTokenAnalysis, shown_categories, what_bleu_sees
 from bleuviz.analysis.span_counts import COUNTED, category_breakdown
 from bleuviz.io.error_spans import HUMAN, ErrorAnnotations
 from bleuviz.metrics.evaluation import Evaluation
@@ -56,18 +55,5 @@ def error_view(evaluation: Evaluation) -> ErrorView | None:
         annotations.origin,
         breakdown,
         analysis,
-        _categories(analysis, annotations),
+        shown_categories(analysis, annotations),
     )
-
-
-def _categories(analysis: ErrorTokenAnalysis, annotations: ErrorAnnotations) -> tuple[str, ...]:
-    """The categories holding error tokens; none when no span names a category (ESA's)."""
-    named = any(
-        span.category
-        for segments in annotations.segments.values()
-        for a in segments
-        if a is not None
-        for span in a.spans
-    )
-    rows = analysis.all.by_category
-    return tuple(c for c in TOP_CATEGORIES if named and rows[c] and rows[c][0].error_tokens)

@@ -6,7 +6,7 @@ Answers: the worked example's numbers, counted by hand in tests/teach/test_walkt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from bleuviz.render.labels import escape_markdown as md
 from bleuviz.teach.examples import EXAMPLE_BY_KEY, Example
 from bleuviz.teach.lesson import Lesson, encode_lesson
+from tests.app.learn_app import metrics, open_learn, run_ok
 
 LESSON = Lesson(
     "Week 3 <b>bold</b> $x$",
@@ -26,22 +27,8 @@ LESSON = Lesson(
 
 
 @pytest.fixture
-def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
-    at = new_app()
-    at.run()
-    at.switch_page("bleuviz/app/page_scripts/learn.py")
-    yield at
-
-
-def run_ok(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+def app(new_app: Callable[..., AppTest]) -> AppTest:
+    return open_learn(new_app)
 
 
 def marks(at: AppTest) -> Any:

@@ -5,37 +5,19 @@ Golden numbers: sacrebleu 2.6 ``sentence_bleu(..., tokenize=NAME)`` computed her
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
+from tests.app.learn_app import frame_with, open_learn, run_ok
 
 
 @pytest.fixture
-def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
-    at = new_app()
-    at.run()
-    at.switch_page("bleuviz/app/page_scripts/learn.py")
-    yield at
-
-
-def run_ok(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
-
-
-def frame_with(at: AppTest, column: str) -> Any:
-    """The first dataframe on the page that has ``column``."""
-    for element in at.dataframe:
-        if column in element.value.columns:
-            return element.value
-    raise AssertionError(f"no table with column {column!r}")
+def app(new_app: Callable[..., AppTest]) -> AppTest:
+    return open_learn(new_app)
 
 
 def test_recall_signature_and_tokenizers_on_the_typed_sentence(app: AppTest) -> None:

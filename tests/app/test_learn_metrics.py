@@ -6,33 +6,20 @@ same text, computed here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from sacrebleu.metrics import CHRF, TER
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
+from tests.app.learn_app import metrics, open_learn, run_ok
 from tests.app.markup import html_bodies
 
 
 @pytest.fixture
-def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
-    at = new_app()
-    at.run()
-    at.switch_page("bleuviz/app/page_scripts/learn.py")
-    yield at
-
-
-def run_ok(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
+def app(new_app: Callable[..., AppTest]) -> AppTest:
+    return open_learn(new_app)
 
 
 def test_chrf_and_ter_equal_sacrebleu_on_the_worked_example(app: AppTest) -> None:

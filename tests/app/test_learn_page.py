@@ -12,9 +12,8 @@ from __future__ import annotations
 import html
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 import sacrebleu
@@ -28,6 +27,7 @@ from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
 from bleuviz.teach.flavors import WAY_BY_KEY, compare_ways
 from bleuviz.teach.walkthrough import build_walkthrough
+from tests.app.learn_app import frame_with, metrics, open_learn, run_ok
 from tests.app.markup import html_bodies
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,32 +36,9 @@ INJECTED = "<script>alert(1)</script> costs $x$ and **bold** words"
 
 
 @pytest.fixture
-def app(new_app: Callable[..., AppTest]) -> Iterator[AppTest]:
+def app(new_app: Callable[..., AppTest]) -> AppTest:
     """A fresh AppTest of app.py, run once on its default page, with empty caches."""
-    at = new_app()
-    at.run()
-    at.switch_page("bleuviz/app/page_scripts/learn.py")
-    yield at
-
-
-def run_ok(at: AppTest) -> AppTest:
-    """Run the page and check it rendered without exception."""
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-    return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def frame_with(at: AppTest, column: str) -> Any:
-    """The first dataframe or table on the page that has ``column``."""
-    for element in [*at.dataframe, *at.table]:
-        if column in element.value.columns:
-            return element.value
-    raise AssertionError(f"no table with column {column!r}")
+    return open_learn(new_app)
 
 
 def pick(at: AppTest, example: str) -> AppTest:
