@@ -35,6 +35,8 @@ def test_marked_words_and_a_severity_are_saved_and_shown_inert(
         page = new_page(browser)
         open_url(page, f"{url}/sentences?set={saved.id}&sys=terse&seg=1", "Segment 1 ·")
         page.get_by_role("textbox", name="Note", exact=True).fill(NOTE)
+        page.keyboard.press("Tab")  # the text area sends its text on leaving it
+        wait_idle(page)
         pick(page, "Severity", "major")
         pick(page, "Marked words", "argues ·3")
         page.keyboard.press("Escape")  # the multiselect's list stays open, hiding the page
