@@ -67,14 +67,14 @@ class Way:
     defaults: Defaults
     empty_hyp: str
     empty_ref: str
-    crashes_on_empty: bool = False
     crashes_without_trigram: bool = False  # nltk's method6 asserts a trigram precision > 0
 
 
 _SACRE_EMPTY = "0.0: nothing matches, so it returns 0 before smoothing"
 _NLTK_EMPTY = "0: no unigram matches, so it returns 0 before any smoothing"
-_TF_HYP = "ZeroDivisionError in exp(1 − 1/ratio), ratio = 0; bleuviz defines BP = 0"
-_TF_REF = "ZeroDivisionError in ratio = c/0; bleuviz defines BP = 1"
+# evaluate's copy of compute_bleu (metrics/bleu/nmt_bleu.py, at 4c312af) sets BP = 0
+# where tensorflow/nmt itself divides by zero.
+_TF_EMPTY = "0.0: BP = 0 for an empty side (tensorflow/nmt itself divides by zero)"
 _CLOSEST = "closest (ties: the shorter)"
 _SACRE_REPLICA = "bleuviz.bleu.flavors.sacrebleu (sacrebleu 2.x BLEU.compute_bleu)"
 _NLTK_REPLICA = "bleuviz.bleu.flavors.nltk (nltk 3.10 corpus_bleu)"
@@ -134,9 +134,8 @@ def _tfnmt_way(smooth: bool) -> Way:
         _TF_REPLICA,
         config,
         defaults,
-        _TF_HYP,
-        _TF_REF,
-        crashes_on_empty=True,
+        _TF_EMPTY,
+        _TF_EMPTY,
     )
 
 
@@ -214,8 +213,6 @@ def compare_ways(
 
 def _crash(way: Way, score: BleuScore) -> str | None:
     """Return the exception the library itself raises for this input, if any."""
-    if way.crashes_on_empty and (score.hyp_len == 0 or score.ref_len == 0):
-        return "ZeroDivisionError"
     if way.crashes_without_trigram and score.counts[0] > 0 and score.counts[2] == 0:
         return "AssertionError"
     return None

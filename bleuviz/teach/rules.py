@@ -60,12 +60,19 @@ def _nltk_brevity(c: int, r: int) -> tuple[float, str]:
     return _no_penalty(c, r) if c >= r and c > 0 else _penalty(c, r)
 
 
+#: What tf-nmt's BP is for an empty side, as Hugging Face evaluate's copy defines it.
+_TF_EMPTY = (
+    "tensorflow/nmt itself divides by zero; Hugging Face evaluate's copy, which bleuviz "
+    "follows, sets BP = 0."
+)
+
+
 def _tfnmt_brevity(c: int, r: int) -> tuple[float, str]:
     """tf-nmt's BP from ratio = c/r: exp(1 - 1/ratio), not exp(1 - r/c)."""
     if c == 0:
-        return 0.0, "The candidate is empty: tf-nmt divides by zero; bleuviz defines BP = 0."
+        return 0.0, f"The candidate is empty: {_TF_EMPTY}"
     if r == 0:
-        return 1.0, "The reference is empty: tf-nmt divides by zero; bleuviz defines BP = 1."
+        return 0.0, f"The reference is empty: {_TF_EMPTY}"
     ratio = c / r
     if ratio > 1.0:
         return 1.0, f"c/r = {ratio:.3f} > 1: no penalty."

@@ -11,8 +11,10 @@ lines shown. It returns (bleu, precisions, bp, ratio, translation_length,
 reference_length) on the 0-1 scale; bleuviz's 0-100 values are 100 times those.
 
 The property tests need no oracle: they relate tf-nmt to the sacrebleu flavour
-(itself tested against sacrebleu) and check the definitions bleuviz adds where
-the original divides by zero.
+(itself tested against sacrebleu) and check the definitions where the original
+divides by zero: those of Hugging Face evaluate's copy (metrics/bleu/nmt_bleu.py
+at 4c312af, read 2026-11-29), which sets the ratio and BP to 0 when the
+translation length or the reference length is 0.
 
 The invariants every flavour keeps (identical input 100, empty input 0, a cached
 subset equal to a fresh run, summed rows) are tested once, over the registry, in
@@ -157,15 +159,19 @@ def test_empty_hypotheses_score_0(make_stats: MakeStats, smooth: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("smooth", "expected"),
-    # add-one: precisions (0+1)/(8+1), 1/7, 1/5, 1/3 for 8 tokens in two lines of 4.
-    [("none", 0.0), ("add-one", 100 * (1 / 9 * 1 / 7 * 1 / 5 * 1 / 3) ** 0.25)],
+    ("smooth", "precisions"),
+    # add-one: (0+1)/(8+1), 1/7, 1/5, 1/3 for 8 tokens in two lines of 4, yet BP 0.
+    [("none", [0.0] * 4), ("add-one", [100 / 9, 100 / 7, 100 / 5, 100 / 3])],
 )
-def test_empty_references_give_bp_1(make_stats: MakeStats, smooth: str, expected: float) -> None:
-    """The original divides by zero (ratio = c / 0); bleuviz defines BP 1."""
+def test_empty_references_give_bp_0(
+    make_stats: MakeStats, smooth: str, precisions: list[float]
+) -> None:
+    """The original divides by zero (ratio = c / 0); evaluate's copy sets ratio and BP to 0."""
     got = score(make_stats, ["a b c d", "e f g h"], [["", ""]], tfnmt(smooth=smooth))
-    assert (got.bp, got.ref_len, got.hyp_len) == (1.0, 0, 8)
-    assert got.score == pytest.approx(expected, abs=ABS)
+    assert (got.bp, got.ratio, got.ref_len, got.hyp_len, got.score) == (0.0, 0.0, 0, 8, 0.0)
+    assert list(got.precisions) == pytest.approx(precisions, abs=ABS)
+    sentences = sentence_scores(make_stats(["a b", "c"], [["", ""]]), tfnmt(smooth=smooth))
+    assert list(sentences.score) == list(sentences.bp) == [0.0, 0.0]
 
 
 def test_smoothing_names() -> None:
@@ -208,7 +214,7 @@ def test_brevity_penalty_uses_shortest_references(
     shortest = sum(min(lengths) for lengths in zip(*tokens, strict=True))
     assert got.ref_len == shortest
     c, r = got.hyp_len, shortest
-    expected_bp = 0.0 if c == 0 else 1.0 if c > r else math.exp(1 - r / c)
+    expected_bp = 0.0 if c == 0 or r == 0 else 1.0 if c > r else math.exp(1 - r / c)
     assert got.bp == pytest.approx(expected_bp, abs=ABS)
     assert got.ratio == pytest.approx(c / r if r else 0.0, abs=ABS)
 

@@ -7,8 +7,9 @@ the possible matches of every order (Lin and Och, 2004), and any zero
 precision makes the score 0.
 
 The original divides by zero when the hypotheses are empty (``1 / ratio``) or
-the references are empty (``ratio``); bleuviz defines BP = 0 for an empty
-hypothesis side and BP = 1 for an empty reference side with a non-empty hypothesis.
+the references are empty (``ratio``). Hugging Face evaluate's copy
+(metrics/bleu/nmt_bleu.py, at 4c312af) sets the ratio and BP to 0 when either
+length is 0, so BLEU is 0; bleuviz does the same.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ def tfnmt_rows(
         out=np.full(len(hyp_len), np.inf),
         where=shortest_ref_len > 0,
     )
-    bp = _brevity_penalty(ratio, hyp_len)
+    # evaluate's nmt_bleu.py: "if reference_length == 0 or translation_length == 0",
+    # ratio and BP are 0.
+    bp = np.where(shortest_ref_len == 0, 0.0, _brevity_penalty(ratio, hyp_len))
     ratio = np.where(np.isinf(ratio), 0.0, ratio)
     return BleuArrays(100.0 * geo_mean * bp, 100.0 * precisions, bp, ratio)
 
