@@ -7,6 +7,8 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from bleuviz.app.ui.state.learn_links import LEARN_PART, LEARN_PARTS
+
 LEARN = "bleuviz/app/page_scripts/learn.py"
 
 
@@ -37,3 +39,9 @@ def frame_with(at: AppTest, column: str) -> Any:
         if column in element.value.columns:
             return element.value
     raise AssertionError(f"no table with column {column!r}")
+
+
+def show_part(at: AppTest, part: str) -> AppTest:
+    """Choose the tab of ``part`` (a ``part`` link value: steps, libraries, chrf, ...) and run."""
+    at.session_state[LEARN_PART] = LEARN_PARTS[part]
+    return run_ok(at)

@@ -12,7 +12,7 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
-from tests.app.learn_app import frame_with, open_learn, run_ok
+from tests.app.learn_app import frame_with, open_learn, run_ok, show_part
 
 
 @pytest.fixture
@@ -28,6 +28,7 @@ def test_recall_signature_and_tokenizers_on_the_typed_sentence(app: AppTest) -> 
     signature = frame_with(app, "meaning")
     assert signature["field"].tolist() == ["nrefs", "case", "eff", "tok", "smooth", "version"]
     assert signature["value"].tolist()[:4] == ["2", "mixed", "yes", "13a"]
+    show_part(app, "tokenizers")
     tokens = frame_with(app, "candidate tokens")
     for name, score in zip(tokens["tokenizer"], tokens["BLEU"], strict=True):
         assert score == pytest.approx(sacrebleu.sentence_bleu(hyp, refs, tokenize=name).score)

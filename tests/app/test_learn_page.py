@@ -27,7 +27,7 @@ from bleuviz.teach.corpus_vs_sentence import SAMPLE_CORPUS
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
 from bleuviz.teach.flavors import WAY_BY_KEY, compare_ways
 from bleuviz.teach.walkthrough import build_walkthrough
-from tests.app.learn_app import frame_with, metrics, open_learn, run_ok
+from tests.app.learn_app import frame_with, metrics, open_learn, run_ok, show_part
 from tests.app.markup import html_bodies
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,7 +99,7 @@ def test_step_tables_show_the_cores_numbers(app: AppTest) -> None:
 
 @pytest.mark.parametrize("example", ["worked", "clipping", "short", "lengths"])
 def test_five_ways_equal_the_libraries(app: AppTest, example: str) -> None:
-    pick(app, example)
+    show_part(pick(app, example), "libraries")
     hyp, refs = EXAMPLE_BY_KEY[example].hypothesis, list(EXAMPLE_BY_KEY[example].references)
     table = frame_with(app, "library call")
     shown = dict(zip(table["library call"], table["BLEU"], strict=True))
@@ -123,12 +123,12 @@ def test_five_ways_equal_the_libraries(app: AppTest, example: str) -> None:
 
 
 def test_short_exact_match_scores_zero_as_corpus_and_100_as_sentence(app: AppTest) -> None:
-    pick(app, "short")
+    show_part(pick(app, "short"), "libraries")
     table = frame_with(app, "library call").set_index("library call")["BLEU"]
     calls = [WAY_BY_KEY[key].call for key in ("sacrebleu-corpus", "sacrebleu-sentence")]
     assert table[calls].tolist() == ["0.00", "100.00"]
     app.checkbox(key="learn_effective_order").uncheck()
-    run_ok(app)
+    show_part(app, "steps")
     assert metrics(app)["BLEU"] == "0.00"
     assert any("sacrebleu returns 0" in i.value or "log 0" in i.value for i in app.info)
 
@@ -240,7 +240,7 @@ def test_individual_ngram_weights(app: AppTest) -> None:
 
 
 def test_corpus_against_sentence_equals_sacrebleu(app: AppTest) -> None:
-    run_ok(app)
+    show_part(run_ok(app), "corpus")
     hyps = [h for h, _ in SAMPLE_CORPUS]
     refs = [r for _, r in SAMPLE_CORPUS]
     sentence = [sacrebleu.sentence_bleu(h, [r]).score for h, r in SAMPLE_CORPUS]
@@ -252,7 +252,7 @@ def test_corpus_against_sentence_equals_sacrebleu(app: AppTest) -> None:
 
 
 def test_editing_the_corpus_rescores_it(app: AppTest) -> None:
-    run_ok(app)
+    show_part(run_ok(app), "corpus")
     app.session_state["learn_corpus"] = {
         "edited_rows": {3: {"hyp": "Yes."}},
         "added_rows": [{"hyp": "See you soon.", "ref": "See you later."}],
@@ -290,7 +290,7 @@ def test_text_and_settings_survive_a_page_switch(app: AppTest) -> None:
 
 def test_every_library_call_has_its_row_and_the_why_is_about_this_sentence(app: AppTest) -> None:
     """Hugging Face's calls are rows; the why table quotes this input's reference lengths."""
-    pick(app, "lengths")
+    show_part(pick(app, "lengths"), "libraries")
     example = EXAMPLE_BY_KEY["lengths"]
     hyp, refs = example.hypothesis, list(example.references)
     table = frame_with(app, "library call").set_index("library call")

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from bleuviz.app.ui.state.learn_links import LEARN_PARTS
 from bleuviz.bleu import BleuConfig
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.teach.examples import EXAMPLE_BY_KEY, Example
@@ -112,13 +113,39 @@ OVERFLOWING_TABLES = """() => {
 }"""
 
 
-def test_every_table_fits_1280(laptop: Page, server: str) -> None:
-    """Three references of different lengths: the comparison's widest tables."""
+#: What each part of the page draws last, or near it: the sign that it is drawn.
+PART_SIGNS = {
+    "steps": "Why precision and a brevity penalty, not recall",
+    "libraries": "Degenerate input",
+    "tokenizers": "The same sentence through each tokenizer",
+    "chrf": "chrF step by step",
+    "ter": "TER step by step",
+    "corpus": "Corpus BLEU (summed counts)",
+}
+
+
+@pytest.mark.parametrize("part", list(LEARN_PARTS))
+def test_every_table_fits_1280(laptop: Page, server: str, part: str) -> None:
+    """Three references of different lengths, in each part: the comparison's widest tables."""
     example = EXAMPLE_BY_KEY["lengths"]
-    query = urlencode({"hyp": example.hypothesis, "ref": example.references}, doseq=True)
-    laptop.goto(f"{server}/learn?{query}")
-    expect(laptop.get_by_text("Corpus BLEU (summed counts)")).to_be_visible()
-    expect(laptop.locator("[data-testid='stTable']").filter(has_text="library call")).to_have_count(
-        3
+    query = urlencode(
+        {"hyp": example.hypothesis, "ref": example.references, "part": part}, doseq=True
     )
+    laptop.goto(f"{server}/learn?{query}")
+    expect(laptop.get_by_text(PART_SIGNS[part]).first).to_be_visible()
+    if part == "libraries":
+        tables = laptop.locator("[data-testid='stTable']").filter(has_text="library call")
+        expect(tables).to_have_count(3)
     assert laptop.evaluate(OVERFLOWING_TABLES) == []
+
+
+def test_tabs_are_reached_by_keyboard(laptop: Page, server: str) -> None:
+    """The parts are tabs: arrow keys move between them, and the chosen part is drawn."""
+    laptop.goto(f"{server}/learn")
+    first = laptop.get_by_role("tab", name=LEARN_PARTS["steps"])
+    expect(first).to_have_attribute("aria-selected", "true")
+    first.focus()
+    laptop.keyboard.press("ArrowRight")
+    laptop.keyboard.press("Enter")
+    expect(laptop.get_by_text(PART_SIGNS["libraries"])).to_be_visible()
+    assert "part=libraries" in laptop.url

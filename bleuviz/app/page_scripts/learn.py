@@ -3,7 +3,8 @@
 Deep link: ``/learn?hyp=TEXT&ref=TEXT&ref=TEXT`` opens that candidate with those
 references (up to four); ``tok`` and ``lc`` set the tokenizer and case, ``back``
 (a segment page's address) draws a link back to the segment the text came from,
-and ``lesson`` carries a teacher's lesson (its items head the example menu).
+``lesson`` carries a teacher's lesson (its items head the example menu), and
+``part`` names the tab on show (``bleuviz.app.ui.state.learn_links.LEARN_PARTS``).
 The page holds no workspace and no evaluation: everything is computed from the
 typed text, so a class of students opening one lesson link stays light.
 The URL follows every edit, so it can be shared.
@@ -27,6 +28,7 @@ from bleuviz.app.ui.sections.learn.inputs import (
     text_inputs,
 )
 from bleuviz.app.ui.sections.learn.other_metrics import chrf_section, ter_section
+from bleuviz.app.ui.sections.learn.parts import learn_part
 from bleuviz.app.ui.sections.learn.steps import (
     step_brevity,
     step_lengths,
@@ -63,18 +65,27 @@ try:
 except BleuvizError as exc:
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()
-if predict_section(walk, hyp, refs):  # predict first: the steps wait for Reveal
-    step_tokens(walk)
-    step_ngrams(walk)
-    step_precision(walk)
-    step_smoothing(walk)
-    step_mean(walk)
-    step_lengths(walk)
-    step_brevity(walk)
-    step_score(walk)
-    recall_section(walk)
-    tokenizers_section(hyp, scored_refs, tokenize, config)
-    library_calls(hyp, scored_refs, tokenize)
-    chrf_section(hyp, scored_refs, tokenize.lowercase)
-    ter_section(hyp, scored_refs)
-    corpus_section(tokenize, config)
+if predict_section(walk, hyp, refs):  # predict first: the parts wait for Reveal
+    part, tab = learn_part()  # only the part on show is computed
+    with tab:
+        match part:
+            case "steps":
+                step_tokens(walk)
+                step_ngrams(walk)
+                step_precision(walk)
+                step_smoothing(walk)
+                step_mean(walk)
+                step_lengths(walk)
+                step_brevity(walk)
+                step_score(walk)
+                recall_section(walk)
+            case "libraries":
+                library_calls(hyp, scored_refs, tokenize)
+            case "tokenizers":
+                tokenizers_section(hyp, scored_refs, tokenize, config)
+            case "chrf":
+                chrf_section(hyp, scored_refs, tokenize.lowercase)
+            case "ter":
+                ter_section(hyp, scored_refs)
+            case "corpus":
+                corpus_section(tokenize, config)

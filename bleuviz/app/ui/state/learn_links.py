@@ -11,6 +11,9 @@ as on every page), and ``back``, the address of the page the segment was open
 on with its settings. Learn then draws a link back to that segment. ``back``
 names one of the app's segment pages and is never followed as a URL, so a link
 cannot send a visitor elsewhere.
+
+``part`` names the part of the page on show (``/learn?part=chrf``): the BLEU
+steps by default.
 """
 
 from __future__ import annotations
@@ -31,6 +34,19 @@ from bleuviz.teach.lesson import Lesson, decode_lesson, encode_lesson
 LEARN_TOKENIZE, LEARN_LOWERCASE, LEARN_BACK = "learn_tokenize", "learn_lowercase", "learn_back"
 #: Session-state key of the teacher's lesson (a ``bleuviz.teach.lesson.Lesson``) the link carries.
 LEARN_LESSON = "learn_lesson"
+#: Session-state key of the part of the page on show (its tab's label).
+LEARN_PART = "learn_part"
+#: The page's parts: the ``part`` parameter's value -> its tab's label. Only the part
+#: on show is computed and drawn, so a class opening one link loads one part each.
+LEARN_PARTS = {
+    "steps": "BLEU step by step",
+    "libraries": "Every library",
+    "tokenizers": "Tokenizers",
+    "chrf": "chrF",
+    "ter": "TER",
+    "corpus": "Corpus vs sentence",
+}
+_PART_OF_LABEL = {label: part for part, label in LEARN_PARTS.items()}
 
 
 def parse_lesson_link(raw: str) -> object:
@@ -48,6 +64,18 @@ def show_lesson_link(value: object) -> str:
     return encode_lesson(value)
 
 
+def parse_part(raw: str) -> object:
+    """A ``part`` parameter -> the label of the tab it names."""
+    if raw not in LEARN_PARTS:
+        raise LinkValueError(f"no part of the page of that name (one of {', '.join(LEARN_PARTS)})")
+    return LEARN_PARTS[raw]
+
+
+def show_part(label: object) -> str:
+    """A tab's label -> the ``part`` parameter's text."""
+    return _PART_OF_LABEL[str(label)]
+
+
 def parse_back(raw: str) -> object:
     """``PAGE?QUERY`` -> the same text, when PAGE is a segment page of this app."""
     path, _, query = raw.partition("?")
@@ -62,7 +90,8 @@ def parse_back(raw: str) -> object:
 
 
 def learn_params() -> list[LinkParam]:
-    """Learn's ``tok``, ``lc`` (its own settings, named as the sidebar's) and ``back``."""
+    """Learn's ``tok``, ``lc`` (its own settings, named as the sidebar's), ``back``,
+    ``lesson`` and ``part``."""
     return [
         LinkParam(
             "tok", LEARN_TOKENIZE, choice(list(TOKENIZERS), "tokenizer"), default=DEFAULT_TOKENIZER
@@ -72,6 +101,7 @@ def learn_params() -> list[LinkParam]:
         LinkParam(
             "lesson", LEARN_LESSON, parse_lesson_link, show_lesson_link, default_text="no lesson"
         ),
+        LinkParam("part", LEARN_PART, parse_part, show_part, default=LEARN_PARTS["steps"]),
     ]
 
 

@@ -1,7 +1,7 @@
 """The ideas around the numbers: recall against precision, and the tokenizers side by side.
 
 Numbers come from ``bleuviz.teach.ideas``; the typed tokens reach the page only
-through st.dataframe.
+through st.dataframe (the recall table, numbers only, is st.table).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def recall_section(walk: Walkthrough) -> None:
         f"stands in for recall by punishing a candidate shorter than r (here c = "
         f"{walk.lengths.hyp_len}, r = {walk.lengths.ref_len}, BP = {fmt_bp(walk.bp)})."
     )
-    st.dataframe(recall_frame(walk), hide_index=True, key="learn_recall")
+    st.table(recall_frame(walk), hide_index=True)  # numbers only: no user text
 
 
 def tokenizers_section(

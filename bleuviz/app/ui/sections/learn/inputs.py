@@ -16,6 +16,7 @@ from bleuviz.app.ui.state.learn_links import (
     LEARN_BACK,
     LEARN_LESSON,
     LEARN_LOWERCASE,
+    LEARN_PART,
     LEARN_TOKENIZE,
     back_target,
     learn_params,
@@ -40,7 +41,7 @@ KEPT = ("learn_example", "learn_hyp", *REF_KEYS, "learn_tokenize", "learn_flavor
 SMOOTHING_DEFAULTS = smoothing_defaults("learn_smooth_", "learn_value_")
 KEPT += tuple(SMOOTHING_DEFAULTS)
 KEPT += ("learn_max_order", "learn_weights")
-KEPT += ("learn_effective_order", LEARN_LOWERCASE, PREDICT, "learn_chrf_word_order")
+KEPT += ("learn_effective_order", LEARN_LOWERCASE, PREDICT, "learn_chrf_word_order", LEARN_PART)
 
 
 def examples() -> dict[str, Example]:

@@ -2,7 +2,11 @@
 
 Each step is a heading, its formula, the table of its numbers and a line of
 prose; every number comes from ``bleuviz.teach.walkthrough`` and its tables. As on
-the whole page, text typed by the user never goes through Markdown or LaTeX.
+the whole page, text typed by the user never goes through Markdown or LaTeX: the
+tokens and n-grams are in st.dataframe, and the tables of numbers and bleuviz's
+own words are st.table (plain HTML, lighter for a class's browsers than a grid,
+and wrapping instead of cutting at 1280 px; it renders Markdown, so it holds no
+user text).
 """
 
 from __future__ import annotations
@@ -55,7 +59,13 @@ def step_ngrams(walk: Walkthrough) -> None:
     st.latex(CLIP_FORMULA)
     show_html(legend())
     expl = walk.explanation
-    for n, tab in enumerate(st.tabs([f"{s.order}-grams" for s in walk.orders]), start=1):
+    # One order at a time: only the chosen tab is drawn (a class's browsers draw less).
+    tabs = st.tabs(
+        [f"{s.order}-grams" for s in walk.orders], key="learn_ngram_order", on_change="rerun"
+    )
+    for n, tab in enumerate(tabs, start=1):
+        if not tab.open:
+            continue
         step = walk.orders[n - 1]
         tab.caption("Candidate")
         show_html(hypothesis_html(expl, n), tab)
@@ -75,8 +85,7 @@ def step_precision(walk: Walkthrough) -> None:
     st.latex(PRECISION_FORMULA)
     if walk.config.flavor_spec.floor_totals:
         st.markdown("nltk divides by max(1, t_n): an order the candidate is too short for is 0/1.")
-    frame = orders_frame(walk)[["n", "m_n", "t_n", "p_n (fraction)", "p_n"]]
-    st.dataframe(frame, hide_index=True, key="learn_precision")
+    st.table(orders_frame(walk)[["n", "m_n", "t_n", "p_n (fraction)", "p_n"]], hide_index=True)
 
 
 def step_smoothing(walk: Walkthrough) -> None:
@@ -99,7 +108,7 @@ def step_mean(walk: Walkthrough) -> None:
     st.subheader("5 · Weighted geometric mean, in log space")
     st.latex(r"\bar{p} = \exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)")
     frame = orders_frame(walk)[["n", "w_n", "smoothed p_n", "log p_n", "w_n · log p_n"]]
-    st.dataframe(frame, hide_index=True, key="learn_mean")
+    st.table(frame, hide_index=True)
     st.caption(mean_note(walk.config))
     st.markdown(
         f"Σ wₙ·log pₙ = **{fmt_log(walk.log_sum)}**, so p̄ = exp(Σ) = **{walk.geometric_mean:.4f}**."
@@ -113,7 +122,7 @@ def step_lengths(walk: Walkthrough) -> None:
         st.latex(r"r = \min_i\, r_i")
     else:
         st.latex(r"r = \operatorname{arg\,min}_{r_i} \big(|r_i - c|,\ r_i\big)")
-    st.dataframe(lengths_frame(walk.lengths), hide_index=True, key="learn_lengths")
+    st.table(lengths_frame(walk.lengths), hide_index=True)
     st.markdown(walk.lengths.rule)
 
 
@@ -148,7 +157,7 @@ def step_score(walk: Walkthrough) -> None:
     left.caption("Signature")
     show_signature(core.signature, left)
     right.caption("What each field of the signature means")
-    right.dataframe(signature_frame(core.signature), hide_index=True, key="learn_signature")
+    right.table(signature_frame(core.signature), hide_index=True)
 
 
 def _sub(n: int) -> str:
