@@ -35,6 +35,20 @@ def student(new_app: Callable[..., AppTest]) -> AppTest:
     return at
 
 
+def count_calls(monkeypatch: pytest.MonkeyPatch, names: tuple[str, ...]) -> Counter[str]:
+    """Count the calls of each of ``names`` in the Learn cache module, from now on."""
+    calls: Counter[str] = Counter()
+    for name in names:
+        original = getattr(cached, name)
+
+        def counted(*args: Any, _name: str = name, _f: Any = original, **kwargs: Any) -> Any:
+            calls[_name] += 1
+            return _f(*args, **kwargs)
+
+        monkeypatch.setattr(cached, name, counted)
+    return calls
+
+
 def every_part(at: AppTest) -> dict[str, str]:
     """Visit each of the page's parts in turn; every metric shown on the way."""
     shown: dict[str, str] = {}
@@ -47,15 +61,7 @@ def test_a_student_computes_only_the_part_on_show(
     new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Opening the link computes BLEU's steps; chrF and TER wait for their tabs."""
-    calls: Counter[str] = Counter()
-    for name in ("walkthrough", "library_calls", "tokenizers", "chrf", "ter"):
-        original = getattr(cached, name)
-
-        def counted(*args: Any, _name: str = name, _f: Any = original, **kwargs: Any) -> Any:
-            calls[_name] += 1
-            return _f(*args, **kwargs)
-
-        monkeypatch.setattr(cached, name, counted)
+    calls = count_calls(monkeypatch, ("walkthrough", "library_calls", "tokenizers", "chrf", "ter"))
     at = student(new_app)
     assert set(calls) == {"walkthrough"}, calls
     assert "BLEU" in metrics(at) and "TER" not in metrics(at)
@@ -66,15 +72,7 @@ def test_a_student_computes_only_the_part_on_show(
 def test_a_second_student_computes_nothing(
     new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: Counter[str] = Counter()
-    for name in (*COMPUTATIONS, "ter_walkthrough"):
-        original = getattr(cached, name)
-
-        def counted(*args: Any, _name: str = name, _f: Any = original, **kwargs: Any) -> Any:
-            calls[_name] += 1
-            return _f(*args, **kwargs)
-
-        monkeypatch.setattr(cached, name, counted)
+    calls = count_calls(monkeypatch, (*COMPUTATIONS, "ter_walkthrough"))
     first = student(new_app)
     shown = [every_part(first)]
     assert all(calls[name] >= 1 for name in COMPUTATIONS), calls
