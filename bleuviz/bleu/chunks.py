@@ -10,25 +10,29 @@ references are cut at the same line. Its references are indexed once and
 reused for every system.
 
 On the command line (a process that may fork: ``bleuviz.jobs.fork_context``),
-a test set of ``PROCESSES_FROM`` characters or more is counted by forked worker
-processes, chunk by chunk, whatever the tokenizer: each worker inherits the
-text when it is forked and is sent only a chunk's bounds; it sends back the
-chunk's rows. Elsewhere (the app's threaded server), or below that size,
-tokenizers with a columnar replica run in pyarrow and numpy, which release the
-GIL, so chunks run in threads; the others are sacrebleu's per-line Python
-tokenizers: their chunks run one after another, each tokenized by forked worker
-processes where forking is safe (``bleuviz.bleu.tokenize.tokenize_lines``).
+a test set of ``PROCESSES_FROM`` characters or more under a per-line
+tokenizer (sacrebleu's own, pure Python) is counted by forked worker
+processes, chunk by chunk: each worker inherits the text when it is forked and
+is sent only a chunk's bounds; it sends back the chunk's rows. Tokenizers with
+a columnar replica run in pyarrow and numpy, which release the GIL, so their
+chunks run in threads, on the command line too: whole ``score
+--sentence-level`` commands at 100,000 segments x 2 references took 2.99 s
+(2.88-3.11) with two threads and 3.30 s (3.07-3.94) with two processes, 4.02 s
+with one (medians of 6 alternating runs, ``python -m benchmarks.bench_jobs
+--rounds 6 --no-sacrebleu``). Elsewhere (the app's threaded server), or below
+that size, a per-line tokenizer's chunks run one after another, each tokenized
+by forked worker processes where forking is safe
+(``bleuviz.bleu.tokenize.tokenize_lines``).
 
 ``PROCESSES_FROM`` was measured on the 2-core machine bleuviz is developed on
-(``python -m benchmarks.bench_jobs --threshold --rounds 7``: BLEU's statistics
-of bench_core's synthetic lines, two references, in one process; medians of 7
-alternating runs, the machine shared with other work, load average 6): one
-thread / two threads / two forked processes took 0.19 / 0.16 / 0.28 s at
-0.85M characters, 0.34 / 0.26 / 0.64 s at 1.7M, 0.88 / 0.80 / 0.63 s at 3.4M,
-1.10 / 1.38 / 1.44 s at 6.8M and 2.38 / 1.89 / 1.57 s at 13.6M. Starting the
-pool costs about 0.06-0.1 s (0.057 s at least, at 0.17M characters), so
-processes start from 8M characters (about 20,000 segments of 25 words with two
-references), where that is a tenth of the work at most.
+(``python -m benchmarks.bench_jobs --threshold --rounds 5 --tokenize intl``:
+BLEU's statistics of bench_core's synthetic lines, two references, lines never
+tokenized before, in one process; medians of 5 alternating runs, load average
+1.5): one worker / two the way before / two forked processes took 0.060 /
+0.056 / 0.087 s at 0.34M characters, 0.19 / 0.16 / 0.18 s at 0.85M, 0.39 /
+0.39 / 0.29 s at 1.7M, 0.86 / 0.84 / 0.56 s at 3.4M and 3.36 / 2.75 / 1.75 s
+at 13.6M. Processes start from 1.5M characters (about 4,500 segments of 25
+words with two references).
 """
 
 from __future__ import annotations
@@ -59,8 +63,9 @@ if TYPE_CHECKING:
 CHUNK_CHARACTERS = 4_000_000
 #: Chunks each worker process counts at least, so that the work divides evenly.
 CHUNKS_PER_WORKER = 4
-#: Characters (over every stream) from which worker processes count the chunks (measured above).
-PROCESSES_FROM = 8_000_000
+#: Characters (over every stream) from which worker processes count a per-line tokenizer's
+#: chunks (measured: see the module docstring).
+PROCESSES_FROM = 1_500_000
 #: How many times larger a chunk is for a per-line tokenizer: its tokens are Python
 #: strings whatever the chunk, and a chunk must hold enough lines to be worth
 #: forking tokenizer processes for (``tokenize.PARALLEL_MIN_LINES``).
@@ -130,14 +135,15 @@ def chunked_stats(
     """Count a whole test set chunk by chunk and concatenate each system's rows.
 
     Equal to ``chunk_stats`` on the whole test set, whatever ``workers`` and
-    ``budget``. With ``workers`` > 1, from ``PROCESSES_FROM`` characters in a
-    process that may fork (``bleuviz.jobs.fork_context``: the command line),
-    ``workers`` forked processes count chunks of at most ``budget`` characters
-    (``CHUNKS_PER_WORKER`` each at least); else ``workers`` threads count them
-    (columnar tokenizers), or ``workers`` processes tokenize each chunk,
-    ``PER_LINE_FACTOR`` times larger, in turn (per-line tokenizers). Memory is
-    bounded by ``workers`` chunks at a time, not by the test set. ``progress``
-    hears how many segments are counted, chunk by chunk, in order.
+    ``budget``. With ``workers`` > 1, ``workers`` threads count chunks of
+    ``budget`` characters side by side (columnar tokenizers); a per-line
+    tokenizer's chunks are counted by ``workers`` forked processes, from
+    ``PROCESSES_FROM`` characters in a process that may fork
+    (``bleuviz.jobs.fork_context``: the command line), ``CHUNKS_PER_WORKER``
+    each at least, else here one after another, ``PER_LINE_FACTOR`` times
+    larger, each tokenized by ``workers`` processes. Memory is bounded by
+    ``workers`` chunks at a time, not by the test set. ``progress`` hears how
+    many segments are counted, chunk by chunk, in order.
 
     Raises:
         InputError: the streams do not all have the same number of lines.
@@ -171,10 +177,12 @@ def _plan(
     characters: int, tokenize: TokenizeConfig, workers: int, budget: int
 ) -> tuple[BaseContext | None, int]:
     """Return how to fork worker processes (None: count here) and a chunk's characters at most."""
+    if tokenize.name in COLUMNAR_TOKENIZERS:  # threads count as fast (see the module docstring)
+        return None, budget
     context = fork_context() if workers > 1 and characters >= PROCESSES_FROM else None
-    if context is not None:  # every tokenizer: a worker counts whole chunks
+    if context is not None:  # a worker tokenizes and counts whole chunks
         return context, min(budget, max(1, -(-characters // (workers * CHUNKS_PER_WORKER))))
-    return None, budget if tokenize.name in COLUMNAR_TOKENIZERS else budget * PER_LINE_FACTOR
+    return None, budget * PER_LINE_FACTOR
 
 
 @dataclass(frozen=True, slots=True)

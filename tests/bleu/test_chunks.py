@@ -204,12 +204,16 @@ def test_rows_are_the_same_whatever_the_jobs_and_the_chunks(
             np.testing.assert_array_equal(got_column, whole_column, strict=True)
 
 
+#: A per-line tokenizer (sacrebleu's own): its chunks go to worker processes.
+INTL = TokenizeConfig("intl")
+
+
 def small_test_set() -> tuple[list[str], list[list[str]]]:
     lines = [f"w{i % 7} w{i % 5} , w{i % 3} w{i % 11} ." for i in range(300)]
     return lines, [[f"w{i % 5} w{i % 7} , w{i % 3} ." for i in range(300)], lines[::-1]]
 
 
-@pytest.mark.parametrize("tokenize", ["13a", "intl"])
+@pytest.mark.parametrize("tokenize", ["13a", "intl"])  # threads, processes
 def test_worker_processes_report_progress_chunk_by_chunk_in_order(tokenize: str) -> None:
     lines, refs = small_test_set()
     config = TokenizeConfig(tokenize)
@@ -236,7 +240,7 @@ def test_a_worker_process_is_sent_bounds_and_counts_chunks_at_least_per_worker()
         worker_processes(),
         mock.patch.object(chunks, "_in_processes", spy),
     ):
-        chunked_stats({"a": lines}, refs, TokenizeConfig(), 4, 3, 10**9)
+        chunked_stats({"a": lines}, refs, INTL, 4, 3, 10**9)
     assert len(sent) >= 3 * chunks.CHUNKS_PER_WORKER
     assert sent[0][0] == 0 and sent[-1][1] == 300
     assert all(isinstance(bound, int) for cut in sent for bound in cut)
@@ -250,9 +254,9 @@ def test_below_the_threshold_no_process_is_started() -> None:
         mock.patch.object(chunks, "fork_context", lambda: fork),
         mock.patch.object(chunks, "_in_processes", started),
     ):
-        stats = chunked_stats({"a": lines}, refs, TokenizeConfig(), 4, 2, 500)
+        stats = chunked_stats({"a": lines}, refs, INTL, 4, 2, 500)
     started.assert_not_called()
-    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, TokenizeConfig(), 4)["a"])
+    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, INTL, 4)["a"])
 
 
 PARENT = os.getpid()
@@ -274,9 +278,17 @@ def test_a_broken_pool_leaves_the_chunks_left_to_this_process() -> None:
         worker_processes(),
         mock.patch.object(chunks, "_count_adopted", die_in_a_worker),
     ):
-        stats = chunked_stats(
-            {"a": lines}, refs, TokenizeConfig(), 4, 2, 500, lambda *r: seen.append(r)
-        )
-    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, TokenizeConfig(), 4)["a"])
+        stats = chunked_stats({"a": lines}, refs, INTL, 4, 2, 500, lambda *r: seen.append(r))
+    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, INTL, 4)["a"])
     counted = [int(what.split(" of ")[0].replace(",", "")) for what, _ in seen]
     assert counted[-1] == 300 and counted == sorted(set(counted))
+
+
+def test_columnar_tokenizers_count_in_threads_whatever_the_size() -> None:
+    """Two threads count them as fast as two processes (``bleuviz.bleu.chunks``'s figures)."""
+    lines, refs = small_test_set()
+    started = mock.Mock(side_effect=AssertionError("a process pool was started"))
+    with worker_processes(), mock.patch.object(chunks, "_in_processes", started):
+        stats = chunked_stats({"a": lines}, refs, TokenizeConfig("13a"), 4, 2, 500)
+    started.assert_not_called()
+    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, TokenizeConfig(), 4)["a"])

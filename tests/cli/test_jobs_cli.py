@@ -3,7 +3,8 @@
 The outputs are compared between whole processes (``python -m bleuviz``), one
 counting in one process (``--jobs 1``), the other with two workers; the
 bundled sample is too small for worker processes, so a second case lowers
-``bleuviz.bleu.chunks.PROCESSES_FROM`` to 0 in its process, so that they count it.
+``bleuviz.bleu.chunks.PROCESSES_FROM`` to 0 in its process, so that they count
+it (under ``-tok intl``, a per-line tokenizer; 13a's chunks go to threads).
 """
 
 from __future__ import annotations
