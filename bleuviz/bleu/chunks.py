@@ -9,17 +9,39 @@ later. A chunk always holds whole segments: a segment's hypotheses and its
 references are cut at the same line. Its references are indexed once and
 reused for every system.
 
-Tokenizers with a columnar replica run in pyarrow and numpy, which release the
-GIL, so chunks run in threads. The others are sacrebleu's per-line Python
-tokenizers: their chunks run one after another, each tokenized by forked worker
-processes (``bleuviz.bleu.tokenize.tokenize_lines``), as before chunking.
+On the command line (a process that may fork: ``bleuviz.jobs.fork_context``),
+a test set of ``PROCESSES_FROM`` characters or more under a per-line
+tokenizer (sacrebleu's own, pure Python) is counted by forked worker
+processes, chunk by chunk: each worker inherits the text when it is forked and
+is sent only a chunk's bounds; it sends back the chunk's rows. Tokenizers with
+a columnar replica run in pyarrow and numpy, which release the GIL, so their
+chunks run in threads, on the command line too: whole ``score
+--sentence-level`` commands at 100,000 segments x 2 references took 2.99 s
+(2.88-3.11) with two threads and 3.30 s (3.07-3.94) with two processes, 4.02 s
+with one (medians of 6 alternating runs, ``python -m benchmarks.bench_jobs
+--rounds 6 --no-sacrebleu``). Elsewhere (the app's threaded server), or below
+that size, a per-line tokenizer's chunks run one after another, each tokenized
+by forked worker processes where forking is safe
+(``bleuviz.bleu.tokenize.tokenize_lines``).
+
+``PROCESSES_FROM`` was measured on the 2-core machine bleuviz is developed on
+(``python -m benchmarks.bench_jobs --threshold --rounds 5 --tokenize intl``:
+BLEU's statistics of bench_core's synthetic lines, two references, lines never
+tokenized before, in one process; medians of 5 alternating runs, load average
+1.5): one worker / two the way before / two forked processes took 0.060 /
+0.056 / 0.087 s at 0.34M characters, 0.19 / 0.16 / 0.18 s at 0.85M, 0.39 /
+0.39 / 0.29 s at 1.7M, 0.86 / 0.84 / 0.56 s at 3.4M and 3.36 / 2.75 / 1.75 s
+at 13.6M. Processes start from 1.5M characters (about 4,500 segments of 25
+words with two references).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,11 +52,20 @@ from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
+from bleuviz.jobs import fork_context
 from bleuviz.progress import Progress
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 #: Characters (over every stream) a chunk holds at most, unless one segment alone is longer.
 #: Counting peaks at about 30 bytes per character, so a chunk needs about 120 MiB.
 CHUNK_CHARACTERS = 4_000_000
+#: Chunks each worker process counts at least, so that the work divides evenly.
+CHUNKS_PER_WORKER = 4
+#: Characters (over every stream) from which worker processes count a per-line tokenizer's
+#: chunks (measured: see the module docstring).
+PROCESSES_FROM = 1_500_000
 #: How many times larger a chunk is for a per-line tokenizer: its tokens are Python
 #: strings whatever the chunk, and a chunk must hold enough lines to be worth
 #: forking tokenizer processes for (``tokenize.PARALLEL_MIN_LINES``).
@@ -68,11 +99,21 @@ def chunk_bounds(streams: Sequence[Sequence[str]], budget: int = CHUNK_CHARACTER
     """
     if budget < 1:
         raise ConfigError(f"budget: must be at least 1 character, got {budget}")
+    return _cut(np.cumsum(_characters(streams)), budget)
+
+
+def _characters(streams: Sequence[Sequence[str]]) -> IntArray:
+    """Return each segment's characters over all ``streams`` (aligned, of N lines each)."""
     n = len(streams[0]) if streams else 0
     sizes = np.zeros(n, dtype=np.int64)
     for stream in streams:
         sizes += np.fromiter(map(len, stream), np.int64, n)
-    ends = np.cumsum(sizes)
+    return sizes
+
+
+def _cut(ends: IntArray, budget: int) -> IntArray:
+    """Cut segments whose characters end at ``ends`` (a cumulative sum) into chunks."""
+    n = len(ends)
     bounds = [0]
     while bounds[-1] < n:
         start = bounds[-1]
@@ -93,50 +134,133 @@ def chunked_stats(
 ) -> dict[str, SegmentStats]:
     """Count a whole test set chunk by chunk and concatenate each system's rows.
 
-    Equal to ``chunk_stats`` on the whole test set. ``workers`` threads count
-    chunks of ``budget`` characters side by side (columnar tokenizers), or
-    ``workers`` processes tokenize each chunk, ``PER_LINE_FACTOR`` times
-    larger, in turn (per-line tokenizers); memory is then bounded by
+    Equal to ``chunk_stats`` on the whole test set, whatever ``workers`` and
+    ``budget``. With ``workers`` > 1, ``workers`` threads count chunks of
+    ``budget`` characters side by side (columnar tokenizers); a per-line
+    tokenizer's chunks are counted by ``workers`` forked processes, from
+    ``PROCESSES_FROM`` characters in a process that may fork
+    (``bleuviz.jobs.fork_context``: the command line), ``CHUNKS_PER_WORKER``
+    each at least, else here one after another, ``PER_LINE_FACTOR`` times
+    larger, each tokenized by ``workers`` processes. Memory is bounded by
     ``workers`` chunks at a time, not by the test set. ``progress`` hears how
     many segments are counted, chunk by chunk, in order.
 
     Raises:
         InputError: the streams do not all have the same number of lines.
     """
-    columnar = tokenize.name in COLUMNAR_TOKENIZERS
+    work = _Work(hypotheses, references, tokenize, max_order)
     streams = [*references, *hypotheses.values()]
     aligned = bool(references) and all(len(s) == len(references[0]) for s in streams)
-    size = budget if columnar else budget * PER_LINE_FACTOR
-    bounds = chunk_bounds(streams, size).tolist() if aligned else []
-    cuts = list(pairwise(bounds))
+    if budget < 1:
+        raise ConfigError(f"budget: must be at least 1 character, got {budget}")
+    ends = np.cumsum(_characters(streams)) if aligned else np.zeros(0, np.int64)
+    context, size = _plan(int(ends[-1]) if len(ends) else 0, tokenize, workers, budget)
+    cuts = list(pairwise(_cut(ends, size).tolist()))
     if len(cuts) < 2:  # one chunk, or none; chunk_stats refuses unaligned streams
         return chunk_stats(hypotheses, references, tokenize, max_order, workers)
+    counted = _Counted(progress, cuts[-1][1])
+    if context is not None:
+        _in_processes(work, cuts, workers, context, counted)
+    elif tokenize.name in COLUMNAR_TOKENIZERS and workers > 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for cut, part in zip(cuts, pool.map(work.count, cuts), strict=True):
+                counted.add(part, cut[1])
+    else:
+        for cut in cuts:
+            counted.add(work.count(cut, workers), cut[1])
+    return {
+        name: SegmentStats.concat([part[name] for part in counted.parts]) for name in hypotheses
+    }
 
-    def run(cut: tuple[int, int], inner: int) -> dict[str, SegmentStats]:
+
+def _plan(
+    characters: int, tokenize: TokenizeConfig, workers: int, budget: int
+) -> tuple[BaseContext | None, int]:
+    """Return how to fork worker processes (None: count here) and a chunk's characters at most."""
+    if tokenize.name in COLUMNAR_TOKENIZERS:  # threads count as fast (see the module docstring)
+        return None, budget
+    context = fork_context() if workers > 1 and characters >= PROCESSES_FROM else None
+    if context is not None:  # a worker tokenizes and counts whole chunks
+        return context, min(budget, max(1, -(-characters // (workers * CHUNKS_PER_WORKER))))
+    return None, budget * PER_LINE_FACTOR
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """A test set's text to count, chunk by chunk: each chunk is a pure function of it."""
+
+    hypotheses: Mapping[str, Sequence[str]]
+    references: Sequence[Sequence[str]]
+    tokenize: TokenizeConfig
+    max_order: int
+
+    def count(self, cut: tuple[int, int], workers: int = 1) -> dict[str, SegmentStats]:
+        """Count segments ``cut[0]`` to ``cut[1]`` (``workers`` > 1: see ``chunk_stats``)."""
         start, stop = cut
         return chunk_stats(
-            {name: lines[start:stop] for name, lines in hypotheses.items()},
-            [stream[start:stop] for stream in references],
-            tokenize,
-            max_order,
-            inner,
+            {name: lines[start:stop] for name, lines in self.hypotheses.items()},
+            [stream[start:stop] for stream in self.references],
+            self.tokenize,
+            self.max_order,
+            workers,
         )
 
-    n = bounds[-1]
-    parts: list[dict[str, SegmentStats]] = []
 
-    def counted(part: dict[str, SegmentStats], stop: int) -> None:
-        parts.append(part)
-        if progress is not None:
-            progress(f"{stop:,} of {n:,} segments", stop / n)
+@dataclass(slots=True)
+class _Counted:
+    """The chunks counted so far, in order, told to ``progress`` (working state)."""
 
-    if progress is not None:
-        progress(f"0 of {n:,} segments", 0.0)
-    if not columnar or workers < 2:
-        for cut in cuts:
-            counted(run(cut, workers), cut[1])
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            for cut, part in zip(cuts, pool.map(run, cuts, [1] * len(cuts)), strict=True):
-                counted(part, cut[1])
-    return {name: SegmentStats.concat([part[name] for part in parts]) for name in hypotheses}
+    progress: Progress | None
+    segments: int
+    parts: list[dict[str, SegmentStats]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.add(None, 0)
+
+    def add(self, part: dict[str, SegmentStats] | None, stop: int) -> None:
+        """Keep the next chunk's rows (None: none yet) and report ``stop`` segments counted."""
+        if part is not None:
+            self.parts.append(part)
+        if self.progress is not None:
+            self.progress(f"{stop:,} of {self.segments:,} segments", stop / self.segments)
+
+
+def _in_processes(
+    work: _Work,
+    cuts: list[tuple[int, int]],
+    workers: int,
+    context: BaseContext,
+    counted: _Counted,
+) -> None:
+    """Count the chunks between ``cuts`` in ``workers`` forked processes, in order.
+
+    A worker inherits ``work`` when it is forked (``_adopt``): it is sent only
+    each chunk's bounds, and sends back the chunk's rows. If the pool breaks
+    (a worker killed), the chunks not yet counted are counted here.
+    """
+    # Imported here: multiprocessing takes 20 ms to import, a tenth of a small command.
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(workers, context, initializer=_adopt, initargs=(work,))
+    try:
+        with pool:
+            for cut, part in zip(cuts, pool.map(_count_adopted, cuts), strict=True):
+                counted.add(part, cut[1])
+    except BrokenProcessPool:
+        for cut in cuts[len(counted.parts) :]:
+            counted.add(work.count(cut), cut[1])
+
+
+#: The test set a forked worker counts (``_adopt``: in workers only, inherited, never sent).
+_adopted: list[_Work] = []
+
+
+def _adopt(work: _Work) -> None:
+    """Keep ``work`` in this worker (its pool's initializer, run once forked)."""
+    _adopted[:] = [work]
+
+
+def _count_adopted(cut: tuple[int, int]) -> dict[str, SegmentStats]:
+    """Count one chunk of the test set this worker adopted."""
+    return _adopted[0].count(cut)

@@ -9,13 +9,13 @@ columns of lines; tests hold those replicas token for token to these.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import import_module
 
 from bleuviz.errors import ConfigError
+from bleuviz.jobs import fork_context, usable_cores
 
 #: Tokenizer names offered by bleuviz, in the order the UI lists them.
 TOKENIZERS: tuple[str, ...] = (
@@ -57,8 +57,8 @@ class TokenizeConfig:
 
 
 def default_workers() -> int:
-    """Worker processes the command line uses for tokenizing: one per core."""
-    return os.cpu_count() or 1
+    """Workers the app counts with: one per usable core (``bleuviz.jobs.usable_cores``)."""
+    return usable_cores()
 
 
 @cache
@@ -113,17 +113,16 @@ def tokenize_lines(lines: Sequence[str], config: TokenizeConfig, workers: int = 
     ``workers`` > 1, large inputs are split among forked worker processes, each
     running the same sacrebleu tokenizer, and the results are joined in order.
     Forking is only safe in a single-threaded process (the command line), so
-    the default is 1; the app never forks.
+    the default is 1, and a threaded process (the app's server) tokenizes here
+    whatever ``workers`` (``bleuviz.jobs.fork_context``).
     """
-    if workers < 2 or len(lines) < PARALLEL_MIN_LINES:
+    context = fork_context() if workers > 1 and len(lines) >= PARALLEL_MIN_LINES else None
+    if context is None:
         return _tokenize_chunk(list(lines), config)
-    # Imported here: multiprocessing takes 20 ms to import, a tenth of a small command.
-    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     size = -(-len(lines) // workers)
     chunks = [list(lines[i : i + size]) for i in range(0, len(lines), size)]
-    context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         parts = pool.map(_tokenize_chunk, chunks, [config] * len(chunks))
         return [line for part in parts for line in part]

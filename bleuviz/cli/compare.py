@@ -11,6 +11,7 @@ from bleuviz.cli.dask_options import add_dask_options, check_dask_args
 from bleuviz.cli.options import (
     add_bleu_options,
     add_input_options,
+    add_jobs_option,
     bleu_config,
     cli_evaluation,
     cli_settings,
@@ -45,6 +46,7 @@ def add_compare_parser(commands: Any) -> argparse.ArgumentParser:
     )
     add_input_options(parser)
     add_bleu_options(parser)
+    add_jobs_option(parser)
     parser.add_argument(
         "--paired-bs",
         type=whole_number(RESAMPLES.low, RESAMPLES.high),

@@ -17,6 +17,7 @@ from bleuviz.analysis.meta_eval import is_human_reference
 from bleuviz.cli.options import (
     add_bleu_options,
     add_input_options,
+    add_jobs_option,
     bleu_config,
     cli_evaluation,
     load_testset,
@@ -41,6 +42,7 @@ def add_correlate_parser(commands: Any) -> argparse.ArgumentParser:
     )
     add_input_options(parser)
     add_bleu_options(parser)
+    add_jobs_option(parser)
     parser.add_argument("--human", required=True, metavar="NAME", help="the human score")
     parser.add_argument(
         "--metrics",

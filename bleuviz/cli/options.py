@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bleuviz.bleu import DEFAULT_FLAVOR, DEFAULT_ORDER, FLAVORS, BleuConfig
 from bleuviz.bleu.orders import MAX_ORDER
-from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig, default_workers
+from bleuviz.bleu.tokenize import DEFAULT_TOKENIZER, TOKENIZERS, TokenizeConfig
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.decode import (
     DEFAULT_MAX_BYTES,
@@ -27,6 +28,7 @@ from bleuviz.io.mqm_score import DEFAULT_WEIGHTS_SPEC, parse_weights
 from bleuviz.io.scores import SegmentScores
 from bleuviz.io.seg_scores import SEG_SCORE_SUFFIX, attach_seg_scores, set_directions
 from bleuviz.io.testset import TestSet
+from bleuviz.jobs import JOBS_ENV, job_count
 from bleuviz.limits import (
     DECIMAL,
     MAX_CHRF_BETA,
@@ -231,6 +233,17 @@ def add_bleu_options(parser: argparse.ArgumentParser, formats: tuple[str, ...] =
     parser.add_argument("--format", "-f", choices=formats, default=formats[0])
 
 
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--jobs`` (``bleuviz.jobs.job_count`` reads it, ``$BLEUVIZ_JOBS`` and the cores)."""
+    parser.add_argument(
+        "--jobs",
+        type=whole_number(1),
+        metavar="N",
+        help=f"worker processes that count large inputs (default: ${JOBS_ENV}, else one per "
+        "usable core); 1 counts in this process; no number changes",
+    )
+
+
 def add_metric_options(parser: argparse.ArgumentParser) -> None:
     """Add ``-m`` and sacrebleu's chrF and TER options, spelled as sacrebleu spells them."""
     parser.add_argument(
@@ -335,7 +348,11 @@ def load_testset(args: argparse.Namespace) -> tuple[TestSet, list[str]]:
 
 
 def cli_settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
-    """The settings ``--tokenize``, ``--lowercase`` and BLEU's options describe."""
+    """The settings ``--tokenize``, ``--lowercase``, BLEU's options and ``--jobs`` describe.
+
+    Raises:
+        ConfigError: ``--jobs`` or ``$BLEUVIZ_JOBS`` is not a whole number of at least 1.
+    """
     # The metrics' modules load where a command scores (``rouge``, ``add`` and ``list`` do not).
     from bleuviz.metrics.spec import MetricOptions, Settings
 
@@ -344,7 +361,7 @@ def cli_settings(args: argparse.Namespace, config: BleuConfig) -> Settings:
         bleu=config,
         tokenize=TokenizeConfig(args.tokenize, lowercase),
         options=MetricOptions(lowercase=lowercase),
-        workers=default_workers(),
+        workers=job_count(args.jobs, os.environ),
     )
 
 

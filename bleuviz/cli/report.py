@@ -21,6 +21,7 @@ from bleuviz.cli.options import (
     STDIN,
     add_bleu_options,
     add_input_options,
+    add_jobs_option,
     add_metric_options,
     bleu_config,
     chrf_config,
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
 
 #: Options left out of the command line the report states: they change no number, and
 #: the report's own name would make two builds of the same inputs differ.
-_UNSTATED = ("func", "command", "workspace", "output")
+_UNSTATED = ("func", "command", "workspace", "output", "jobs")
 
 
 def add_report_parser(commands: Any) -> argparse.ArgumentParser:
@@ -66,6 +67,7 @@ def add_report_parser(commands: Any) -> argparse.ArgumentParser:
     add_input_options(parser)
     add_bleu_options(parser, formats=("html",))
     add_metric_options(parser)
+    add_jobs_option(parser)
     parser.add_argument("--output", "-o", required=True, metavar="FILE.html", help="the report")
     parser.add_argument(
         "--human",

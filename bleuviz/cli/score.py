@@ -18,6 +18,7 @@ from bleuviz.cli.options import (
     SCORE_METRICS,
     add_bleu_options,
     add_input_options,
+    add_jobs_option,
     add_metric_options,
     bleu_config,
     chrf_config,
@@ -55,6 +56,7 @@ def add_score_parser(commands: Any) -> argparse.ArgumentParser:
     add_input_options(parser)
     add_bleu_options(parser)
     add_metric_options(parser)
+    add_jobs_option(parser)
     parser.add_argument("--sentence-level", action="store_true", help="also score every segment")
     parser.add_argument(
         "--confidence",

@@ -12,8 +12,9 @@ is taken from an in-memory cache (keyed on a digest of the text and the
 options; nothing is written to disk), so it is never scored twice.
 
 Worker processes are forked when the caller has a single thread (the command
-line: no start-up cost) and started from a fork server otherwise (the app's
-server runs threads, and forking a threaded process can deadlock); the fork
+line, on Linux: ``bleuviz.jobs.fork_context``; no start-up cost) and started
+from a fork server otherwise (the app's server runs threads, and forking a
+threaded process can deadlock); the fork
 server imports TER's modules once, before forking its workers, so a worker
 starts scoring at once, and never runs the caller's main script (the app's
 page: :mod:`bleuviz.metrics.worker_processes`). If the pool breaks anyway, the
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bleuviz.arrays import FloatArray, IntArray
+from bleuviz.jobs import fork_context
 from bleuviz.metrics.spec import readonly
 from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.metrics.ter_score import ter_statistics
@@ -152,7 +154,7 @@ def _worth_a_pool(pairs: Mapping[str, IntArray], workers: int) -> bool:
     """
     if workers < 2 or sum(len(p) for p in pairs.values()) < PARALLEL_FROM:
         return False
-    if threading.active_count() == 1 or _prepared.is_set():
+    if fork_context() is not None or _prepared.is_set():
         return True
     return sum(int(p.sum()) for p in pairs.values()) >= FORKSERVER_FROM_PAIRS
 
@@ -228,8 +230,9 @@ def _in_pool(
 def _context() -> multiprocessing.context.BaseContext:
     """Fork when this process has one thread; else a fork server that has imported
     TER's modules once, so that each worker forked from it starts scoring at once."""
-    if threading.active_count() == 1:
-        return multiprocessing.get_context("fork")
+    forked = fork_context()
+    if forked is not None:
+        return forked
     context = fork_server()
     # Read when the fork server starts (the first pool of the process, or prepare_workers).
     context.set_forkserver_preload(_preload)

@@ -1,13 +1,20 @@
 """Tests of chunked counting (bleuviz.bleu.chunks): chunks concatenate to the whole.
 
 Oracles: ``chunk_stats`` on the whole test set (one reference index, no
-chunking), and sacrebleu 2.6.0 ``BLEU()._extract_corpus_statistics`` for the
-rows ``[hyp_len, ref_len, correct_1..N, total_1..N]``.
+chunking, one process), and sacrebleu 2.6.0 ``BLEU()._extract_corpus_statistics``
+for the rows ``[hyp_len, ref_len, correct_1..N, total_1..N]``. Worker processes
+are tested with ``PROCESSES_FROM`` set to 0, so that a few segments go to them.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import pairwise
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -15,12 +22,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 
+from bleuviz.bleu import chunks
 from bleuviz.bleu.chunks import chunk_bounds, chunk_stats, chunked_stats
 from bleuviz.bleu.corpus import compute_corpus_stats
 from bleuviz.bleu.stats import SegmentStats
-from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig, get_tokenizer
 from bleuviz.errors import ConfigError, InputError
 from bleuviz.io.assemble import build_testset
+from tests.conftest import TINY_VOCABULARY
 
 tokenize_configs = st.builds(
     TokenizeConfig, st.sampled_from(["13a", "intl", "zh", "char", "none"]), st.booleans()
@@ -124,3 +133,162 @@ def test_bad_budget_and_no_parts_are_refused() -> None:
         chunk_bounds([["x"]], 0)
     with pytest.raises(ConfigError, match="parts: at least one"):
         SegmentStats.concat([])
+
+
+@contextmanager
+def worker_processes() -> Iterator[None]:
+    """Count in forked worker processes from the first character (``PROCESSES_FROM`` 0).
+
+    Forked even beside another thread (pytest-xdist's): the workers only count.
+    """
+    if not sys.platform.startswith("linux"):
+        pytest.skip("worker processes are forked on Linux only")
+    fork = multiprocessing.get_context("fork")
+    with (
+        mock.patch.object(chunks, "PROCESSES_FROM", 0),
+        mock.patch.object(chunks, "fork_context", lambda: fork),
+    ):
+        yield
+
+
+def loadable(name: str) -> str:
+    """Return ``name``, skipping a tokenizer whose optional extra is not installed."""
+    try:
+        get_tokenizer(name)
+    except ConfigError as exc:
+        pytest.skip(str(exc))
+    return name
+
+
+@st.composite
+def systems_and_references(draw: st.DrawFn) -> tuple[dict[str, list[str]], list[list[str]]]:
+    """0-12 segments, 1-4 references, 1-2 systems; empty lines and all-empty segments common."""
+    n = draw(st.integers(0, 12))
+    word = st.sampled_from([*TINY_VOCABULARY, "Über", "日本語", "x.y", "1,000"])
+    line = st.lists(word, max_size=12).map(" ".join)
+    stream = st.lists(line | st.just(""), min_size=n, max_size=n)
+    refs = draw(st.lists(stream, min_size=1, max_size=4))
+    systems = draw(st.lists(stream, min_size=1, max_size=2))
+    return {f"s{i}": lines for i, lines in enumerate(systems)}, refs
+
+
+@pytest.mark.parametrize("name", TOKENIZERS)
+@settings(max_examples=25, deadline=None)
+@given(
+    test_set=systems_and_references(),
+    lowercase=st.booleans(),
+    max_order=st.integers(1, 4),
+    budget=st.integers(1, 80),
+    jobs=st.integers(1, 3),
+)
+def test_rows_are_the_same_whatever_the_jobs_and_the_chunks(
+    name: str,
+    test_set: tuple[dict[str, list[str]], list[list[str]]],
+    lowercase: bool,
+    max_order: int,
+    budget: int,
+    jobs: int,
+) -> None:
+    """Every tokenizer, 1-4 references, chunks of a segment or more, 1-3 worker processes."""
+    systems, refs = test_set
+    tok = TokenizeConfig(loadable(name), lowercase)
+    with worker_processes():
+        got = chunked_stats(systems, refs, tok, max_order, jobs, budget)
+    whole = chunk_stats(systems, refs, tok, max_order)
+    assert list(got) == list(systems)
+    for system in systems:
+        for got_column, whole_column in zip(
+            got[system]._columns(), whole[system]._columns(), strict=True
+        ):
+            assert got_column.dtype == whole_column.dtype
+            np.testing.assert_array_equal(got_column, whole_column, strict=True)
+
+
+#: A per-line tokenizer (sacrebleu's own): its chunks go to worker processes.
+INTL = TokenizeConfig("intl")
+
+
+def small_test_set() -> tuple[list[str], list[list[str]]]:
+    lines = [f"w{i % 7} w{i % 5} , w{i % 3} w{i % 11} ." for i in range(300)]
+    return lines, [[f"w{i % 5} w{i % 7} , w{i % 3} ." for i in range(300)], lines[::-1]]
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl"])  # threads, processes
+def test_worker_processes_report_progress_chunk_by_chunk_in_order(tokenize: str) -> None:
+    lines, refs = small_test_set()
+    config = TokenizeConfig(tokenize)
+    seen: list[tuple[str, float]] = []
+    with worker_processes():
+        stats = chunked_stats({"a": lines}, refs, config, 4, 2, 500, lambda *r: seen.append(r))
+    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, config, 4)["a"])
+    counted = [int(what.split(" of ")[0].replace(",", "")) for what, _ in seen]
+    assert seen[0] == ("0 of 300 segments", 0.0) and seen[-1] == ("300 of 300 segments", 1.0)
+    assert len(seen) > 3 and counted == sorted(set(counted))
+
+
+def test_a_worker_process_is_sent_bounds_and_counts_chunks_at_least_per_worker() -> None:
+    """Each worker counts several chunks of about an even share (``CHUNKS_PER_WORKER``)."""
+    lines, refs = small_test_set()
+    sent: list[tuple[int, int]] = []
+    real = chunks._in_processes
+
+    def spy(work, cuts, workers, context, counted):  # type: ignore[no-untyped-def]
+        sent.extend(cuts)
+        return real(work, cuts, workers, context, counted)
+
+    with (
+        worker_processes(),
+        mock.patch.object(chunks, "_in_processes", spy),
+    ):
+        chunked_stats({"a": lines}, refs, INTL, 4, 3, 10**9)
+    assert len(sent) >= 3 * chunks.CHUNKS_PER_WORKER
+    assert sent[0][0] == 0 and sent[-1][1] == 300
+    assert all(isinstance(bound, int) for cut in sent for bound in cut)
+
+
+def test_below_the_threshold_no_process_is_started() -> None:
+    lines, refs = small_test_set()
+    started = mock.Mock(side_effect=AssertionError("a process pool was started"))
+    fork = multiprocessing.get_context("fork")
+    with (
+        mock.patch.object(chunks, "fork_context", lambda: fork),
+        mock.patch.object(chunks, "_in_processes", started),
+    ):
+        stats = chunked_stats({"a": lines}, refs, INTL, 4, 2, 500)
+    started.assert_not_called()
+    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, INTL, 4)["a"])
+
+
+PARENT = os.getpid()
+
+
+def die_in_a_worker(cut: tuple[int, int]) -> dict[str, SegmentStats]:
+    """A chunk function whose worker dies from segment 100 on (as killed by the OOM killer)."""
+    if os.getpid() == PARENT:
+        raise AssertionError("a chunk was sent to a worker but counted in the parent")
+    if cut[0] >= 100:
+        os._exit(1)
+    return chunks._adopted[0].count(cut)
+
+
+def test_a_broken_pool_leaves_the_chunks_left_to_this_process() -> None:
+    lines, refs = small_test_set()
+    seen: list[tuple[str, float]] = []
+    with (
+        worker_processes(),
+        mock.patch.object(chunks, "_count_adopted", die_in_a_worker),
+    ):
+        stats = chunked_stats({"a": lines}, refs, INTL, 4, 2, 500, lambda *r: seen.append(r))
+    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, INTL, 4)["a"])
+    counted = [int(what.split(" of ")[0].replace(",", "")) for what, _ in seen]
+    assert counted[-1] == 300 and counted == sorted(set(counted))
+
+
+def test_columnar_tokenizers_count_in_threads_whatever_the_size() -> None:
+    """Two threads count them as fast as two processes (``bleuviz.bleu.chunks``'s figures)."""
+    lines, refs = small_test_set()
+    started = mock.Mock(side_effect=AssertionError("a process pool was started"))
+    with worker_processes(), mock.patch.object(chunks, "_in_processes", started):
+        stats = chunked_stats({"a": lines}, refs, TokenizeConfig("13a"), 4, 2, 500)
+    started.assert_not_called()
+    assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, TokenizeConfig(), 4)["a"])

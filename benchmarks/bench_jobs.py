@@ -1,0 +1,187 @@
+"""Time ``score --sentence-level`` with ``--jobs 1`` against ``--jobs 2``, whole processes.
+
+Usage, from the project root:
+  python -m benchmarks.bench_jobs [--segments 100000] [--rounds 5] [--no-sacrebleu]
+                                  [--tokenize 13a]
+  python -m benchmarks.bench_jobs --threshold [--rounds 5]
+
+The test set is bench_core's synthetic one (about 25 tokens a line, seeded), a
+hypothesis and two references of ``--segments`` lines. Each round runs, in an
+order that rotates from round to round, ``python -m bleuviz score
+--sentence-level --jobs 1`` and ``--jobs 2`` (text output, written to a file),
+``--jobs 2`` on the path before chunks went to worker processes
+(``PROCESSES_FROM`` set out of reach in that process; columnar tokenizers
+count in threads either way) and, as a peer,
+sacrebleu's command line (``sacrebleu REF1 REF2 -i HYP -b``, corpus score
+only). It prints, per command, the median wall-clock and CPU seconds with
+their min-max over the rounds, and the peak memory of its whole process tree
+(worker processes included), as RSS and as PSS; then the ratios of the
+medians (jobs 2 / jobs 1, processes / threads, each against sacrebleu), and
+whether every bleuviz command printed the same bytes.
+
+``--threshold`` measures instead, in this process, where worker processes
+start to pay (``bleuviz.bleu.chunks.PROCESSES_FROM``): BLEU's statistics of
+test sets of growing size (bench_core's lines, two references, never seen
+before: sacrebleu's tokenizers memoize lines) counted with ``workers=1``, with
+two workers on the path below the threshold and with two forked processes,
+the median of ``--rounds`` alternating runs each. Use a per-line tokenizer
+(``--tokenize intl``): the columnar ones never go to processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.bench_core import (
+    MEASURED_BLEUVIZ,
+    ROOT,
+    bleuviz_cmd,
+    make_streams,
+    tree_rss_kib,
+    write,
+)
+from benchmarks.bench_metrics import tree_rss_kib as tree_pss_kib
+from bleuviz.jobs import usable_cores
+
+#: ``--jobs 2`` on the path before chunks went to worker processes (``PROCESSES_FROM`` out of
+#: reach): a per-line tokenizer's chunks one after another, each tokenized by forked processes.
+IN_THREADS = "from bleuviz.bleu import chunks\nchunks.PROCESSES_FROM = 10**18\n" + MEASURED_BLEUVIZ
+
+
+def run(cmd: list[str]) -> tuple[float, float, float, float, str]:
+    """Run ``cmd``; return wall and CPU seconds, peak RSS and PSS of its process tree (MiB), stdout.
+
+    CPU: user + system of the command and every child it waited for. RSS counts
+    a page a forked worker shares with its parent once per process; PSS
+    (``bench_metrics.tree_rss_kib``) shares it out. Both are sampled every 10 ms.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
+        rss = pss = 0
+        while proc.poll() is None:
+            rss, pss = max(rss, tree_rss_kib(proc.pid)), max(pss, tree_pss_kib(proc.pid))
+            time.sleep(0.01)
+        seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if proc.returncode:
+            sys.exit(f"{' '.join(cmd[:4])}...: exit status {proc.returncode}")
+        out.seek(0)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        return seconds, cpu, rss / 1024, pss / 1024, out.read().decode("utf-8")
+
+
+def spread(values: list[float], unit: str = "s", digits: int = 2) -> str:
+    """``median unit (min-max)`` of the rounds."""
+    return (
+        f"{statistics.median(values):.{digits}f} {unit} "
+        f"({min(values):.{digits}f}-{max(values):.{digits}f})"
+    )
+
+
+def threshold(rounds: int, tokenize: str) -> None:
+    """Print, per test-set size, the median seconds of one worker, two the way before, two
+    processes."""
+    from unittest import mock
+
+    from bleuviz.bleu import chunks
+    from bleuviz.bleu.tokenize import TokenizeConfig
+
+    streams = make_streams(40_000, None)
+    ways = {"1 process": (1, 0), "2 before": (2, 10**18), "2 processes": (2, 0)}
+    warm = [stream[:100] for stream in streams]  # imports and first calls out of the timings
+    chunks.chunked_stats({"hyp": warm[0]}, warm[1:], TokenizeConfig(tokenize), 4, 1)
+    for n in (500, 1_000, 2_500, 5_000, 10_000, 20_000, 40_000):
+        hyp, *refs = (stream[:n] for stream in streams)
+        characters = sum(len(line) for stream in (hyp, *refs) for line in stream)
+        times: dict[str, list[float]] = {way: [] for way in ways}
+        for round_ in range(rounds):
+            for k, (way, (workers, start)) in enumerate(ways.items()):
+                # Lines never seen before: sacrebleu's tokenizers memoize 65,536 lines.
+                tag = f" {round_}.{k}"
+                fresh = [[line + tag for line in stream] for stream in (hyp, *refs)]
+                with mock.patch.object(chunks, "PROCESSES_FROM", start):
+                    began = time.perf_counter()
+                    chunks.chunked_stats(
+                        {"hyp": fresh[0]}, fresh[1:], TokenizeConfig(tokenize), 4, workers
+                    )
+                    times[way].append(time.perf_counter() - began)
+        cells = ", ".join(f"{way} {spread(t, 's', 3)}" for way, t in times.items())
+        print(f"{n:,} segments ({characters / 1e6:.2f}M characters): {cells}")
+
+
+def main() -> None:
+    """Run the rounds and print one line per command, then the ratios."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--segments", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--no-sacrebleu", action="store_true", help="skip the peer")
+    parser.add_argument("--threshold", action="store_true", help="where processes start to pay")
+    parser.add_argument("--tokenize", default="13a", help="BLEU's tokenizer (both tools)")
+    args = parser.parse_args()
+    if args.threshold:
+        threshold(args.rounds, args.tokenize)
+        return
+    print(f"usable cores: {usable_cores()}; {args.segments:,} segments x 2 references, "
+          f"{args.rounds} rounds, -tok {args.tokenize}")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        names = ("hyp", "ref1", "ref2")
+        streams = make_streams(args.segments, None)
+        hyp, ref1, ref2 = (
+            write(Path(tmp), f"{k}.txt", s) for k, s in zip(names, streams, strict=True)
+        )
+        del streams
+        tok = ("-tok", args.tokenize)
+        threads = bleuviz_cmd(hyp, [ref1, ref2], *tok, "--jobs", "2")
+        threads[threads.index(MEASURED_BLEUVIZ)] = IN_THREADS
+        commands = {
+            "bleuviz --jobs 1": bleuviz_cmd(hyp, [ref1, ref2], *tok, "--jobs", "1"),
+            "bleuviz --jobs 2": bleuviz_cmd(hyp, [ref1, ref2], *tok, "--jobs", "2"),
+            "bleuviz --jobs 2 before (no chunk processes)": threads,
+        }
+        if not args.no_sacrebleu:
+            commands["sacrebleu (corpus only)"] = [
+                sys.executable, "-m", "sacrebleu", ref1, ref2, "-i", hyp, "-b", *tok,
+            ]  # fmt: skip
+        walls: dict[str, list[float]] = {name: [] for name in commands}
+        cpus: dict[str, list[float]] = {name: [] for name in commands}
+        peaks: dict[str, list[float]] = {name: [] for name in commands}
+        shared: dict[str, list[float]] = {name: [] for name in commands}
+        outputs: dict[str, set[str]] = {name: set() for name in commands}
+        order = list(commands)
+        for round_ in range(args.rounds):
+            for name in order[round_ % len(order) :] + order[: round_ % len(order)]:
+                seconds, cpu, peak, pss, out = run(commands[name])
+                walls[name].append(seconds)
+                cpus[name].append(cpu)
+                peaks[name].append(peak)
+                shared[name].append(pss)
+                outputs[name].add(out)
+    for name in commands:
+        print(f"{name}: wall {spread(walls[name])}, cpu {spread(cpus[name])}, "
+              f"peak of the process tree: RSS {spread(peaks[name], 'MiB', 0)}, "
+              f"PSS {spread(shared[name], 'MiB', 0)}")  # fmt: skip
+    one, two = (statistics.median(walls[f"bleuviz --jobs {n}"]) for n in (1, 2))
+    before = statistics.median(walls["bleuviz --jobs 2 before (no chunk processes)"])
+    print(f"jobs 2 / jobs 1 (median wall): {two / one:.3f}; jobs 2 / jobs 2 before: "
+          f"{two / before:.3f}")  # fmt: skip
+    if not args.no_sacrebleu:
+        peer = statistics.median(walls["sacrebleu (corpus only)"])
+        print(f"against sacrebleu (median wall): jobs 1 {one / peer:.3f}, jobs 2 {two / peer:.3f}")
+    same = all(len(outputs[name]) == 1 for name in commands if "bleuviz" in name)
+    same = (
+        same and len({out for name in commands if "bleuviz" in name for out in outputs[name]}) == 1
+    )
+    print(f"the same output from every bleuviz command in every round: {same}")
+
+
+if __name__ == "__main__":
+    main()
