@@ -45,7 +45,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from bleuviz.teach.examples import EXAMPLE_BY_KEY
 from bleuviz.teach.lesson import Lesson, encode_lesson
-from tests.serving import free_port, serving
+from tests.serving import free_port, serving, streamlit_command
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -70,19 +70,7 @@ def server_cpu(pid: int) -> float:
 def streamlit(folder: Path, script: str, log: Path) -> Iterator[tuple[str, int]]:
     """Serve ``script`` (an ``st.App`` file) from ``folder``; yield its URL and the server's pid."""
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        script,
-        "--server.port",
-        str(port),
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-    ]
+    command = streamlit_command(script, port)
     env = {
         **os.environ,
         "BLEUVIZ_WORKSPACE": str(log.with_suffix(".workspace")),

@@ -15,7 +15,7 @@ from functools import cache
 from importlib import import_module
 
 from bleuviz.errors import ConfigError
-from bleuviz.jobs import fork_context, usable_cores
+from bleuviz.jobs import fork_context
 
 #: Tokenizer names offered by bleuviz, in the order the UI lists them.
 TOKENIZERS: tuple[str, ...] = (
@@ -54,11 +54,6 @@ class TokenizeConfig:
             raise ConfigError(
                 f"tokenize: unknown tokenizer {self.name!r}; choose one of {', '.join(TOKENIZERS)}"
             )
-
-
-def default_workers() -> int:
-    """Workers the app counts with: one per usable core (``bleuviz.jobs.usable_cores``)."""
-    return usable_cores()
 
 
 @cache

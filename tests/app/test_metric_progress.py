@@ -15,7 +15,7 @@ import streamlit
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.cache import background
-from bleuviz.bleu.tokenize import default_workers
+from bleuviz.jobs import usable_cores
 from bleuviz.metrics import ter_parallel
 from tests.data import SAMPLE_SYSTEM_LINES
 
@@ -117,7 +117,7 @@ def test_scoring_every_system_shows_the_segments_done_and_the_time_left(
     assert any(text.endswith(" s left") for text in bars)
     # Every system in one call, with the command line's worker processes (the app
     # scored one system a call, in the server's own thread).
-    assert slow_ter == [(N_SYSTEMS, default_workers())]
+    assert slow_ter == [(N_SYSTEMS, usable_cores())]
     drawn.clear()
     at.run()  # scored: read from the cache, no bar
     assert not at.exception

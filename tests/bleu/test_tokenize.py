@@ -19,7 +19,6 @@ import bleuviz.bleu.tokenize as tokenize_module
 from bleuviz.bleu.tokenize import (
     TOKENIZERS,
     TokenizeConfig,
-    default_workers,
     get_tokenizer,
     preprocess,
     tokenize_lines,
@@ -102,10 +101,6 @@ def test_tokenize_lines_in_workers_keeps_order(
     assert tokenize_lines(lines, config, workers=workers) == [
         oracle._preprocess_segment(line) for line in lines
     ]
-
-
-def test_default_workers() -> None:
-    assert default_workers() >= 1
 
 
 @settings(max_examples=60, deadline=None)

@@ -8,7 +8,6 @@ gives a test a server of its own, to check the very first session after start-up
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from tests.serving import free_port, serving
+from tests.serving import free_port, serving, streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -39,19 +38,7 @@ def streamlit_server(*app_args: str, log: Path, workspace: Path | None = None) -
     The server runs in its own process group, which is killed on exit.
     """
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "serve.py",
-        "--server.port",
-        str(port),
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-    ]
+    command = streamlit_command("serve.py", port)
     if app_args:
         command += ["--", *app_args]
     # A workspace of the server's own beside its log (unless the test names one).

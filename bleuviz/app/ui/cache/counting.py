@@ -13,16 +13,17 @@ from bleuviz.app.ui.cache.background import LatestReport, with_progress
 from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
-from bleuviz.bleu.tokenize import TokenizeConfig, default_workers
+from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.content_id import LoadedTestSet
 from bleuviz.io.testset import TestSet
+from bleuviz.jobs import usable_cores
 from bleuviz.progress import Progress
 
 
 def counting_threads(tokenize: TokenizeConfig) -> int:
     """Threads for the columnar tokenizers; the others stay in this process (the
     command line forks tokenizer processes, which a threaded server must not)."""
-    return default_workers() if tokenize.name in COLUMNAR_TOKENIZERS else 1
+    return usable_cores() if tokenize.name in COLUMNAR_TOKENIZERS else 1
 
 
 #: Statistics counted ahead of their page (``start_corpus_stats``), at most one test set's:

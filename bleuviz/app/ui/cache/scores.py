@@ -19,8 +19,8 @@ from bleuviz.analysis.segments import segment_table
 from bleuviz.app.ui.cache.background import shared_progress
 from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.bleu.corpus import CorpusStats
-from bleuviz.bleu.tokenize import default_workers
 from bleuviz.io.testset import TestSet
+from bleuviz.jobs import usable_cores
 from bleuviz.metrics import MetricScores, Settings
 from bleuviz.metrics.evaluation import Evaluation
 from bleuviz.metrics.ter_parallel import prepare_workers
@@ -87,7 +87,7 @@ def every_system_scores(
     """``label``'s scores of every system in ``systems``, with a progress bar while computing.
 
     The systems still to score are scored in one call on a worker thread, as the
-    command line scores them: with its worker processes (``default_workers``;
+    command line scores them: with its worker processes (``usable_cores``;
     TER starts them from a fork server in this threaded server), and one pool
     for all the systems rather than one per system. The bar counts the segments
     scored ("TER: 1,280 of 22,500 segments (12 systems) · about 3 min left"). A rerun meanwhile (a
@@ -97,9 +97,7 @@ def every_system_scores(
     """
     todo = [n for n in systems if evaluation.counts_from_text(label, n)]
     if todo:
-        computing = evaluation.with_settings(
-            replace(evaluation.settings, workers=default_workers())
-        )
+        computing = evaluation.with_settings(replace(evaluation.settings, workers=usable_cores()))
         shared_progress(
             (evaluation.scores_key(label), tuple(todo)),
             label,
