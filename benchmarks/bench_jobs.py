@@ -1,36 +1,41 @@
-"""Time ``score --sentence-level`` with ``--jobs 1`` against ``--jobs 2``, whole processes.
+"""Time ``score --sentence-level`` with ``--jobs 1`` and ``--jobs 2``, against its peers.
 
 Usage, from the project root:
-  python -m benchmarks.bench_jobs [--segments 100000] [--rounds 5] [--no-sacrebleu]
-                                  [--tokenize 13a]
-  python -m benchmarks.bench_jobs --threshold [--rounds 5]
+  python -m benchmarks.bench_jobs [--segments 100000] [--rounds 5] [--refs 1 2]
+                                  [--no-sacrebleu] [--tokenize 13a]
+  python -m benchmarks.bench_jobs --threshold [--rounds 5] [--tokenize intl]
 
 The test set is bench_core's synthetic one (about 25 tokens a line, seeded), a
-hypothesis and two references of ``--segments`` lines. Each round runs, in an
-order that rotates from round to round, ``python -m bleuviz score
---sentence-level --jobs 1`` and ``--jobs 2`` (text output, written to a file),
-``--jobs 2`` on the path before chunks went to worker processes
-(``PROCESSES_FROM`` set out of reach in that process; columnar tokenizers
-count in threads either way) and, as a peer,
-sacrebleu's command line (``sacrebleu REF1 REF2 -i HYP -b``, corpus score
-only). It prints, per command, the median wall-clock and CPU seconds with
-their min-max over the rounds, and the peak memory of its whole process tree
-(worker processes included), as RSS and as PSS; then the ratios of the
-medians (jobs 2 / jobs 1, processes / threads, each against sacrebleu), and
+hypothesis and, for each ``--refs`` count, that many references of
+``--segments`` lines. Each round runs, in an order that rotates from round to
+round, ``python -m bleuviz score --sentence-level`` (text output, written to a
+file) with ``--jobs 1``, with ``--jobs 2``, and with ``--jobs 2`` counting in
+one process (both thresholds of ``bleuviz.bleu.chunks`` out of reach: a
+columnar tokenizer's chunks in threads); and, as peers, sacrebleu's command
+line (``sacrebleu REF... -i HYP -b``, corpus score only) and, under 13a when it
+is installed (``pip install bleuscore``, never a project dependency), the Rust
+``bleuscore`` on the same files (bench_core's ``BLEUSCORE``: read, compute,
+print; it uses every core). It prints, per command, the median wall-clock and
+CPU seconds with their min-max over the rounds, and the peak memory of its
+whole process tree (worker processes included), as RSS and as PSS; then the
+ratios of the medians (jobs 2 / jobs 1, processes / threads, bleuviz against
+each peer with issue 48's targets), Amdahl's model from the two job counts
+(the serial fraction, and the times it predicts for 8 and 16 cores), and
 whether every bleuviz command printed the same bytes.
 
 ``--threshold`` measures instead, in this process, where worker processes
-start to pay (``bleuviz.bleu.chunks.PROCESSES_FROM``): BLEU's statistics of
-test sets of growing size (bench_core's lines, two references, never seen
-before: sacrebleu's tokenizers memoize lines) counted with ``workers=1``, with
-two workers on the path below the threshold and with two forked processes,
-the median of ``--rounds`` alternating runs each. Use a per-line tokenizer
-(``--tokenize intl``): the columnar ones never go to processes.
+start to pay (``bleuviz.bleu.chunks.PROCESSES_FROM`` and
+``COLUMNAR_PROCESSES_FROM``): BLEU's statistics of test sets of growing size
+(bench_core's lines, two references, never seen before: sacrebleu's
+tokenizers memoize lines) counted with ``workers=1``, with two workers in this
+process (threads, or one chunk after another) and with two forked processes,
+the median of ``--rounds`` alternating runs each.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import resource
 import statistics
 import subprocess
@@ -40,6 +45,7 @@ import time
 from pathlib import Path
 
 from benchmarks.bench_core import (
+    BLEUSCORE,
     MEASURED_BLEUVIZ,
     ROOT,
     bleuviz_cmd,
@@ -50,9 +56,13 @@ from benchmarks.bench_core import (
 from benchmarks.bench_metrics import tree_rss_kib as tree_pss_kib
 from bleuviz.jobs import usable_cores
 
-#: ``--jobs 2`` on the path before chunks went to worker processes (``PROCESSES_FROM`` out of
-#: reach): a per-line tokenizer's chunks one after another, each tokenized by forked processes.
-IN_THREADS = "from bleuviz.bleu import chunks\nchunks.PROCESSES_FROM = 10**18\n" + MEASURED_BLEUVIZ
+#: ``--jobs 2`` with every chunk counted in this process (both thresholds out of reach):
+#: a columnar tokenizer's chunks in threads, a per-line one's chunks one after another,
+#: each tokenized by forked processes.
+IN_THREADS = (
+    "from bleuviz.bleu import chunks\n"
+    "chunks.PROCESSES_FROM = chunks.COLUMNAR_PROCESSES_FROM = 10**18\n" + MEASURED_BLEUVIZ
+)
 
 
 def run(cmd: list[str]) -> tuple[float, float, float, float, str]:
@@ -96,7 +106,7 @@ def threshold(rounds: int, tokenize: str) -> None:
     from bleuviz.bleu.tokenize import TokenizeConfig
 
     streams = make_streams(40_000, None)
-    ways = {"1 process": (1, 0), "2 before": (2, 10**18), "2 processes": (2, 0)}
+    ways = {"1 process": (1, 0), "2 in this process": (2, 10**18), "2 processes": (2, 0)}
     warm = [stream[:100] for stream in streams]  # imports and first calls out of the timings
     chunks.chunked_stats({"hyp": warm[0]}, warm[1:], TokenizeConfig(tokenize), 4, 1)
     for n in (500, 1_000, 2_500, 5_000, 10_000, 20_000, 40_000):
@@ -108,7 +118,10 @@ def threshold(rounds: int, tokenize: str) -> None:
                 # Lines never seen before: sacrebleu's tokenizers memoize 65,536 lines.
                 tag = f" {round_}.{k}"
                 fresh = [[line + tag for line in stream] for stream in (hyp, *refs)]
-                with mock.patch.object(chunks, "PROCESSES_FROM", start):
+                with (
+                    mock.patch.object(chunks, "PROCESSES_FROM", start),
+                    mock.patch.object(chunks, "COLUMNAR_PROCESSES_FROM", start),
+                ):
                     began = time.perf_counter()
                     chunks.chunked_stats(
                         {"hyp": fresh[0]}, fresh[1:], TokenizeConfig(tokenize), 4, workers
@@ -118,69 +131,93 @@ def threshold(rounds: int, tokenize: str) -> None:
         print(f"{n:,} segments ({characters / 1e6:.2f}M characters): {cells}")
 
 
+def amdahl(one: float, two: float) -> str:
+    """Amdahl's model from ``--jobs 1`` and ``--jobs 2``: the serial fraction, then 8 and 16 cores.
+
+    With a serial fraction s of one job's time T1, n jobs take T1 * (s + (1 - s) / n),
+    so two jobs' time gives s = 2 * T2 / T1 - 1 (clamped to 0..1).
+    """
+    serial = min(max(2 * two / one - 1, 0.0), 1.0)
+    cells = [
+        f"{n} cores {one * (serial + (1 - serial) / n):.2f} s "
+        f"({1 / (serial + (1 - serial) / n):.2f}x)"
+        for n in (2, 8, 16)
+    ]
+    return f"serial fraction {serial:.3f}; predicted: " + ", ".join(cells)
+
+
+def commands_for(
+    folder: Path, streams: list[list[str]], refs: int, tokenize: str, peers: bool
+) -> dict[str, list[str]]:
+    """The commands of one round at ``refs`` references, by label."""
+    hyp, *references = (write(folder, f"{k}.{refs}.txt", s) for k, s in enumerate(streams))
+    references = references[:refs]
+    tok = ("-tok", tokenize)
+    threads = bleuviz_cmd(hyp, references, *tok, "--jobs", "2")
+    threads[threads.index(MEASURED_BLEUVIZ)] = IN_THREADS
+    commands = {
+        f"refs={refs} bleuviz --jobs 1": bleuviz_cmd(hyp, references, *tok, "--jobs", "1"),
+        f"refs={refs} bleuviz --jobs 2": bleuviz_cmd(hyp, references, *tok, "--jobs", "2"),
+        f"refs={refs} bleuviz --jobs 2, chunks in threads": threads,
+    }
+    if peers:
+        commands[f"refs={refs} sacrebleu (corpus only)"] = [
+            sys.executable, "-m", "sacrebleu", *references, "-i", hyp, "-b", *tok,
+        ]  # fmt: skip
+        if importlib.util.find_spec("bleuscore") is not None and tokenize == "13a":
+            commands[f"refs={refs} bleuscore"] = [sys.executable, "-c", BLEUSCORE, hyp, *references]
+    return commands
+
+
+def report(refs: int, runs: dict[str, list[tuple[float, float, float, float, str]]]) -> None:
+    """Print each command's medians, then the ratios, the model and the outputs' check."""
+    walls = {name: [r[0] for r in rows] for name, rows in runs.items()}
+    for name, rows in runs.items():
+        print(f"{name}: wall {spread(walls[name])}, cpu {spread([r[1] for r in rows])}, "
+              f"peak of the process tree: RSS {spread([r[2] for r in rows], 'MiB', 0)}, "
+              f"PSS {spread([r[3] for r in rows], 'MiB', 0)}")  # fmt: skip
+    median = {name: statistics.median(w) for name, w in walls.items()}
+    one, two = median[f"refs={refs} bleuviz --jobs 1"], median[f"refs={refs} bleuviz --jobs 2"]
+    threads = median[f"refs={refs} bleuviz --jobs 2, chunks in threads"]
+    print(f"refs={refs} jobs 2 / jobs 1 (median wall): {two / one:.3f}; processes / threads: "
+          f"{two / threads:.3f}; {amdahl(one, two)}")  # fmt: skip
+    for peer, target in (("sacrebleu (corpus only)", 0.10), ("bleuscore", 0.6)):
+        if f"refs={refs} {peer}" in median:
+            ratio = two / median[f"refs={refs} {peer}"]
+            print(f"refs={refs} bleuviz --jobs 2 / {peer} (median wall): {ratio:.3f} "
+                  f"(target <= {target}: {ratio <= target})")  # fmt: skip
+    texts = {out for name, rows in runs.items() if "bleuviz" in name for *_, out in rows}
+    print(f"refs={refs} the same output from every bleuviz command in every round: "
+          f"{len(texts) == 1}")  # fmt: skip
+
+
 def main() -> None:
     """Run the rounds and print one line per command, then the ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--segments", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--no-sacrebleu", action="store_true", help="skip the peer")
+    parser.add_argument("--refs", type=int, nargs="+", default=[1, 2], choices=(1, 2))
+    parser.add_argument("--no-sacrebleu", action="store_true", help="skip the peers")
     parser.add_argument("--threshold", action="store_true", help="where processes start to pay")
     parser.add_argument("--tokenize", default="13a", help="BLEU's tokenizer (both tools)")
     args = parser.parse_args()
     if args.threshold:
         threshold(args.rounds, args.tokenize)
         return
-    print(f"usable cores: {usable_cores()}; {args.segments:,} segments x 2 references, "
+    print(f"usable cores: {usable_cores()}; {args.segments:,} segments, "
           f"{args.rounds} rounds, -tok {args.tokenize}")  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
-        names = ("hyp", "ref1", "ref2")
         streams = make_streams(args.segments, None)
-        hyp, ref1, ref2 = (
-            write(Path(tmp), f"{k}.txt", s) for k, s in zip(names, streams, strict=True)
-        )
-        del streams
-        tok = ("-tok", args.tokenize)
-        threads = bleuviz_cmd(hyp, [ref1, ref2], *tok, "--jobs", "2")
-        threads[threads.index(MEASURED_BLEUVIZ)] = IN_THREADS
-        commands = {
-            "bleuviz --jobs 1": bleuviz_cmd(hyp, [ref1, ref2], *tok, "--jobs", "1"),
-            "bleuviz --jobs 2": bleuviz_cmd(hyp, [ref1, ref2], *tok, "--jobs", "2"),
-            "bleuviz --jobs 2 before (no chunk processes)": threads,
-        }
-        if not args.no_sacrebleu:
-            commands["sacrebleu (corpus only)"] = [
-                sys.executable, "-m", "sacrebleu", ref1, ref2, "-i", hyp, "-b", *tok,
-            ]  # fmt: skip
-        walls: dict[str, list[float]] = {name: [] for name in commands}
-        cpus: dict[str, list[float]] = {name: [] for name in commands}
-        peaks: dict[str, list[float]] = {name: [] for name in commands}
-        shared: dict[str, list[float]] = {name: [] for name in commands}
-        outputs: dict[str, set[str]] = {name: set() for name in commands}
-        order = list(commands)
-        for round_ in range(args.rounds):
-            for name in order[round_ % len(order) :] + order[: round_ % len(order)]:
-                seconds, cpu, peak, pss, out = run(commands[name])
-                walls[name].append(seconds)
-                cpus[name].append(cpu)
-                peaks[name].append(peak)
-                shared[name].append(pss)
-                outputs[name].add(out)
-    for name in commands:
-        print(f"{name}: wall {spread(walls[name])}, cpu {spread(cpus[name])}, "
-              f"peak of the process tree: RSS {spread(peaks[name], 'MiB', 0)}, "
-              f"PSS {spread(shared[name], 'MiB', 0)}")  # fmt: skip
-    one, two = (statistics.median(walls[f"bleuviz --jobs {n}"]) for n in (1, 2))
-    before = statistics.median(walls["bleuviz --jobs 2 before (no chunk processes)"])
-    print(f"jobs 2 / jobs 1 (median wall): {two / one:.3f}; jobs 2 / jobs 2 before: "
-          f"{two / before:.3f}")  # fmt: skip
-    if not args.no_sacrebleu:
-        peer = statistics.median(walls["sacrebleu (corpus only)"])
-        print(f"against sacrebleu (median wall): jobs 1 {one / peer:.3f}, jobs 2 {two / peer:.3f}")
-    same = all(len(outputs[name]) == 1 for name in commands if "bleuviz" in name)
-    same = (
-        same and len({out for name in commands if "bleuviz" in name for out in outputs[name]}) == 1
-    )
-    print(f"the same output from every bleuviz command in every round: {same}")
+        for refs in args.refs:
+            commands = commands_for(Path(tmp), streams, refs, args.tokenize, not args.no_sacrebleu)
+            runs: dict[str, list[tuple[float, float, float, float, str]]] = {
+                n: [] for n in commands
+            }
+            order = list(commands)
+            for round_ in range(args.rounds):
+                for name in order[round_ % len(order) :] + order[: round_ % len(order)]:
+                    runs[name].append(run(commands[name]))
+            report(refs, runs)
 
 
 if __name__ == "__main__":

@@ -10,18 +10,17 @@ references are cut at the same line. Its references are indexed once and
 reused for every system.
 
 On the command line (a process that may fork: ``bleuviz.jobs.fork_context``),
-a test set of ``PROCESSES_FROM`` characters or more under a per-line
-tokenizer (sacrebleu's own, pure Python) is counted by forked worker
-processes, chunk by chunk: each worker inherits the text when it is forked and
-is sent only a chunk's bounds; it sends back the chunk's rows. Tokenizers with
-a columnar replica run in pyarrow and numpy, which release the GIL, so their
-chunks run in threads, on the command line too: whole ``score
---sentence-level`` commands at 100,000 segments x 2 references took 2.99 s
-(2.88-3.11) with two threads and 3.30 s (3.07-3.94) with two processes, 4.02 s
-with one (medians of 6 alternating runs, ``python -m benchmarks.bench_jobs
---rounds 6 --no-sacrebleu``). Elsewhere (the app's threaded server), or below
-that size, a per-line tokenizer's chunks run one after another, each tokenized
-by forked worker processes where forking is safe
+a large test set is counted by forked worker processes, chunk by chunk: each
+worker inherits the text when it is forked and is sent only a chunk's bounds;
+it sends back the chunk's rows. Per-line tokenizers (sacrebleu's own, pure
+Python) go to processes from ``PROCESSES_FROM`` characters, tokenizers with a
+columnar replica from ``COLUMNAR_PROCESSES_FROM``. Those run in pyarrow and
+numpy, which release the GIL, but a chunk also spends time in Python (each
+line encoded to UTF-8, the slices, the glue between kernels), which threads
+take turns at: processes share nothing, so they keep scaling past two cores.
+Elsewhere (the app's threaded server), or below those sizes, a columnar
+tokenizer's chunks run in threads and a per-line tokenizer's one after
+another, each tokenized by forked worker processes where forking is safe
 (``bleuviz.bleu.tokenize.tokenize_lines``).
 
 ``PROCESSES_FROM`` was measured on the 2-core machine bleuviz is developed on
@@ -66,6 +65,8 @@ CHUNKS_PER_WORKER = 4
 #: Characters (over every stream) from which worker processes count a per-line tokenizer's
 #: chunks (measured: see the module docstring).
 PROCESSES_FROM = 1_500_000
+#: Characters from which worker processes count a columnar tokenizer's chunks (threads below).
+COLUMNAR_PROCESSES_FROM = 1_500_000
 #: How many times larger a chunk is for a per-line tokenizer: its tokens are Python
 #: strings whatever the chunk, and a chunk must hold enough lines to be worth
 #: forking tokenizer processes for (``tokenize.PARALLEL_MIN_LINES``).
@@ -135,15 +136,16 @@ def chunked_stats(
     """Count a whole test set chunk by chunk and concatenate each system's rows.
 
     Equal to ``chunk_stats`` on the whole test set, whatever ``workers`` and
-    ``budget``. With ``workers`` > 1, ``workers`` threads count chunks of
-    ``budget`` characters side by side (columnar tokenizers); a per-line
-    tokenizer's chunks are counted by ``workers`` forked processes, from
-    ``PROCESSES_FROM`` characters in a process that may fork
-    (``bleuviz.jobs.fork_context``: the command line), ``CHUNKS_PER_WORKER``
-    each at least, else here one after another, ``PER_LINE_FACTOR`` times
-    larger, each tokenized by ``workers`` processes. Memory is bounded by
-    ``workers`` chunks at a time, not by the test set. ``progress`` hears how
-    many segments are counted, chunk by chunk, in order.
+    ``budget``. With ``workers`` > 1, in a process that may fork
+    (``bleuviz.jobs.fork_context``: the command line), ``workers`` forked
+    processes count the chunks, ``CHUNKS_PER_WORKER`` each at least, from
+    ``COLUMNAR_PROCESSES_FROM`` characters (columnar tokenizers) or
+    ``PROCESSES_FROM`` (per-line ones). Otherwise ``workers`` threads count a
+    columnar tokenizer's chunks of ``budget`` characters side by side, and a
+    per-line tokenizer's chunks, ``PER_LINE_FACTOR`` times larger, are counted
+    here one after another, each tokenized by ``workers`` processes. Memory is
+    bounded by ``workers`` chunks at a time, not by the test set. ``progress``
+    hears how many segments are counted, chunk by chunk, in order.
 
     Raises:
         InputError: the streams do not all have the same number of lines.
@@ -177,12 +179,12 @@ def _plan(
     characters: int, tokenize: TokenizeConfig, workers: int, budget: int
 ) -> tuple[BaseContext | None, int]:
     """Return how to fork worker processes (None: count here) and a chunk's characters at most."""
-    if tokenize.name in COLUMNAR_TOKENIZERS:  # threads count as fast (see the module docstring)
-        return None, budget
-    context = fork_context() if workers > 1 and characters >= PROCESSES_FROM else None
+    columnar = tokenize.name in COLUMNAR_TOKENIZERS
+    start = COLUMNAR_PROCESSES_FROM if columnar else PROCESSES_FROM
+    context = fork_context() if workers > 1 and characters >= start else None
     if context is not None:  # a worker tokenizes and counts whole chunks
         return context, min(budget, max(1, -(-characters // (workers * CHUNKS_PER_WORKER))))
-    return None, budget * PER_LINE_FACTOR
+    return None, budget if columnar else budget * PER_LINE_FACTOR
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,8 @@
 Oracles: ``chunk_stats`` on the whole test set (one reference index, no
 chunking, one process), and sacrebleu 2.6.0 ``BLEU()._extract_corpus_statistics``
 for the rows ``[hyp_len, ref_len, correct_1..N, total_1..N]``. Worker processes
-are tested with ``PROCESSES_FROM`` set to 0, so that a few segments go to them.
+are tested with both thresholds (``PROCESSES_FROM``, ``COLUMNAR_PROCESSES_FROM``)
+set to 0, so that a few segments go to them.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def test_bad_budget_and_no_parts_are_refused() -> None:
 
 @contextmanager
 def worker_processes() -> Iterator[None]:
-    """Count in forked worker processes from the first character (``PROCESSES_FROM`` 0).
+    """Count in forked worker processes from the first character (both thresholds 0).
 
     Forked even beside another thread (pytest-xdist's): the workers only count.
     """
@@ -146,6 +147,7 @@ def worker_processes() -> Iterator[None]:
     fork = multiprocessing.get_context("fork")
     with (
         mock.patch.object(chunks, "PROCESSES_FROM", 0),
+        mock.patch.object(chunks, "COLUMNAR_PROCESSES_FROM", 0),
         mock.patch.object(chunks, "fork_context", lambda: fork),
     ):
         yield
@@ -284,11 +286,38 @@ def test_a_broken_pool_leaves_the_chunks_left_to_this_process() -> None:
     assert counted[-1] == 300 and counted == sorted(set(counted))
 
 
-def test_columnar_tokenizers_count_in_threads_whatever_the_size() -> None:
-    """Two threads count them as fast as two processes (``bleuviz.bleu.chunks``'s figures)."""
+@pytest.mark.parametrize("tokenize", ["13a", "intl"])
+def test_each_tokenizer_goes_to_processes_from_its_own_threshold(tokenize: str) -> None:
+    """Columnar tokenizers from ``COLUMNAR_PROCESSES_FROM``, per-line ones ``PROCESSES_FROM``."""
+    lines, refs = small_test_set()
+    config = TokenizeConfig(tokenize)
+    characters = sum(len(line) for stream in (lines, *refs) for line in stream)
+    own, other = ("PROCESSES_FROM", "COLUMNAR_PROCESSES_FROM")[:: -1 if tokenize == "13a" else 1]
+    for start, pooled in ((characters + 1, False), (characters, True)):
+        pool = mock.Mock(side_effect=chunks._in_processes)
+        with (
+            worker_processes(),
+            mock.patch.object(chunks, own, start),
+            mock.patch.object(chunks, other, 0),  # the other kind's threshold is no matter
+            mock.patch.object(chunks, "_in_processes", pool),
+        ):
+            stats = chunked_stats({"a": lines}, refs, config, 4, 2, 500)
+        assert pool.called == pooled
+        assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, config, 4)["a"])
+
+
+def test_columnar_chunks_count_in_threads_where_forking_is_unsafe() -> None:
+    """The app's threaded server (no fork context): two threads, no process pool."""
     lines, refs = small_test_set()
     started = mock.Mock(side_effect=AssertionError("a process pool was started"))
-    with worker_processes(), mock.patch.object(chunks, "_in_processes", started):
+    threads = mock.Mock(side_effect=chunks.ThreadPoolExecutor)
+    with (
+        mock.patch.object(chunks, "COLUMNAR_PROCESSES_FROM", 0),
+        mock.patch.object(chunks, "fork_context", lambda: None),
+        mock.patch.object(chunks, "_in_processes", started),
+        mock.patch.object(chunks, "ThreadPoolExecutor", threads),
+    ):
         stats = chunked_stats({"a": lines}, refs, TokenizeConfig("13a"), 4, 2, 500)
     started.assert_not_called()
+    threads.assert_called_once_with(max_workers=2)
     assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, TokenizeConfig(), 4)["a"])

@@ -3,8 +3,8 @@
 The outputs are compared between whole processes (``python -m bleuviz``), one
 counting in one process (``--jobs 1``), the other with two workers; the
 bundled sample is too small for worker processes, so a second case lowers
-``bleuviz.bleu.chunks.PROCESSES_FROM`` to 0 in its process, so that they count
-it (under ``-tok intl``, a per-line tokenizer; 13a's chunks go to threads).
+``bleuviz.bleu.chunks.PROCESSES_FROM`` and ``COLUMNAR_PROCESSES_FROM`` to 0 in its
+process, so that they count it (under 13a, columnar, and intl, per line).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from tests.data import HUMAN_SCORES, SAMPLE_HYPS, SAMPLE_REFS
 FILES = ["--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS)]
 SENTENCES = ["score", *FILES, "--sentence-level", "--format", "json"]
 
-#: ``python -m bleuviz`` with worker processes from 0 characters (``PROCESSES_FROM``).
+#: ``python -m bleuviz`` with worker processes from 0 characters (both thresholds).
 POOLED = (
     "import sys\n"
     "from bleuviz.bleu import chunks\n"
     "from bleuviz.cli.main import run\n"
-    "chunks.PROCESSES_FROM = 0\n"
+    "chunks.PROCESSES_FROM = chunks.COLUMNAR_PROCESSES_FROM = 0\n"
     "sys.argv = ['bleuviz', *sys.argv[1:]]\n"
     "run()\n"
 )
