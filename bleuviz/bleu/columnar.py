@@ -35,7 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from bleuviz.text.arrow import string_scalar
-from bleuviz.text.split import TokenColumn, other_whitespace, split_lines
+from bleuviz.text.split import TokenColumn, line_bytes, other_whitespace, split_lines
 from bleuviz.text.whitespace import python_whitespace
 
 
@@ -107,14 +107,11 @@ def tokenize_char(text: pa.Array) -> TokenColumn:
     """
     text = pc.replace_substring_regex(text, other_whitespace(), "")
     text = pc.replace_substring(text, " ", "")
-    offsets = np.frombuffer(text.buffers()[1], np.int64)[text.offset : text.offset + len(text) + 1]
-    first, end = int(offsets[0]), int(offsets[-1])
-    data = text.buffers()[2] or pa.py_buffer(b"")
-    raw = np.frombuffer(data, np.uint8, count=end)[first:]
-    starts = np.flatnonzero((raw & 0xC0) != 0x80).astype(np.int64) + first
-    bounds = pa.py_buffer(np.append(starts, end))
-    tokens = pa.LargeStringArray.from_buffers(len(starts), bounds, data)
-    return TokenColumn(tokens, np.searchsorted(starts, offsets).astype(np.int64))
+    bounds, raw = line_bytes(text)
+    starts = np.flatnonzero((raw & 0xC0) != 0x80).astype(np.int64)
+    offsets = pa.py_buffer(np.append(starts, len(raw)))
+    tokens = pa.LargeStringArray.from_buffers(len(starts), offsets, pa.py_buffer(raw))
+    return TokenColumn(tokens, np.searchsorted(starts, bounds).astype(np.int64))
 
 
 # sacrebleu/tokenizers/tokenizer_zh.py, _UCODE_RANGES, as written there (the

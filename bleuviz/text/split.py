@@ -17,9 +17,9 @@ from functools import cache
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numpy.typing import NDArray
 
 from bleuviz.arrays import IntArray
-from bleuviz.text.arrow import bool_column, int_values
 from bleuviz.text.whitespace import python_whitespace
 
 
@@ -46,17 +46,40 @@ def other_whitespace() -> str:
 def split_lines(text: pa.Array) -> TokenColumn:
     """Apply ``str.split()`` to every line.
 
-    Python's other whitespace becomes a space first, so that the ASCII splitter,
-    whose set (space, \\t, \\n, \\v, \\f, \\r) is all Python whitespace, splits at
-    exactly Python's. Trimmed first, a line gives no empty token unless it is empty.
+    Python's other whitespace becomes a space first; a token is then a maximal
+    run of other bytes within a line (a space byte is never part of a longer
+    UTF-8 sequence). The runs are found on the column's bytes with numpy and
+    packed end to end, without pyarrow's list of strings per line: about half
+    the time of ``ascii_split_whitespace`` and ``list_flatten``.
     """
-    spaced = pc.utf8_trim(pc.replace_substring_regex(text, other_whitespace(), " "), " ")
-    lists = pc.ascii_split_whitespace(spaced)
-    empty = int_values(pc.binary_length(spaced)) == 0
-    tokens = pc.list_flatten(lists)
-    if empty.any():  # an empty line splits into ['']; str.split() gives []
-        tokens = tokens.filter(bool_column(int_values(pc.binary_length(tokens)) > 0))
-    lengths = int_values(pc.list_value_length(lists)) - empty
-    offsets = np.zeros(len(text) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return TokenColumn(tokens, offsets)
+    spaced = pc.replace_substring_regex(text, other_whitespace(), " ")
+    bounds, data = line_bytes(spaced)
+    word = data != _SPACE
+    # A token starts at a byte of a word whose previous byte is a space or in another line.
+    before = np.zeros(len(word), dtype=bool)
+    before[1:] = word[:-1]
+    after = np.zeros(len(word), dtype=bool)
+    after[:-1] = word[1:]
+    before[bounds[:-1][bounds[:-1] < len(word)]] = False  # each line's first byte
+    after[bounds[1:][bounds[1:] > 0] - 1] = False  # each line's last byte
+    starts = np.flatnonzero(word & ~before)
+    ends = np.flatnonzero(word & ~after) + 1
+    packed = np.zeros(len(starts) + 1, dtype=np.int64)
+    np.cumsum(ends - starts, out=packed[1:])
+    tokens = pa.LargeStringArray.from_buffers(
+        len(starts), pa.py_buffer(packed), pa.py_buffer(data[word])
+    )
+    return TokenColumn(tokens, np.searchsorted(starts, bounds).astype(np.int64))
+
+
+_SPACE = ord(" ")
+
+
+def line_bytes(text: pa.Array) -> tuple[IntArray, NDArray[np.uint8]]:
+    """Return a string column's (N + 1,) line offsets into its UTF-8 bytes, and those bytes."""
+    kind = np.int64 if pa.types.is_large_string(text.type) else np.int32
+    offsets = np.frombuffer(text.buffers()[1], kind)[text.offset : text.offset + len(text) + 1]
+    first, end = int(offsets[0]), int(offsets[-1])
+    buffer = text.buffers()[2]
+    data = np.frombuffer(buffer, np.uint8, count=end)[first:] if buffer else np.zeros(0, np.uint8)
+    return offsets.astype(np.int64) - first, data
