@@ -33,7 +33,8 @@ the median of ``--rounds`` alternating runs each. Use a per-line tokenizer
 hypothesis and the first reference above): per metric, in rotating order each
 round, ``python -m bleuviz score -r REF --hyp HYP -m METRIC`` with ``--jobs 1``
 and with the default job count (the usable cores), and sacrebleu's command line
-``sacrebleu REF -i HYP -m METRIC``; it prints the same lines and ratios. With
+``sacrebleu REF -i HYP -m METRIC``; it prints the same lines and ratios (and
+each run's time on stderr as it ends: sacrebleu's TER takes minutes). With
 ``--threshold`` it measures, in this process, where the metric's worker
 processes start to pay (``chrf_scorers.PROCESSES_FROM``,
 ``rouge_metric.PROCESSES_FROM``): its rows of growing test sets with one worker
@@ -211,6 +212,7 @@ def _rounds(
     for round_ in range(rounds):
         for name in order[round_ % len(order) :] + order[: round_ % len(order)]:
             seconds, _, _, peak, out = run(commands[name])
+            print(f"  round {round_ + 1}: {name} {seconds:.2f} s", file=sys.stderr, flush=True)
             walls[name].append(seconds)
             pss[name].append(peak)
             outputs[name].add(out)
