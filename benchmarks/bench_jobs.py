@@ -4,6 +4,8 @@ Usage, from the project root:
   python -m benchmarks.bench_jobs [--segments 100000] [--rounds 5] [--refs 1 2]
                                   [--no-sacrebleu] [--tokenize 13a]
   python -m benchmarks.bench_jobs --threshold [--rounds 5] [--tokenize intl]
+  python -m benchmarks.bench_jobs --metrics chrf ter [--segments 100000] [--rounds 3]
+  python -m benchmarks.bench_jobs --threshold --metrics chrf rouge-l [--rounds 5]
 
 The test set is bench_core's synthetic one (about 25 tokens a line, seeded), a
 hypothesis and, for each ``--refs`` count, that many references of
@@ -30,6 +32,18 @@ start to pay (``bleuviz.bleu.chunks.PROCESSES_FROM`` and
 tokenizers memoize lines) counted with ``workers=1``, with two workers in this
 process (threads, or one chunk after another) and with two forked processes,
 the median of ``--rounds`` alternating runs each.
+
+``--metrics chrf ter`` times the metrics beside BLEU instead, one reference (the
+hypothesis and the first reference above): per metric, in rotating order each
+round, ``python -m bleuviz score -r REF --hyp HYP -m METRIC`` with ``--jobs 1``
+and with the default job count (the usable cores), and sacrebleu's command line
+``sacrebleu REF -i HYP -m METRIC``; it prints the same lines and ratios (and
+each run's time on stderr as it ends: sacrebleu's TER takes minutes). With
+``--threshold`` it measures, in this process, where the metric's worker
+processes start to pay (``chrf_scorers.PROCESSES_FROM``,
+``rouge_metric.PROCESSES_FROM``): its rows of growing test sets with one worker
+in two threads and in two forked processes
+(``bleuviz.metrics.chunk_rows.chunked_rows``).
 """
 
 from __future__ import annotations
@@ -131,6 +145,93 @@ def threshold(rounds: int, tokenize: str) -> None:
         print(f"{n:,} segments ({characters / 1e6:.2f}M characters): {cells}")
 
 
+def metric_threshold(rounds: int, label: str) -> None:
+    """Print, per test-set size, the median seconds of a metric's rows in one process, in
+    two threads (the path below the threshold) and in two forked processes."""
+    from unittest import mock
+
+    from bleuviz.io.testset import TestSet
+    from bleuviz.metrics import chunk_rows
+    from bleuviz.metrics.registry import METRICS
+    from bleuviz.metrics.spec import Settings
+
+    metric = METRICS[label]
+    hyp, ref, _ = make_streams(80_000, None)
+    metric.rows(TestSet({"hyp": tuple(hyp[:50])}, (tuple(ref[:50]),)), Settings())  # imports
+    for n in (500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000):
+        testset = TestSet({"hyp": tuple(hyp[:n])}, (tuple(ref[:n]),))
+        characters = sum(len(line) for line in (*hyp[:n], *ref[:n]))
+        ways = {"1 process": (1, False), "2 threads": (2, False), "2 processes": (2, True)}
+        times: dict[str, list[float]] = {way: [] for way in ways}
+        for round_ in range(rounds):
+            for way in list(ways)[round_ % 3 :] + list(ways)[: round_ % 3]:
+                workers, forked = ways[way]
+                with mock.patch.object(chunk_rows, "plan", _forced(forked)):
+                    began = time.perf_counter()
+                    metric.rows(testset, Settings(workers=workers))
+                    times[way].append(time.perf_counter() - began)
+        cells = ", ".join(f"{way} {spread(t, 's', 3)}" for way, t in times.items())
+        print(f"{label} {n:,} segments ({characters / 1e6:.2f}M characters): {cells}")
+
+
+def _forced(forked: bool):  # type: ignore[no-untyped-def]
+    """``parallel.plan`` that forks workers whatever the size (or never)."""
+    from bleuviz.jobs import fork_context
+
+    return lambda *_: fork_context() if forked else None
+
+
+def metric_commands(hyp: str, ref: str, metric: str) -> dict[str, list[str]]:
+    """The commands one round runs for ``metric``: bleuviz with one job and the default, and
+    sacrebleu's command line."""
+    bleuviz = [sys.executable, "-c", MEASURED_BLEUVIZ, "score", "-r", ref, "--hyp", hyp]
+    return {
+        f"bleuviz -m {metric} --jobs 1": [*bleuviz, "-m", metric, "--jobs", "1"],
+        f"bleuviz -m {metric} (default: {usable_cores()} jobs)": [*bleuviz, "-m", metric],
+        f"sacrebleu -m {metric}": [sys.executable, "-m", "sacrebleu", ref, "-i", hyp, "-m", metric],
+    }
+
+
+def time_metrics(metrics: list[str], segments: int, rounds: int) -> None:
+    """Run the rounds of each metric's commands; print one line per command, then the ratios."""
+    print(f"usable cores: {usable_cores()}; {segments:,} segments x 1 reference, {rounds} rounds")
+    with tempfile.TemporaryDirectory() as tmp:
+        hyp_lines, ref_lines, _ = make_streams(segments, None)
+        hyp, ref = write(Path(tmp), "hyp.txt", hyp_lines), write(Path(tmp), "ref.txt", ref_lines)
+        del hyp_lines, ref_lines
+        for metric in metrics:
+            commands = metric_commands(hyp, ref, metric)
+            walls, pss, outputs = _rounds(commands, rounds)
+            for name in commands:
+                print(f"{name}: wall {spread(walls[name])}, peak PSS of the process tree "
+                      f"{spread(pss[name], 'MiB', 0)}")  # fmt: skip
+            one, default, peer = (statistics.median(walls[name]) for name in commands)
+            print(f"{metric}: bleuviz / sacrebleu (median wall): --jobs 1 {one / peer:.3f}, "
+                  f"default {default / peer:.3f}; default / one {default / one:.3f}")  # fmt: skip
+            ours = [outputs[name] for name in commands if name.startswith("bleuviz")]
+            print(f"{metric}: the same output from every bleuviz command in every round: "
+                  f"{len(set().union(*ours)) == 1}")  # fmt: skip
+
+
+def _rounds(
+    commands: dict[str, list[str]], rounds: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]], dict[str, set[str]]]:
+    """Run every command once a round, in an order that rotates; return wall seconds, peak
+    PSS (MiB) and outputs per command."""
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    pss: dict[str, list[float]] = {name: [] for name in commands}
+    outputs: dict[str, set[str]] = {name: set() for name in commands}
+    order = list(commands)
+    for round_ in range(rounds):
+        for name in order[round_ % len(order) :] + order[: round_ % len(order)]:
+            seconds, _, _, peak, out = run(commands[name])
+            print(f"  round {round_ + 1}: {name} {seconds:.2f} s", file=sys.stderr, flush=True)
+            walls[name].append(seconds)
+            pss[name].append(peak)
+            outputs[name].add(out)
+    return walls, pss, outputs
+
+
 def amdahl(one: float, two: float) -> str:
     """Amdahl's model from ``--jobs 1`` and ``--jobs 2``: the serial fraction, then 8 and 16 cores.
 
@@ -200,9 +301,17 @@ def main() -> None:
     parser.add_argument("--no-sacrebleu", action="store_true", help="skip the peers")
     parser.add_argument("--threshold", action="store_true", help="where processes start to pay")
     parser.add_argument("--tokenize", default="13a", help="BLEU's tokenizer (both tools)")
+    parser.add_argument("--metrics", nargs="+", help="time these metrics beside BLEU instead")
     args = parser.parse_args()
+    if args.threshold and args.metrics:
+        for label in args.metrics:
+            metric_threshold(args.rounds, {"chrf": "chrF", "rouge-l": "ROUGE-L"}.get(label, label))
+        return
     if args.threshold:
         threshold(args.rounds, args.tokenize)
+        return
+    if args.metrics:
+        time_metrics(args.metrics, args.segments, args.rounds)
         return
     print(f"usable cores: {usable_cores()}; {args.segments:,} segments, "
           f"{args.rounds} rounds, -tok {args.tokenize}")  # fmt: skip

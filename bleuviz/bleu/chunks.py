@@ -52,6 +52,7 @@ from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
 from bleuviz.jobs import fork_context
+from bleuviz.parallel import in_processes
 from bleuviz.progress import Progress
 
 if TYPE_CHECKING:
@@ -236,33 +237,9 @@ def _in_processes(
 ) -> None:
     """Count the chunks between ``cuts`` in ``workers`` forked processes, in order.
 
-    A worker inherits ``work`` when it is forked (``_adopt``): it is sent only
-    each chunk's bounds, and sends back the chunk's rows. If the pool breaks
-    (a worker killed), the chunks not yet counted are counted here.
+    A worker inherits ``work`` when it is forked: it is sent only each chunk's
+    bounds, and sends back the chunk's rows; if the pool breaks, the chunks not
+    yet counted are counted here (:func:`bleuviz.parallel.in_processes`).
     """
-    # Imported here: multiprocessing takes 20 ms to import, a tenth of a small command.
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    pool = ProcessPoolExecutor(workers, context, initializer=_adopt, initargs=(work,))
-    try:
-        with pool:
-            for cut, part in zip(cuts, pool.map(_count_adopted, cuts), strict=True):
-                counted.add(part, cut[1])
-    except BrokenProcessPool:
-        for cut in cuts[len(counted.parts) :]:
-            counted.add(work.count(cut), cut[1])
-
-
-#: The test set a forked worker counts (``_adopt``: in workers only, inherited, never sent).
-_adopted: list[_Work] = []
-
-
-def _adopt(work: _Work) -> None:
-    """Keep ``work`` in this worker (its pool's initializer, run once forked)."""
-    _adopted[:] = [work]
-
-
-def _count_adopted(cut: tuple[int, int]) -> dict[str, SegmentStats]:
-    """Count one chunk of the test set this worker adopted."""
-    return _adopted[0].count(cut)
+    for cut, part in zip(cuts, in_processes(work.count, cuts, workers, context), strict=True):
+        counted.add(part, cut[1])

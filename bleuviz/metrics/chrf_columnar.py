@@ -99,14 +99,14 @@ def _one_reference(
     parts = []
     if hyp_chars is not None and ref_chars is not None:
         chars = match_statistics(hyp_chars, ref_chars, config.char_order, workers)
-        parts.append(chars.reshape(len(hyps), -1))
+        parts.append(chars.reshape(len(hyps), 3 * config.char_order))
     if config.word_order:
         # Imported here: chrF needs no words, so a chrF command never loads their modules.
         from bleuviz.metrics.chrf_words import words
 
         hyp_words, ref_words = words([hyps, refs])
         counts = match_statistics(hyp_words, ref_words, config.word_order, workers)
-        parts.append(counts.reshape(len(hyps), -1))
+        parts.append(counts.reshape(len(hyps), 3 * config.word_order))
     return np.concatenate(parts, axis=1)
 
 

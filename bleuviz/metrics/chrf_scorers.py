@@ -10,8 +10,9 @@ Rows are statistics per segment, so a subset's or a resample's score is a sum aw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,12 +21,24 @@ from bleuviz.arrays import FloatArray, IntArray
 from bleuviz.metrics.chrf_columnar import chrf_statistics, prepare_references
 from bleuviz.metrics.chrf_score import ChrfConfig, corpus_f_score, f_scores
 from bleuviz.metrics.chrf_signature import chrf_signature
+from bleuviz.metrics.chunk_rows import chunked_rows
 from bleuviz.metrics.spec import MetricSpec, Resampler, Settings
 from bleuviz.metrics.streams import check_streams
 
 if TYPE_CHECKING:
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
+
+#: Characters (over every stream) from which forked worker processes count chunks of
+#: segments. ``python -m benchmarks.bench_jobs --threshold --metrics chrf --rounds 5``
+#: (one reference, medians of 5 alternating runs, on the 2-core machine shared with
+#: three other jobs, load average 5-6, so two processes never had two cores): one
+#: process / two threads / two processes took 0.026 / 0.027 / 0.099 s at 0.11M
+#: characters, 0.21 / 0.20 / 0.39 s at 0.91M, 1.28 / 1.48 / 1.37 s at 7.25M. The pool
+#: costs about 0.07 s; with two cores of its own, two processes save a quarter of two
+#: threads' time (their GIL-free share), which exceeds that from about 0.3 s of work:
+#: 1.5M characters (BLEU's threshold too).
+PROCESSES_FROM = 1_500_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +78,9 @@ class ChrfMetric(MetricSpec):
     ) -> dict[str, FloatArray]:
         """Count each system's character (and word) n-grams; the references are prepared once.
 
-        ``settings.workers`` threads count a system's n-grams.
+        From ``PROCESSES_FROM`` characters, ``settings.workers`` forked processes count
+        chunks of segments (:mod:`bleuviz.metrics.chunk_rows`); below, or where a
+        process may not fork, ``settings.workers`` threads count them here.
 
         Raises:
             InputError: no segments, or a stream's length differs from a system's.
@@ -73,14 +88,9 @@ class ChrfMetric(MetricSpec):
         names = testset.system_names if systems is None else systems
         for name in names:
             check_streams(testset.systems[name], testset.references)
-        config = self.config(settings)
-        prepared = prepare_references(testset.references, config)
-        return {
-            name: chrf_statistics(testset.systems[name], prepared, config, settings.workers).astype(
-                np.float64
-            )
-            for name in names
-        }
+        chosen = {name: testset.systems[name] for name in names}
+        count = partial(_chrf_rows, config=self.config(settings))
+        return chunked_rows(count, chosen, testset.references, settings.workers, PROCESSES_FROM)
 
     def corpus_score(self, rows: FloatArray, settings: Settings) -> float:
         """chrF of the summed statistics (sacrebleu's ``_compute_score_from_stats``)."""
@@ -100,6 +110,20 @@ class ChrfMetric(MetricSpec):
         from bleuviz.metrics.sacrebleu_resampler import SacrebleuResampler
 
         return SacrebleuResampler(sacrebleu_metric(self.key, self.config(settings).lowercase))
+
+
+def _chrf_rows(
+    systems: Mapping[str, Sequence[str]],
+    references: Sequence[Sequence[str]],
+    workers: int,
+    config: ChrfConfig,
+) -> dict[str, FloatArray]:
+    """Every system's statistics against ``references`` (prepared once), as float64 rows."""
+    prepared = prepare_references(references, config)
+    return {
+        name: chrf_statistics(hyps, prepared, config, workers).astype(np.float64)
+        for name, hyps in systems.items()
+    }
 
 
 def _counts(rows: FloatArray) -> IntArray:

@@ -6,19 +6,21 @@ system are cut into chunks that worker processes score with the pure
 concatenate. A chunk holds at most ``CHUNK_SEGMENTS`` segments and about
 ``CHUNK_PAIRS`` word pairs, so paragraph-long lines (half a second of TER each)
 come a few to a chunk, and progress is reported in segments as each chunk ends,
-in whatever order: a bar moves every few seconds and its estimate stays steady.
+in order: a bar moves every few seconds and its estimate stays steady.
 A system already scored with the same references and options in this process
 is taken from an in-memory cache (keyed on a digest of the text and the
 options; nothing is written to disk), so it is never scored twice.
 
-Worker processes are forked when the caller has a single thread (the command
-line, on Linux: ``bleuviz.jobs.fork_context``; no start-up cost) and started
+The workers are :mod:`bleuviz.parallel`'s, as BLEU's, chrF's and ROUGE's: each
+is given the systems once and sent only each chunk's bounds. They are forked
+when the caller has a single thread (the command line, on Linux:
+``bleuviz.jobs.fork_context``; no start-up cost, nothing copied) and started
 from a fork server otherwise (the app's server runs threads, and forking a
 threaded process can deadlock); the fork
 server imports TER's modules once, before forking its workers, so a worker
 starts scoring at once, and never runs the caller's main script (the app's
 page: :mod:`bleuviz.metrics.worker_processes`). If the pool breaks anyway, the
-systems are scored in this process.
+chunks not yet scored are scored in this process.
 """
 
 from __future__ import annotations
@@ -28,8 +30,6 @@ import multiprocessing
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +40,7 @@ from bleuviz.metrics.spec import readonly
 from bleuviz.metrics.ter_config import TerConfig
 from bleuviz.metrics.ter_score import ter_statistics
 from bleuviz.metrics.worker_processes import fork_server
+from bleuviz.parallel import in_processes
 from bleuviz.progress import Progress
 
 #: Segments per task sent to a worker, at most.
@@ -87,14 +88,10 @@ def ter_systems(
     pairs = _pairs(systems, todo, references)
     tally = _Tally(progress, sum(len(systems[name]) for name in todo), len(todo))
     tally.add(0)  # the start: a bar names the work at once
-    fresh: dict[str, FloatArray] = {}
     if _worth_a_pool(pairs, workers):
-        try:
-            fresh = _in_pool(systems, pairs, references, config, workers, tally)
-        except BrokenProcessPool:  # a worker died (killed, or a main module not import-safe)
-            fresh, tally.done = {}, 0
-    left = {name: pairs[name] for name in todo if name not in fresh}
-    fresh.update(_in_process(systems, left, references, config, tally))
+        fresh = _in_pool(systems, pairs, references, config, workers, tally)
+    else:
+        fresh = _in_process(systems, pairs, references, config, tally)
     for name in todo:
         out[name] = readonly(fresh[name])
         _remember(keys[name], out[name])
@@ -201,30 +198,35 @@ def _in_pool(
     workers: int,
     tally: _Tally,
 ) -> dict[str, FloatArray]:
-    """Score the systems of ``pairs`` chunk by chunk in ``workers`` processes, counting
-    each chunk as it ends (in any order)."""
-    parts: dict[str, list[Future[FloatArray]]] = {}
-    with ProcessPoolExecutor(workers, mp_context=_context()) as pool:
-        for name, sizes in pairs.items():
-            hyps = systems[name]
-            parts[name] = [
-                pool.submit(
-                    ter_statistics,
-                    list(hyps[part]),
-                    [list(stream[part]) for stream in references],
-                    config,
-                )
-                for part in _chunks(sizes)
-            ]
-        pending = {future for futures in parts.values() for future in futures}
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                tally.add(len(future.result()))
+    """Score the systems of ``pairs`` chunk by chunk in ``workers`` processes
+    (:func:`bleuviz.parallel.in_processes`), counting each chunk in order."""
+    work = _Work({name: systems[name] for name in pairs}, references, config)
+    tasks = [(name, c.start, c.stop) for name, sizes in pairs.items() for c in _chunks(sizes)]
+    parts: dict[str, list[FloatArray]] = {name: [] for name in pairs}
+    scored = in_processes(work, tasks, workers, _context())
+    for (name, _, _), stats in zip(tasks, scored, strict=True):
+        parts[name].append(stats)
+        tally.add(len(stats))
     return {
-        name: np.concatenate([f.result() for f in futures]) if futures else np.zeros((0, 2))
-        for name, futures in parts.items()
+        name: np.concatenate(chunks) if chunks else np.zeros((0, 2))
+        for name, chunks in parts.items()
     }
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """The systems a worker scores chunk by chunk: inherited when it is forked, else
+    sent to it once (a fork server's worker)."""
+
+    systems: Mapping[str, Sequence[str]]
+    references: Sequence[Sequence[str]]
+    config: TerConfig
+
+    def __call__(self, task: tuple[str, int, int]) -> FloatArray:
+        """Score segments ``start`` to ``stop`` of the system ``name``."""
+        name, start, stop = task
+        refs = [stream[start:stop] for stream in self.references]
+        return ter_statistics(self.systems[name][start:stop], refs, config=self.config)
 
 
 def _context() -> multiprocessing.context.BaseContext:

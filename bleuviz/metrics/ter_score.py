@@ -42,7 +42,7 @@ def ter_statistics(
     for stream in references:
         ref_ids = [ids(line) for line in stream]
         best = np.minimum(best, edit_counts(hyp_ids, ref_ids))
-        lengths += [len(ref) for ref in ref_ids]
+        lengths += np.fromiter(map(len, ref_ids), np.int64, len(ref_ids))
     # sacrebleu: avg_ref_len = ref_lengths / len(ref_words), a float division of ints.
     average = [int(total) / len(references) for total in lengths]
     return np.column_stack([best.astype(np.float64), np.array(average)])

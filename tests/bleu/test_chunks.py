@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics.bleu import BLEU
 
+from bleuviz import parallel
 from bleuviz.bleu import chunks
 from bleuviz.bleu.chunks import chunk_bounds, chunk_stats, chunked_stats
 from bleuviz.bleu.corpus import compute_corpus_stats
@@ -270,7 +271,7 @@ def die_in_a_worker(cut: tuple[int, int]) -> dict[str, SegmentStats]:
         raise AssertionError("a chunk was sent to a worker but counted in the parent")
     if cut[0] >= 100:
         os._exit(1)
-    return chunks._adopted[0].count(cut)
+    return parallel._adopted[0](cut)
 
 
 def test_a_broken_pool_leaves_the_chunks_left_to_this_process() -> None:
@@ -278,7 +279,7 @@ def test_a_broken_pool_leaves_the_chunks_left_to_this_process() -> None:
     seen: list[tuple[str, float]] = []
     with (
         worker_processes(),
-        mock.patch.object(chunks, "_count_adopted", die_in_a_worker),
+        mock.patch.object(parallel, "_run_adopted", die_in_a_worker),
     ):
         stats = chunked_stats({"a": lines}, refs, INTL, 4, 2, 500, lambda *r: seen.append(r))
     assert_same_rows(stats["a"], chunk_stats({"a": lines}, refs, INTL, 4)["a"])

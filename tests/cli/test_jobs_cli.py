@@ -155,3 +155,47 @@ def test_a_bad_variable_is_refused_by_the_command_line(tmp_path) -> None:
     assert done.returncode == 2 and done.stdout == ""
     expected = f"{JOBS_ENV}: must be a whole number of at least 1, got 'many'"
     assert done.stderr == f"bleuviz: error: {expected}\n"
+
+
+#: ``python -m bleuviz`` with chrF's, ROUGE's and TER's worker processes from the first
+#: character (segment for TER), writing "pool of N tasks" on stderr for each pool it starts.
+POOLED_METRICS = (
+    "import sys\n"
+    "from bleuviz import parallel\n"
+    "from bleuviz.cli.main import run\n"
+    "from bleuviz.metrics import chrf_scorers, rouge_metric, ter_parallel\n"
+    "chrf_scorers.PROCESSES_FROM = rouge_metric.PROCESSES_FROM = 0\n"
+    "ter_parallel.PARALLEL_FROM, ter_parallel.CHUNK_SEGMENTS = 1, 7\n"
+    "real = parallel.in_processes\n"
+    "def told(work, tasks, workers, context):\n"
+    "    sys.stderr.write(f'pool of {len(tasks)} tasks\\n')\n"
+    "    return real(work, tasks, workers, context)\n"
+    "parallel.in_processes = ter_parallel.in_processes = told\n"
+    "sys.argv = ['bleuviz', *sys.argv[1:]]\n"
+    "run()\n"
+)
+
+
+@pytest.mark.parametrize(
+    "metrics",
+    [
+        ["chrf"],
+        ["chrf++", "--chrf-lowercase"],
+        ["ter", "--ter-normalized"],
+        ["rouge-l", "rouge-2", "chrf", "ter"],
+    ],
+)
+def test_metrics_print_the_same_bytes_from_worker_processes(metrics: list[str]) -> None:
+    """chrF, TER and ROUGE rows from two worker processes, as from one process."""
+    argv = ["score", *FILES, "--sentence-level", "--format", "json", "-m", *metrics]
+    one = bleuviz(*argv, "--jobs", "1")
+    assert b'"sentences"' in one
+    assert bleuviz(*argv, "--jobs", "2") == one
+    command = [sys.executable, "-c", POOLED_METRICS, *argv, "--jobs", "2"]
+    environ = {name: value for name, value in os.environ.items() if name != JOBS_ENV}
+    done = subprocess.run(
+        command, cwd=ROOT, env={**environ, "PYTHONPATH": str(ROOT)}, capture_output=True, check=True
+    )
+    assert done.stdout == one
+    pools = [line for line in done.stderr.decode().splitlines() if line.startswith("pool of")]
+    assert len(pools) == len([m for m in metrics if not m.startswith("--")])
