@@ -40,6 +40,8 @@ Definitions (issue 31), stated on the page and in ``bleuviz spans --help``:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from bleuviz.analysis.error_categories import TOP_CATEGORIES
 from bleuviz.analysis.error_reports import (
     ALL,
@@ -55,11 +57,17 @@ from bleuviz.analysis.error_reports import (
 from bleuviz.analysis.error_tally import SystemTally, tally_system
 from bleuviz.analysis.token_flags import token_flags
 from bleuviz.bleu.config import BleuConfig
-from bleuviz.bleu.references import build_reference_index
+from bleuviz.bleu.references import ReferenceIndex, build_reference_index
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import InputError
 from bleuviz.io.error_spans import ErrorAnnotations
 from bleuviz.io.testset import TestSet
+from bleuviz.parallel import in_order, plan
+
+#: Characters of the systems' lines from which worker processes tally them: the work of
+#: a system is its side of BLEU's count (tokens, n-gram look-ups) and the flags, so the
+#: pool pays from where BLEU's chunks do (``bleuviz.bleu.chunks.COLUMNAR_PROCESSES_FROM``).
+PROCESSES_FROM = 1_500_000
 
 __all__ = [
     "ALL",
@@ -82,8 +90,14 @@ def what_bleu_sees(
     tokenize: TokenizeConfig,
     config: BleuConfig,
     rater: str | None = None,
+    workers: int = 1,
 ) -> ErrorTokenAnalysis:
     """Compare BLEU's flagged tokens with the error spans of ``annotations``, per system.
+
+    The references are indexed once; each system's tokens are then flagged and
+    tallied on their own, so with ``workers`` > 1 and systems of
+    ``PROCESSES_FROM`` characters or more, forked worker processes tally them
+    (:func:`bleuviz.parallel.in_order`; the command line). The counts are the same.
 
     Raises:
         InputError: the annotations cover no system of the test set, or a span
@@ -95,11 +109,10 @@ def what_bleu_sees(
             f"{annotations.origin}: {annotations.name} annotates no system of the test set"
         )
     refs = build_reference_index(testset.references, tokenize, config.max_order)
-    tallies = []
-    for name in names:
-        lines = testset.systems[name]
-        flags = token_flags(lines, refs)
-        tallies.append(tally_system(name, lines, flags, annotations, rater))
+    tally = _Tally(testset, annotations, refs, rater)
+    characters = sum(len(line) for name in names for line in testset.systems[name])
+    context = plan(workers, characters, PROCESSES_FROM)
+    tallies = list(in_order(tally, names, workers, context))
     total = SystemTally.total(tallies)
     shown = total.occasional
     return ErrorTokenAnalysis(
@@ -129,3 +142,19 @@ def shown_categories(
     )
     rows = analysis.all.by_category
     return tuple(c for c in TOP_CATEGORIES if named and rows[c] and rows[c][0].error_tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tally:
+    """One system's tally against references indexed once (a worker inherits it all)."""
+
+    testset: TestSet
+    annotations: ErrorAnnotations
+    refs: ReferenceIndex
+    rater: str | None
+
+    def __call__(self, name: str) -> SystemTally:
+        """Flag ``name``'s tokens and count them against its error spans."""
+        lines = self.testset.systems[name]
+        flags = token_flags(lines, self.refs)
+        return tally_system(name, lines, flags, self.annotations, self.rater)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -24,10 +25,17 @@ from bleuviz.analysis.error_tokens import (
     what_bleu_sees,
 )
 from bleuviz.bleu.tokenize import TokenizeConfig
-from bleuviz.cli.options import add_bleu_options, add_input_options, bleu_config, load_testset
+from bleuviz.cli.options import (
+    add_bleu_options,
+    add_input_options,
+    add_jobs_option,
+    bleu_config,
+    load_testset,
+)
 from bleuviz.errors import InputError
 from bleuviz.io.error_spans import HUMAN, UNDECIDED, ErrorAnnotations
 from bleuviz.io.testset import TestSet
+from bleuviz.jobs import job_count
 from bleuviz.render.json_stream import dumps
 
 _EPILOG = """\
@@ -63,6 +71,7 @@ def add_spans_parser(commands: Any) -> argparse.ArgumentParser:
     )
     add_input_options(parser)
     add_bleu_options(parser)
+    add_jobs_option(parser)
     parser.add_argument(
         "--annotations",
         metavar="NAME",
@@ -76,12 +85,13 @@ def add_spans_parser(commands: Any) -> argparse.ArgumentParser:
 def run_spans(args: argparse.Namespace) -> int:
     """Print the analysis as a table or JSON."""
     config = bleu_config(args)
+    workers = job_count(args.jobs, os.environ)
     testset, _ = load_testset(args)
     annotations = _chosen(testset, args.annotations)
     if args.rater is not None:
         _check_rater(annotations, args.rater)
     tokenize = TokenizeConfig(args.tokenize, args.lowercase)
-    analysis = what_bleu_sees(testset, annotations, tokenize, config, args.rater)
+    analysis = what_bleu_sees(testset, annotations, tokenize, config, args.rater, workers)
     categories = shown_categories(analysis, annotations)
     if args.format == "json":
         print(dumps(analysis_dict(analysis, categories)))

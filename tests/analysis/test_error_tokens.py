@@ -10,14 +10,19 @@ table written out here, and span agreement is the brute-force MPP of
 
 from __future__ import annotations
 
+import multiprocessing
+import sys
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bleuviz import parallel
+from bleuviz.analysis import error_tokens
 from bleuviz.analysis.error_categories import TOP_CATEGORIES, top_category
 from bleuviz.analysis.error_tokens import (
     ALL,
@@ -231,6 +236,27 @@ def test_counts_equal_the_token_by_token_oracle(
     assert analysis.not_annotated == tuple(
         n for n in case.testset.systems if n not in case.annotations.segments
     )
+
+
+@settings(max_examples=20, deadline=None)
+@given(case=cases(), name=st.sampled_from(("13a", "intl")), rater=st.sampled_from((None, *RATERS)))
+def test_systems_tallied_in_worker_processes_give_the_same_analysis(
+    case: Case, name: str, rater: str | None
+) -> None:
+    """Every system in a forked worker (``PROCESSES_FROM`` 0), or all here: equal analyses."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("worker processes are forked on Linux only")
+    tokenize, config = TokenizeConfig(name), BleuConfig(max_order=2)
+    here = what_bleu_sees(case.testset, case.annotations, tokenize, config, rater, workers=1)
+    pool = mock.Mock(side_effect=parallel.in_processes)
+    with (
+        mock.patch.object(error_tokens, "PROCESSES_FROM", 0),
+        mock.patch.object(parallel, "fork_context", lambda: multiprocessing.get_context("fork")),
+        mock.patch.object(parallel, "in_processes", pool),
+    ):
+        pooled = what_bleu_sees(case.testset, case.annotations, tokenize, config, rater, 2)
+    assert pooled == here
+    assert pool.called == (len(here.systems) > 1)
 
 
 def small_case(

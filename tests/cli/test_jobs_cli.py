@@ -29,7 +29,8 @@ POOLED = (
     "import sys\n"
     "from bleuviz.bleu import chunks\n"
     "from bleuviz.cli.main import run\n"
-    "chunks.PROCESSES_FROM = chunks.COLUMNAR_PROCESSES_FROM = 0\n"
+    "from bleuviz.analysis import error_tokens\n"
+    "chunks.PROCESSES_FROM = chunks.COLUMNAR_PROCESSES_FROM = error_tokens.PROCESSES_FROM = 0\n"
     "sys.argv = ['bleuviz', *sys.argv[1:]]\n"
     "run()\n"
 )
@@ -91,12 +92,13 @@ def test_report_takes_jobs_and_does_not_state_it() -> None:
     assert "jobs" in _UNSTATED  # the same bytes whatever the job count
 
 
-def test_spans_has_no_jobs(capsys: pytest.CaptureFixture[str]) -> None:
-    """``spans`` counts no statistics with workers: it takes no ``--jobs``."""
-    with pytest.raises(SystemExit) as exit_:
-        main(["spans", *FILES, "--jobs", "2"])
-    assert exit_.value.code == 2
-    assert "unrecognized arguments: --jobs 2" in capsys.readouterr().err
+def test_spans_prints_the_same_bytes_with_one_or_two_jobs() -> None:
+    """Each system tallied in a forked worker (threshold 0) or here: the same analysis."""
+    from tests.cli.test_spans_cli import BASE
+
+    one = bleuviz(*BASE, "--format", "json", "--jobs", "1")
+    assert b'"error_tokens"' in one
+    assert bleuviz(*BASE, "--format", "json", "--jobs", "2", pooled=True) == one
 
 
 COMMANDS = {
@@ -104,6 +106,7 @@ COMMANDS = {
     "compare": ["compare", *FILES],
     "correlate": ["correlate", *FILES, "--seg-scores", str(HUMAN_SCORES), "--human", "human"],
     "report": ["report", *FILES, "-o", "{out}"],
+    "spans": ["spans", *FILES],
 }
 
 
