@@ -1,0 +1,210 @@
+"""BLEU's statistics of a test set's first count in worker processes: start-up and uploads.
+
+The server runs threads, so it must not fork (``bleuviz.jobs.fork_context``).
+Its worker processes come from the fork server TER's come from
+(``bleuviz.metrics.ter_parallel.prepare_workers``), which imports BLEU's
+counting modules too; its workers never run the page script
+(``bleuviz.metrics.worker_processes``). A task is the pure
+``bleuviz.bleu.chunks.chunk_stats`` over one chunk of consecutive segments,
+its text sent pickled: 0.12 s to pickle and 0.09 s to unpickle the 50M
+characters of 100,000 segments x 3 streams, where a worker reading the files
+itself would decode all of them (0.2 s and more a worker, and every format the
+loaders read); the chunks' rows concatenate to the statistics of the whole.
+Counted in threads, the same chunks hold the interpreter lock in their Python
+parts, which the server's other start-up work needs (reading and saving the
+files, importing the pages' modules, serving the browser's first requests).
+
+Only a test set's first count goes here, from ``WORKERS_FROM`` characters: the
+command line's files at start-up (``prepare_counting`` starts the workers
+while the files are read, and warms each with a one-line count) and an upload.
+A count that an interactive rerun asks for (another tokenizer) stays in the
+server's threads (``counting``). If the workers cannot start or their pool
+breaks, the chunks left are counted here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import pairwise
+
+from bleuviz.bleu.chunks import CHUNK_CHARACTERS, CHUNKS_PER_WORKER, chunk_bounds, chunk_stats
+from bleuviz.bleu.corpus import CorpusStats
+from bleuviz.bleu.stats import SegmentStats
+from bleuviz.bleu.tokenize import TokenizeConfig
+from bleuviz.errors import ConfigError
+from bleuviz.io.testset import TestSet
+from bleuviz.jobs import job_count, usable_cores
+from bleuviz.metrics.ter_parallel import prepare_workers
+from bleuviz.metrics.worker_processes import fork_server
+from bleuviz.progress import Progress
+
+#: Characters (over every stream) from which a first count goes to worker processes.
+WORKERS_FROM = 2_000_000
+#: What a counting worker imports (the fork server imports it once, for every worker).
+COUNTING_MODULES = ("bleuviz.bleu.chunks",)
+#: The line a new worker counts before its first task (tokenizer and counting code warm).
+_WARM_UP = "A warm-up line, counted once (1.5 %)."
+
+#: Workers started ahead of the start-up count (``prepare_counting``), for the next count.
+_ready: Future[ProcessPoolExecutor] | None = None
+_ready_lock = threading.Lock()
+
+
+def jobs() -> int:
+    """The worker processes a count uses: ``BLEUVIZ_JOBS``, else the usable cores.
+
+    The command line's rule (``bleuviz.jobs.job_count``); a value it refuses counts
+    as unset here, where no command line can report it.
+    """
+    try:
+        return job_count(None, os.environ)
+    except ConfigError:
+        return usable_cores()
+
+
+def worth_workers(characters: int) -> bool:
+    """Whether worker processes count ``characters`` (over every stream): from
+    ``WORKERS_FROM``, with two jobs or more (``BLEUVIZ_JOBS=1``: the server's threads)."""
+    if jobs() < 2 or "forkserver" not in multiprocessing.get_all_start_methods():
+        return False
+    return characters >= WORKERS_FROM
+
+
+def characters(testset: TestSet) -> int:
+    """The characters of every stream a count reads (references and systems)."""
+    streams = [*testset.references, *testset.systems.values()]
+    return sum(len(line) for stream in streams for line in stream)
+
+
+def prepare_counting(tokenize: TokenizeConfig, order: int) -> None:
+    """Start the workers the next first count takes, each warmed with ``tokenize``'s code.
+
+    Returns at once; the fork server and its workers start on a thread (half a
+    second of imports in another process, while the server reads the files).
+    """
+    global _ready
+    future: Future[ProcessPoolExecutor] = Future()
+    with _ready_lock:
+        if _ready is not None:
+            return
+        _ready = future
+    threading.Thread(
+        target=_start, args=(future, tokenize, order), name="bleuviz-count-workers", daemon=True
+    ).start()
+
+
+def _start(future: Future[ProcessPoolExecutor], tokenize: TokenizeConfig, order: int) -> None:
+    """Start a pool's workers and put it in ``future`` (or the error that stopped it)."""
+    try:
+        pool = _new_pool(tokenize, order)
+        pool.submit(int).result()  # a pool starts its workers with its first task
+    except (OSError, BrokenProcessPool) as exc:
+        future.set_exception(exc)
+    else:
+        future.set_result(pool)
+
+
+def release_counting() -> None:
+    """Stop the workers ``prepare_counting`` started, if no count took them."""
+    global _ready
+    with _ready_lock:
+        ready, _ready = _ready, None
+    if ready is not None:
+        ready.add_done_callback(_shut_down)
+
+
+def _shut_down(future: Future[ProcessPoolExecutor]) -> None:
+    """Stop the pool in ``future`` without waiting (nothing was given to it)."""
+    if future.exception() is None:
+        future.result().shutdown(wait=False)
+
+
+def take_workers(tokenize: TokenizeConfig, order: int) -> Future[ProcessPoolExecutor]:
+    """The workers ``prepare_counting`` started (maybe still starting), else new ones."""
+    global _ready
+    with _ready_lock:
+        ready, _ready = _ready, None
+    if ready is not None:
+        return ready
+    future: Future[ProcessPoolExecutor] = Future()
+    try:
+        future.set_result(_new_pool(tokenize, order))
+    except OSError as exc:
+        future.set_exception(exc)
+    return future
+
+
+def _new_pool(tokenize: TokenizeConfig, order: int) -> ProcessPoolExecutor:
+    """A pool of ``jobs()`` workers from the fork server, each warmed once started."""
+    prepare_workers(COUNTING_MODULES)  # the fork server, with TER's modules and these
+    warm_up = ({"warm-up": [_WARM_UP]}, [[_WARM_UP]], tokenize, order)
+    return ProcessPoolExecutor(jobs(), fork_server(), initializer=chunk_stats, initargs=warm_up)
+
+
+def count_in_workers(
+    testset: TestSet,
+    tokenize: TokenizeConfig,
+    order: int,
+    workers: Future[ProcessPoolExecutor],
+    progress: Progress | None = None,
+) -> CorpusStats:
+    """Count ``testset`` chunk by chunk in ``workers``' processes; equal to counting it here.
+
+    ``progress`` hears how many segments are counted, chunk by chunk, in order.
+    The pool is shut down once the count ends.
+    """
+    streams = [*testset.references, *testset.systems.values()]
+    per_worker = -(-characters(testset) // (jobs() * CHUNKS_PER_WORKER))
+    budget = min(CHUNK_CHARACTERS, max(1, per_worker))
+    cuts = list(pairwise(chunk_bounds(streams, budget).tolist()))
+    parts: list[dict[str, SegmentStats]] = []
+    _report(progress, 0, testset.n_segments)
+    try:
+        pool = workers.result()
+        with pool:
+            futures = [
+                pool.submit(chunk_stats, *_chunk(testset, cut, tokenize, order)) for cut in cuts
+            ]
+            for (_, stop), future in zip(cuts, futures, strict=True):
+                parts.append(future.result())
+                _report(progress, stop, testset.n_segments)
+    except (OSError, BrokenProcessPool):  # no workers, or one killed: the rest counted here
+        _count_here(testset, cuts[len(parts) :], tokenize, order, parts, progress)
+    systems = {
+        name: SegmentStats.concat([part[name] for part in parts]) for name in testset.systems
+    }
+    return CorpusStats(testset, tokenize, len(testset.references), systems)
+
+
+def _count_here(
+    testset: TestSet,
+    cuts: list[tuple[int, int]],
+    tokenize: TokenizeConfig,
+    order: int,
+    parts: list[dict[str, SegmentStats]],
+    progress: Progress | None,
+) -> None:
+    """Count the chunks between ``cuts`` in this process, adding their rows to ``parts``."""
+    for cut in cuts:
+        parts.append(chunk_stats(*_chunk(testset, cut, tokenize, order)))
+        _report(progress, cut[1], testset.n_segments)
+
+
+def _chunk(
+    testset: TestSet, cut: tuple[int, int], tokenize: TokenizeConfig, order: int
+) -> tuple[Mapping[str, Sequence[str]], list[Sequence[str]], TokenizeConfig, int]:
+    """``chunk_stats``' arguments for segments ``cut[0]`` to ``cut[1]``."""
+    start, stop = cut
+    hypotheses = {name: lines[start:stop] for name, lines in testset.systems.items()}
+    return hypotheses, [stream[start:stop] for stream in testset.references], tokenize, order
+
+
+def _report(progress: Progress | None, counted: int, segments: int) -> None:
+    """Tell ``progress`` that ``counted`` of ``segments`` are counted."""
+    if progress is not None:
+        progress(f"{counted:,} of {segments:,} segments", counted / segments if segments else 1.0)
