@@ -104,7 +104,7 @@ def test_counting_in_workers_equals_counting_here(
 ) -> None:
     testset = many_references(n_refs)
     tokenize = TokenizeConfig(tokenizer, lowercase=lowercase)
-    workers = count_workers.take_workers(tokenize, 4)
+    workers = count_workers.take_workers()
     got = count_workers.count_in_workers(testset, tokenize, 4, workers)
     assert_same_statistics(got, compute_corpus_stats(testset, tokenize, 4))
 
@@ -112,7 +112,7 @@ def test_counting_in_workers_equals_counting_here(
 def test_the_count_reports_its_chunks_in_order() -> None:
     tokenize = TokenizeConfig("13a")
     heard: list[tuple[str, float]] = []
-    workers = count_workers.take_workers(tokenize, 4)
+    workers = count_workers.take_workers()
     count_workers.count_in_workers(SAMPLE, tokenize, 4, workers, lambda *r: heard.append(r))
     n = SAMPLE.n_segments
     assert len(heard) > 3  # the start, then one report per chunk
@@ -132,12 +132,12 @@ def test_without_workers_the_server_counts_the_chunks_itself() -> None:
 def test_a_first_count_goes_to_workers_and_a_recount_stays_in_the_server(
     new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    taken: list[TokenizeConfig] = []
+    taken: list[int] = []
     real = counting.take_workers
 
-    def take(tokenize: TokenizeConfig, order: int) -> Future[ProcessPoolExecutor]:
-        taken.append(tokenize)
-        return real(tokenize, order)
+    def take() -> Future[ProcessPoolExecutor]:
+        taken.append(1)
+        return real()
 
     monkeypatch.setattr(counting, "take_workers", take)
     monkeypatch.setattr(count_workers, "WORKERS_FROM", 0)
@@ -145,10 +145,10 @@ def test_a_first_count_goes_to_workers_and_a_recount_stays_in_the_server(
     app = new_app(*ARGV)
     app.run()
     assert not app.exception and not app.error
-    assert taken == [TokenizeConfig("13a")]  # the files' first count
+    assert taken == [1]  # the files' first count
     app.selectbox(key="tokenize").set_value("intl").run()
     assert not app.exception and not app.error
-    assert taken == [TokenizeConfig("13a")]  # another tokenizer: counted in the server
+    assert taken == [1]  # another tokenizer: counted in the server
     expected = {
         name: f"{sacrebleu.corpus_bleu(lines, SAMPLE_REF_LINES, tokenize='intl').score:.2f}"
         for name, lines in SAMPLE_SYSTEM_LINES.items()
@@ -157,7 +157,7 @@ def test_a_first_count_goes_to_workers_and_a_recount_stays_in_the_server(
 
 
 def test_workers_started_for_nothing_are_stopped() -> None:
-    count_workers.prepare_counting(TokenizeConfig("13a"), 4)
+    count_workers.prepare_counting()
     prepared = count_workers._ready
     assert prepared is not None
     count_workers.release_counting()

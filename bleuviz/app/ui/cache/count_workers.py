@@ -15,8 +15,8 @@ parts, which the server's other start-up work needs (reading and saving the
 files, importing the pages' modules, serving the browser's first requests).
 
 Only a test set's first count goes here, from ``WORKERS_FROM`` characters: the
-command line's files at start-up (``prepare_counting`` starts the workers
-while the files are read, and warms each with a one-line count) and an upload.
+command line's files at start-up (``prepare_counting`` starts the fork server
+and the workers while the files are read) and an upload.
 A count that an interactive rerun asks for (another tokenizer) stays in the
 server's threads (``counting``). If the workers cannot start or their pool
 breaks, the chunks left are counted here.
@@ -47,9 +47,6 @@ from bleuviz.progress import Progress
 WORKERS_FROM = 2_000_000
 #: What a counting worker imports (the fork server imports it once, for every worker).
 COUNTING_MODULES = ("bleuviz.bleu.chunks",)
-#: The line a new worker counts before its first task (tokenizer and counting code warm).
-_WARM_UP = "A warm-up line, counted once (1.5 %)."
-
 #: Workers started ahead of the start-up count (``prepare_counting``), for the next count.
 _ready: Future[ProcessPoolExecutor] | None = None
 _ready_lock = threading.Lock()
@@ -81,8 +78,8 @@ def characters(testset: TestSet) -> int:
     return sum(len(line) for stream in streams for line in stream)
 
 
-def prepare_counting(tokenize: TokenizeConfig, order: int) -> None:
-    """Start the workers the next first count takes, each warmed with ``tokenize``'s code.
+def prepare_counting() -> None:
+    """Start the workers the next first count takes.
 
     Returns at once; the fork server and its workers start on a thread (half a
     second of imports in another process, while the server reads the files).
@@ -94,14 +91,14 @@ def prepare_counting(tokenize: TokenizeConfig, order: int) -> None:
             return
         _ready = future
     threading.Thread(
-        target=_start, args=(future, tokenize, order), name="bleuviz-count-workers", daemon=True
+        target=_start, args=(future,), name="bleuviz-count-workers", daemon=True
     ).start()
 
 
-def _start(future: Future[ProcessPoolExecutor], tokenize: TokenizeConfig, order: int) -> None:
+def _start(future: Future[ProcessPoolExecutor]) -> None:
     """Start a pool's workers and put it in ``future`` (or the error that stopped it)."""
     try:
-        pool = _new_pool(tokenize, order)
+        pool = _new_pool()
         pool.submit(int).result()  # a pool starts its workers with its first task
     except (OSError, BrokenProcessPool) as exc:
         future.set_exception(exc)
@@ -124,7 +121,7 @@ def _shut_down(future: Future[ProcessPoolExecutor]) -> None:
         future.result().shutdown(wait=False)
 
 
-def take_workers(tokenize: TokenizeConfig, order: int) -> Future[ProcessPoolExecutor]:
+def take_workers() -> Future[ProcessPoolExecutor]:
     """The workers ``prepare_counting`` started (maybe still starting), else new ones."""
     global _ready
     with _ready_lock:
@@ -133,17 +130,16 @@ def take_workers(tokenize: TokenizeConfig, order: int) -> Future[ProcessPoolExec
         return ready
     future: Future[ProcessPoolExecutor] = Future()
     try:
-        future.set_result(_new_pool(tokenize, order))
+        future.set_result(_new_pool())
     except OSError as exc:
         future.set_exception(exc)
     return future
 
 
-def _new_pool(tokenize: TokenizeConfig, order: int) -> ProcessPoolExecutor:
-    """A pool of ``jobs()`` workers from the fork server, each warmed once started."""
+def _new_pool() -> ProcessPoolExecutor:
+    """A pool of ``jobs()`` workers from the fork server (started with its first task)."""
     prepare_workers(COUNTING_MODULES)  # the fork server, with TER's modules and these
-    warm_up = ({"warm-up": [_WARM_UP]}, [[_WARM_UP]], tokenize, order)
-    return ProcessPoolExecutor(jobs(), fork_server(), initializer=chunk_stats, initargs=warm_up)
+    return ProcessPoolExecutor(jobs(), fork_server())
 
 
 def count_in_workers(

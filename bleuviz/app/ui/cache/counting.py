@@ -100,7 +100,7 @@ def _counting(
         first = content_id not in _COUNTED
         _COUNTED.add(content_id)
     if first and worth_workers(characters(testset)):
-        workers = take_workers(tokenize, order)  # started now (prepared: started already)
+        workers = take_workers()  # started now (prepared ones: started already)
         return partial(count_in_workers, testset, tokenize, order, workers)
     threads = counting_threads(tokenize)
     return lambda progress: compute_corpus_stats(

@@ -40,7 +40,7 @@ def count_ahead() -> str | None:
     config = BleuConfig(flavor=DEFAULT_FLAVOR, max_order=DEFAULT_ORDER)
     defaults = (TokenizeConfig(DEFAULT_TOKENIZER, lowercase=False), config.stats_order)
     if worth_workers(_bytes((*paths.hyp, *paths.ref))):  # bytes: characters at most
-        prepare_counting(*defaults)  # while the files are read
+        prepare_counting()  # while the files are read
     try:
         return registered_files(
             paths.key(), paths, args.seg_scores, args.lower_is_better, defaults, args.mqm_weights
