@@ -28,6 +28,7 @@ from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.load import load_paths
 from bleuviz.io.testset import TestSet
+from tests.app.test_upload_order import give, uploading
 from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
 ARGV = ("--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS))
@@ -182,3 +183,29 @@ def test_bleuviz_jobs_sets_the_workers_as_on_the_command_line(
     assert count_workers.jobs() == int(jobs)
     assert count_workers.worth_workers(count_workers.WORKERS_FROM) is expected
     assert not count_workers.worth_workers(count_workers.WORKERS_FROM - 1)
+
+
+def test_an_upload_is_counted_in_workers(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taken: list[int] = []
+    real = counting.take_workers
+
+    def take() -> Future[ProcessPoolExecutor]:
+        taken.append(1)
+        return real()
+
+    monkeypatch.setattr(counting, "take_workers", take)
+    monkeypatch.setattr(count_workers, "WORKERS_FROM", 0)
+    counting._COUNTED.clear()
+    app = uploading(new_app)  # the bundled sample first: its own first count
+    before = len(taken)
+    give(give(app, "hyp"), "ref")
+    assert not app.error, [e.value for e in app.error]
+    assert len(taken) == before + 1  # the uploaded set's first count
+    uploaded = {name: SAMPLE_SYSTEM_LINES[name] for name in ("literal", "terse")}
+    expected = {
+        name: f"{sacrebleu.corpus_bleu(lines, SAMPLE_REF_LINES).score:.2f}"
+        for name, lines in uploaded.items()
+    }
+    assert {m.label.split(" · ")[-1]: m.value for m in app.metric} == expected
