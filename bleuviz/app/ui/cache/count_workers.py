@@ -6,20 +6,35 @@ Its worker processes come from the fork server TER's come from
 counting modules too; its workers never run the page script
 (``bleuviz.metrics.worker_processes``). A task is the pure
 ``bleuviz.bleu.chunks.chunk_stats`` over one chunk of consecutive segments,
-its text sent pickled: 0.12 s to pickle and 0.09 s to unpickle the 50M
-characters of 100,000 segments x 3 streams, where a worker reading the files
-itself would decode all of them (0.2 s and more a worker, and every format the
-loaders read); the chunks' rows concatenate to the statistics of the whole.
-Counted in threads, the same chunks hold the interpreter lock in their Python
-parts, which the server's other start-up work needs (reading and saving the
-files, importing the pages' modules, serving the browser's first requests).
+its text sent pickled; the chunks' rows concatenate to the statistics of the
+whole. Sending the text costs 0.09-0.13 s to pickle (here) and 0.06-0.09 s to
+unpickle (in the workers) for the 50M characters of 100,000 segments x 3
+streams; one string and its line lengths per stream cost the same, and a
+worker reading the files itself would decode every file (0.2 s a worker, and
+every format the loaders read). Counted in threads, the same chunks hold the
+interpreter lock in their Python parts, which the server's other start-up work
+needs (reading and saving the files, importing the pages' modules, serving the
+browser's first requests); in workers, more cores count (the command line's
+``--jobs``, here ``BLEUVIZ_JOBS``, else the usable cores).
 
 Only a test set's first count goes here, from ``WORKERS_FROM`` characters: the
 command line's files at start-up (``prepare_counting`` starts the fork server
-and the workers while the files are read) and an upload.
-A count that an interactive rerun asks for (another tokenizer) stays in the
-server's threads (``counting``). If the workers cannot start or their pool
-breaks, the chunks left are counted here.
+and the workers while the files are read) and an upload. A count that an
+interactive rerun asks for (another tokenizer) stays in the server's threads
+(``counting``). If the workers cannot start or their pool breaks, the chunks
+left are counted here.
+
+``WORKERS_FROM`` was measured on the 2-core machine bleuviz is developed on,
+shared with other work (load average 6-9): bench_app's synthetic lines, two
+references and one system, in a threaded process with the fork server running,
+medians of 5 alternating runs. Under 13a, two threads / two workers took 0.15 /
+0.27 s at 1.5M characters, 0.62 / 0.78 s at 6M, 1.45 / 1.59 s at 12.5M and
+2.64 / 2.75 s at 25M: a fixed 0.1-0.2 s to start two workers and send the
+text, never won back on two busy cores. Under intl (lines never tokenized
+before), one thread / two workers took 1.5-1.9 / 2.1-2.3 s at 5M characters:
+each new worker compiles sacrebleu's regexes (about a second) before it
+counts at twice the speed. Workers start from 16M characters, about 30,000
+segments of 25 words with two references.
 """
 
 from __future__ import annotations
@@ -43,8 +58,9 @@ from bleuviz.metrics.ter_parallel import prepare_workers
 from bleuviz.metrics.worker_processes import fork_server
 from bleuviz.progress import Progress
 
-#: Characters (over every stream) from which a first count goes to worker processes.
-WORKERS_FROM = 2_000_000
+#: Characters (over every stream) from which a first count goes to worker processes
+#: (measured: see the module docstring).
+WORKERS_FROM = 4 * CHUNK_CHARACTERS
 #: What a counting worker imports (the fork server imports it once, for every worker).
 COUNTING_MODULES = ("bleuviz.bleu.chunks",)
 #: Workers started ahead of the start-up count (``prepare_counting``), for the next count.
