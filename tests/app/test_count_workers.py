@@ -51,8 +51,9 @@ def assert_same_statistics(got: CorpusStats, expected: CorpusStats) -> None:
 def only_in_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail any count that ``count_in_workers`` would do in this process instead."""
 
-    def refuse(*_: object) -> None:
-        raise AssertionError("counted in the server's process, not in worker processes")
+    def refuse(_: TestSet, cuts: list[tuple[int, int]], *__: object) -> None:
+        if cuts:
+            raise AssertionError("counted in the server's process, not in worker processes")
 
     monkeypatch.setattr(count_workers, "_count_here", refuse)
 
@@ -122,11 +123,27 @@ def test_the_count_reports_its_chunks_in_order() -> None:
     assert [f for _, f in heard] == sorted(f for _, f in heard)
 
 
-def test_without_workers_the_server_counts_the_chunks_itself() -> None:
+@pytest.mark.parametrize(
+    "failure", [BrokenProcessPool("a worker was killed"), OSError(24, "Too many open files")]
+)
+def test_without_workers_the_server_counts_the_chunks_itself(failure: Exception) -> None:
     tokenize = TokenizeConfig("13a")
     broken: Future[ProcessPoolExecutor] = Future()
-    broken.set_exception(BrokenProcessPool("a worker was killed"))
+    broken.set_exception(failure)
     got = count_workers.count_in_workers(SAMPLE, tokenize, 4, broken)
+    assert_same_statistics(got, compute_corpus_stats(SAMPLE, tokenize, 4))
+
+
+def test_workers_that_fail_to_start_leave_the_count_to_the_server(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_pool() -> ProcessPoolExecutor:
+        raise ValueError("no worker today")
+
+    monkeypatch.setattr(count_workers, "_new_pool", no_pool)
+    count_workers.prepare_counting()  # starts them on a thread, which fails
+    tokenize = TokenizeConfig("13a")
+    got = count_workers.count_in_workers(SAMPLE, tokenize, 4, count_workers.take_workers())
     assert_same_statistics(got, compute_corpus_stats(SAMPLE, tokenize, 4))
 
 

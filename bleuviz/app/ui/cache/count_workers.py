@@ -116,7 +116,7 @@ def _start(future: Future[ProcessPoolExecutor]) -> None:
     try:
         pool = _new_pool()
         pool.submit(int).result()  # a pool starts its workers with its first task
-    except (OSError, BrokenProcessPool) as exc:
+    except Exception as exc:  # whatever stopped them, the count must not wait forever
         future.set_exception(exc)
     else:
         future.set_result(pool)
@@ -176,17 +176,18 @@ def count_in_workers(
     cuts = list(pairwise(chunk_bounds(streams, budget).tolist()))
     parts: list[dict[str, SegmentStats]] = []
     _report(progress, 0, testset.n_segments)
-    try:
-        pool = workers.result()
-        with pool:
-            futures = [
-                pool.submit(chunk_stats, *_chunk(testset, cut, tokenize, order)) for cut in cuts
-            ]
-            for (_, stop), future in zip(cuts, futures, strict=True):
-                parts.append(future.result())
-                _report(progress, stop, testset.n_segments)
-    except (OSError, BrokenProcessPool):  # no workers, or one killed: the rest counted here
-        _count_here(testset, cuts[len(parts) :], tokenize, order, parts, progress)
+    if workers.exception() is None:  # else they could not start: all counted here
+        try:
+            with workers.result() as pool:
+                futures = [
+                    pool.submit(chunk_stats, *_chunk(testset, cut, tokenize, order)) for cut in cuts
+                ]
+                for (_, stop), future in zip(cuts, futures, strict=True):
+                    parts.append(future.result())
+                    _report(progress, stop, testset.n_segments)
+        except (OSError, BrokenProcessPool):  # a worker killed: the rest counted here
+            pass
+    _count_here(testset, cuts[len(parts) :], tokenize, order, parts, progress)
     systems = {
         name: SegmentStats.concat([part[name] for part in parts]) for name in testset.systems
     }
