@@ -14,12 +14,15 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import fields
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 import pytest
 import sacrebleu
 import streamlit
+from hypothesis import given
+from hypothesis import strategies as hst
 from streamlit.testing.v1 import AppTest
 
 from bleuviz.app.ui.cache import count_workers, counting
@@ -226,3 +229,23 @@ def test_an_upload_is_counted_in_workers(
         for name, lines in uploaded.items()
     }
     assert {m.label.split(" · ")[-1]: m.value for m in app.metric} == expected
+
+
+@given(
+    lengths=hst.lists(hst.integers(0, 400), min_size=1, max_size=300),
+    workers=hst.integers(1, 4),
+)
+def test_the_chunks_cover_every_segment_once_with_even_shares(
+    lengths: list[int], workers: int
+) -> None:
+    lines = tuple("x" * n for n in lengths)
+    testset = TestSet({"sys": lines}, (lines,))
+    cuts = count_workers._cuts(testset, workers)
+    assert cuts[0][0] == 0 and cuts[-1][1] == len(lines)
+    assert all(a < b for a, b in cuts)  # no empty chunk
+    assert all(stop == start for (_, stop), (start, _) in pairwise(cuts))  # contiguous
+    pieces = workers * count_workers.CHUNKS_PER_WORKER
+    assert len(cuts) <= pieces
+    share, longest = 2 * sum(lengths) / pieces, 2 * max(lengths)
+    for start, stop in cuts:  # a share, give or take the segment that reaches it
+        assert 2 * sum(lengths[start:stop]) <= share + longest

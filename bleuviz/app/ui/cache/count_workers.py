@@ -47,7 +47,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import pairwise
 
-from bleuviz.bleu.chunks import CHUNK_CHARACTERS, CHUNKS_PER_WORKER, chunk_bounds, chunk_stats
+import numpy as np
+
+from bleuviz.bleu.chunks import CHUNK_CHARACTERS, CHUNKS_PER_WORKER, chunk_stats
 from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import TokenizeConfig
@@ -170,10 +172,7 @@ def count_in_workers(
     ``progress`` hears how many segments are counted, chunk by chunk, in order.
     The pool is shut down once the count ends.
     """
-    streams = [*testset.references, *testset.systems.values()]
-    per_worker = -(-characters(testset) // (jobs() * CHUNKS_PER_WORKER))
-    budget = min(CHUNK_CHARACTERS, max(1, per_worker))
-    cuts = list(pairwise(chunk_bounds(streams, budget).tolist()))
+    cuts = _cuts(testset, jobs())
     parts: list[dict[str, SegmentStats]] = []
     _report(progress, 0, testset.n_segments)
     if workers.exception() is None:  # else they could not start: all counted here
@@ -192,6 +191,28 @@ def count_in_workers(
         name: SegmentStats.concat([part[name] for part in parts]) for name in testset.systems
     }
     return CorpusStats(testset, tokenize, len(testset.references), systems)
+
+
+def _cuts(testset: TestSet, workers: int) -> list[tuple[int, int]]:
+    """Cut the segments into chunks of about the same characters, as many for every worker.
+
+    ``CHUNKS_PER_WORKER`` each at least, more where a chunk would hold more than
+    ``CHUNK_CHARACTERS``; each ends at the segment where its share of the
+    characters is reached (``chunk_bounds`` cuts greedily instead, which leaves
+    the last chunk short and one worker idle while another counts it).
+    """
+    sizes = np.zeros(testset.n_segments, dtype=np.int64)
+    for stream in (*testset.references, *testset.systems.values()):
+        sizes += np.fromiter(map(len, stream), np.int64, testset.n_segments)
+    ends = np.cumsum(sizes)
+    total = int(ends[-1]) if len(ends) else 0
+    per_worker = max(CHUNKS_PER_WORKER, -(-total // (workers * CHUNK_CHARACTERS)))
+    pieces = workers * per_worker
+    shares = total * np.arange(1, pieces) // pieces
+    inner = np.searchsorted(ends, shares, side="left") + 1  # the segment reaching the share
+    bounds = np.unique(np.concatenate([[0], inner, [testset.n_segments]]))
+    cuts = list(pairwise(np.minimum(bounds, testset.n_segments).tolist()))
+    return [(start, stop) for start, stop in cuts if stop > start] or [(0, testset.n_segments)]
 
 
 def _count_here(
