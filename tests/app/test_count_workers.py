@@ -9,6 +9,9 @@ column; the sidebar's scores against sacrebleu 2.6's ``corpus_bleu``.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -32,7 +35,7 @@ from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.io.load import load_paths
 from bleuviz.io.testset import TestSet
 from tests.app.test_upload_order import give, uploading
-from tests.data import SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
+from tests.data import ROOT, SAMPLE_HYPS, SAMPLE_REF_LINES, SAMPLE_REFS, SAMPLE_SYSTEM_LINES
 
 ARGV = ("--ref", *map(str, SAMPLE_REFS), "--hyp", *map(str, SAMPLE_HYPS))
 SAMPLE = load_paths(list(map(str, SAMPLE_HYPS)), list(map(str, SAMPLE_REFS)))
@@ -249,3 +252,22 @@ def test_the_chunks_cover_every_segment_once_with_even_shares(
     share, longest = 2 * sum(lengths) / pieces, 2 * max(lengths)
     for start, stop in cuts:  # a share, give or take the segment that reaches it
         assert 2 * sum(lengths[start:stop]) <= share + longest
+
+
+def test_a_worker_imports_no_streamlit() -> None:
+    """The fork server imports ``COUNTING_MODULES`` for every worker (the initializer's too)."""
+    code = (
+        "import importlib, sys\n"
+        f"for name in {count_workers.COUNTING_MODULES!r}: importlib.import_module(name)\n"
+        "from bleuviz.app.ui.cache.count_workers import keep_freed_memory\n"
+        "keep_freed_memory()\n"
+        "print(sorted(n for n in sys.modules if n.split('.')[0] == 'streamlit'))\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]", done.stdout
