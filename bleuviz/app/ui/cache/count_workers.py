@@ -34,7 +34,11 @@ text, never won back on two busy cores. Under intl (lines never tokenized
 before), one thread / two workers took 1.5-1.9 / 2.1-2.3 s at 5M characters:
 each new worker compiles sacrebleu's regexes (about a second) before it
 counts at twice the speed. Workers start from 16M characters, about 30,000
-segments of 25 words with two references.
+segments of 25 words with two references. At 100,000 segments, bench_app's
+first Overview on cold servers took 11.68 s with workers and 11.31 s with
+``BLEUVIZ_JOBS=1`` (medians of 6 alternating pairs, load average 12): on two
+busy cores the fork server (0.28 s of CPU) and the text sent (0.14 s) are what
+the workers cost more; their count takes the threads' CPU time.
 """
 
 from __future__ import annotations
