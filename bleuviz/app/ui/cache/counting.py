@@ -2,14 +2,27 @@
 
 The command line's files are counted from the moment the server starts
 (``start_corpus_stats``); the first page takes those statistics instead of
-counting again. Cached (``cached_resource``), keyed on the content id.
+counting again. Cached (``cached_resource``), keyed on the content id. A test
+set's first count (the command line's files, an upload, a saved set opened)
+goes to worker processes when it is large (``count_workers``); a count an
+interactive rerun asks for (another tokenizer, lowercase, order) runs in this
+process, in threads for the columnar tokenizers.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 
 from bleuviz.app.ui.cache.background import LatestReport, with_progress
+from bleuviz.app.ui.cache.count_workers import (
+    characters,
+    count_in_workers,
+    take_workers,
+    worth_workers,
+)
 from bleuviz.app.ui.cache.keys import cached_resource
 from bleuviz.bleu.columnar import COLUMNAR_TOKENIZERS
 from bleuviz.bleu.corpus import CorpusStats, compute_corpus_stats
@@ -41,15 +54,8 @@ def start_corpus_stats(loaded: LoadedTestSet, tokenize: TokenizeConfig, order: i
     """
     _EARLY.clear()  # one test set's at most: statistics nobody took are let go
     report = LatestReport()
-    work = _EARLY_POOL.submit(
-        compute_corpus_stats,
-        loaded.testset,
-        tokenize,
-        order,
-        counting_threads(tokenize),
-        progress=report,
-    )
-    _EARLY[(loaded.content_id, tokenize, order)] = (work, report)
+    count = _counting(loaded.content_id, loaded.testset, tokenize, order)
+    _EARLY[(loaded.content_id, tokenize, order)] = (_EARLY_POOL.submit(count, report), report)
 
 
 def corpus_stats(loaded: LoadedTestSet, tokenize: TokenizeConfig, order: int) -> CorpusStats:
@@ -76,5 +82,27 @@ def _corpus_stats(
         if _progress is not None:
             report.follow(_progress)
         return work.result()
-    workers = counting_threads(tokenize)
-    return compute_corpus_stats(_testset, tokenize, order, workers, progress=_progress)
+    return _counting(content_id, _testset, tokenize, order)(_progress)
+
+
+#: The test sets counted (or being counted) in this server, by content id.
+_COUNTED: set[str] = set()
+_COUNTED_LOCK = threading.Lock()
+
+
+def _counting(
+    content_id: str, testset: TestSet, tokenize: TokenizeConfig, order: int
+) -> Callable[[Progress | None], CorpusStats]:
+    """How to count ``testset``: a first count (start-up, an upload, a set opened) from
+    ``WORKERS_FROM`` characters in worker processes, any other here
+    (``counting_threads``). Call it with the progress to report to."""
+    with _COUNTED_LOCK:
+        first = content_id not in _COUNTED
+        _COUNTED.add(content_id)
+    if first and worth_workers(characters(testset)):
+        workers = take_workers()  # started now (prepared ones: started already)
+        return partial(count_in_workers, testset, tokenize, order, workers)
+    threads = counting_threads(tokenize)
+    return lambda progress: compute_corpus_stats(
+        testset, tokenize, order, threads, progress=progress
+    )
