@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 
 from bleuviz.errors import ConfigError
+from bleuviz.heap import keep_freed_memory
 from bleuviz.jobs import fork_context
 
 if TYPE_CHECKING:
@@ -120,8 +121,9 @@ _adopted: list[Callable[[Any], Any]] = []
 
 
 def _adopt(work: Callable[[Any], Any]) -> None:
-    """Keep ``work`` in this worker (its pool's initializer, run once it starts)."""
+    """Keep ``work`` in this worker, and the memory its tasks free (the pool's initializer)."""
     _adopted[:] = [work]
+    keep_freed_memory()
 
 
 def _run_adopted(task: Any) -> Any:

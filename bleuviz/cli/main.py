@@ -14,6 +14,7 @@ from importlib import import_module
 from bleuviz import __version__
 from bleuviz.cli.options import OneLineParser
 from bleuviz.errors import BleuvizError
+from bleuviz.heap import keep_freed_memory
 
 #: Each subcommand, in the order ``--help`` lists them: the module and the function
 #: adding its parser. Only the module of the command run is imported: a small
@@ -76,6 +77,7 @@ def run() -> None:
     output is flushed here, and the commands close their files, databases and
     worker pools before ``main`` returns (each in a with-block).
     """
+    keep_freed_memory()  # a command counts chunk after chunk (bleuviz.heap)
     status = main()
     try:
         sys.stdout.flush()

@@ -259,7 +259,7 @@ def test_a_worker_imports_no_streamlit() -> None:
     code = (
         "import importlib, sys\n"
         f"for name in {count_workers.COUNTING_MODULES!r}: importlib.import_module(name)\n"
-        "from bleuviz.app.ui.cache.count_workers import keep_freed_memory\n"
+        "from bleuviz.heap import keep_freed_memory\n"
         "keep_freed_memory()\n"
         "print(sorted(n for n in sys.modules if n.split('.')[0] == 'streamlit'))\n"
     )

@@ -43,7 +43,6 @@ the workers cost more; their count takes the threads' CPU time.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
 import threading
@@ -59,6 +58,7 @@ from bleuviz.bleu.corpus import CorpusStats
 from bleuviz.bleu.stats import SegmentStats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
+from bleuviz.heap import keep_freed_memory
 from bleuviz.io.testset import TestSet
 from bleuviz.jobs import job_count, usable_cores
 from bleuviz.metrics.ter_parallel import prepare_workers
@@ -71,8 +71,6 @@ WORKERS_FROM = 4 * CHUNK_CHARACTERS
 #: What a counting worker imports (the fork server imports it once, for every worker): no
 #: Streamlit (tests/app/test_count_workers.py).
 COUNTING_MODULES = ("bleuviz.bleu.chunks", "bleuviz.app.ui.cache.count_workers")
-#: mallopt(3)'s parameters (glibc's malloc.h), for ``keep_freed_memory``.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 #: Workers started ahead of the start-up count (``prepare_counting``), for the next count.
 _ready: Future[ProcessPoolExecutor] | None = None
 _ready_lock = threading.Lock()
@@ -166,28 +164,6 @@ def _new_pool() -> ProcessPoolExecutor:
     """A pool of ``jobs()`` workers from the fork server (started with its first task)."""
     prepare_workers(COUNTING_MODULES)  # the fork server, with TER's modules and these
     return ProcessPoolExecutor(jobs(), fork_server(), initializer=keep_freed_memory)
-
-
-def keep_freed_memory() -> None:
-    """Let this worker reuse the memory its chunks free, under glibc (a worker's initializer).
-
-    glibc maps an allocation of 128 KiB or more afresh and gives the heap's free
-    top back past 128 KiB, raising both thresholds only as large blocks are freed
-    (mallopt(3), ``M_MMAP_THRESHOLD``, ``M_TRIM_THRESHOLD``); a new worker's
-    chunks faulted their arrays' pages in again and again: 0.67-0.77 s of system
-    time for the 100,000 segments of bench_app (0.27 s in the server's threads),
-    0.22-0.26 s with these settings, at the same user time. Its largest arrays
-    stay below 32 MiB, the mapping threshold's maximum on 64-bit systems; the
-    memory is given back when the worker ends, with the count.
-    """
-    try:
-        if not os.confstr("CS_GNU_LIBC_VERSION"):
-            return
-        libc = ctypes.CDLL(None)
-    except (ValueError, OSError):  # not glibc, or no C library to load
-        return
-    libc.mallopt(_M_MMAP_THRESHOLD, 32 * 1024 * 1024)
-    libc.mallopt(_M_TRIM_THRESHOLD, 512 * 1024 * 1024)
 
 
 def count_in_workers(
