@@ -36,11 +36,12 @@ words with two references).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import pairwise
-from typing import TYPE_CHECKING
+from itertools import chain, pairwise
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -243,3 +244,122 @@ def _in_processes(
     """
     for cut, part in zip(cuts, in_processes(work.count, cuts, workers, context), strict=True):
         counted.add(part, cut[1])
+
+
+#: One chunk of a test set read as it is counted: each system's lines, and the references'
+#: lines of the same segments.
+Segments = tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str]]]
+
+
+def streamed_budget(characters: int, tokenize: TokenizeConfig, workers: int) -> int:
+    """Return the characters a streamed chunk holds at most, for a test set of ``characters``.
+
+    As ``chunked_stats`` plans it, except that a per-line tokenizer counted here is
+    read in chunks of ``CHUNK_CHARACTERS`` too: the whole text is not held, so a
+    larger chunk would only hold more tokens at once.
+    """
+    context, size = _plan(characters, tokenize, workers, CHUNK_CHARACTERS)
+    return size if context is not None else CHUNK_CHARACTERS
+
+
+def streamed_stats(
+    chunks: Iterable[Segments],
+    tokenize: TokenizeConfig,
+    max_order: int = DEFAULT_ORDER,
+    workers: int = 1,
+    characters: int = 0,
+) -> Iterator[dict[str, SegmentStats]]:
+    """Count chunks as they are read; yield each chunk's rows, in order.
+
+    The same rows as ``chunk_stats`` on each chunk, counted as ``chunked_stats``
+    counts a test set of ``characters`` (its size, known before it is read):
+    ``workers`` threads for a columnar tokenizer; ``workers`` forked processes for
+    a per-line one from ``PROCESSES_FROM`` characters in a process that may fork,
+    each sent its chunk's lines (the whole text is never held, so there is none to
+    inherit); else here, one chunk after another. At most ``workers`` chunks are
+    read ahead of the one yielded, so memory holds a few chunks, not the test set.
+
+    Raises:
+        InputError: a chunk's streams do not all have the same number of lines.
+    """
+    context, _ = _plan(characters, tokenize, workers, CHUNK_CHARACTERS)
+    count = _ChunkCount(tokenize, max_order)
+    if context is not None:
+        yield from _stream_in_processes(chunks, count, workers, context)
+    elif tokenize.name in COLUMNAR_TOKENIZERS and workers > 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            yield from (future.result() for future, _ in _ahead(pool, count, chunks, workers))
+    else:
+        for chunk in chunks:
+            yield count(chunk, workers)
+
+
+@dataclass(frozen=True, slots=True)
+class _ChunkCount:
+    """``chunk_stats`` of one chunk under fixed settings (sent to worker processes)."""
+
+    tokenize: TokenizeConfig
+    max_order: int
+
+    def __call__(self, chunk: Segments, workers: int = 1) -> dict[str, SegmentStats]:
+        hypotheses, references = chunk
+        return chunk_stats(hypotheses, references, self.tokenize, self.max_order, workers)
+
+
+T = TypeVar("T")
+
+
+def _ahead(
+    pool: Executor, fn: Callable[[Segments], T], chunks: Iterable[Segments], ahead: int
+) -> Iterator[tuple[Future[T], Segments]]:
+    """Submit each chunk to ``pool`` while at most ``ahead`` more are pending; yield each
+    chunk's future (with the chunk) in order, once ``ahead`` later ones are submitted.
+
+    ``Executor.map`` would read every chunk first, hence the whole text.
+    """
+    pending: deque[tuple[Future[T], Segments]] = deque()
+    for chunk in chunks:
+        pending.append((pool.submit(fn, chunk), chunk))
+        if len(pending) > ahead:
+            yield pending.popleft()
+    while pending:
+        yield pending.popleft()
+
+
+def _stream_in_processes(
+    chunks: Iterable[Segments], count: _ChunkCount, workers: int, context: BaseContext
+) -> Iterator[dict[str, SegmentStats]]:
+    """Count chunks in ``workers`` forked processes, in order, each sent its chunk's lines.
+
+    At most ``workers`` chunks wait beyond the one yielded. If the pool breaks (a
+    worker killed), the chunks not yet counted are counted here.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    todo = iter(chunks)
+    waiting: deque[Segments] = deque()  # sent, or being sent, and not yet yielded
+    futures: deque[Future[dict[str, SegmentStats]]] = deque()
+    try:
+        with ProcessPoolExecutor(workers, context) as pool:
+            for chunk in todo:
+                waiting.append(chunk)
+                futures.append(pool.submit(count, chunk))
+                while len(futures) > workers:
+                    yield _next_part(waiting, futures)
+            while futures:
+                yield _next_part(waiting, futures)
+    except BrokenProcessPool:
+        pass
+    for chunk in chain(list(waiting), todo):  # the rest one at a time, never all read
+        yield count(chunk)
+
+
+def _next_part(
+    waiting: deque[Segments], futures: deque[Future[dict[str, SegmentStats]]]
+) -> dict[str, SegmentStats]:
+    """The first waiting chunk's rows, once counted; it waits no more."""
+    part = futures[0].result()
+    waiting.popleft()
+    futures.popleft()
+    return part
