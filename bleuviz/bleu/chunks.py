@@ -23,6 +23,11 @@ tokenizer's chunks run in threads and a per-line tokenizer's one after
 another, each tokenized by forked worker processes where forking is safe
 (``bleuviz.bleu.tokenize.tokenize_lines``).
 
+Files too large to hold are read chunk by chunk instead (``streamed_stats``,
+``bleuviz.io.line_chunks``): each chunk is counted the same way as it is read,
+at most ``workers`` chunks ahead of the one counted; a worker process is sent
+its chunk's lines, since there is no whole text to inherit.
+
 ``PROCESSES_FROM`` was measured on the 2-core machine bleuviz is developed on
 (``python -m benchmarks.bench_jobs --threshold --rounds 5 --tokenize intl``:
 BLEU's statistics of bench_core's synthetic lines, two references, lines never

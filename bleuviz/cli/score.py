@@ -191,12 +191,12 @@ def _streams(args: argparse.Namespace) -> bool:
     or a saved test set.
     """
     from bleuviz.io.load import all_plain
-    from bleuviz.metrics.bleu_metric import BLEU
+    from bleuviz.metrics.bleu_streamed import counts_streamed
 
     files = [*args.hyp, *args.ref, *(p for p in (args.src, args.docids) if p is not None)]
     imported = (args.seg_scores, args.mqm, args.mqm_weights, args.lower_is_better)
     return (
-        _chosen(args.metrics) == [BLEU.label]
+        counts_streamed(_chosen(args.metrics))
         and not args.confidence
         and args.set is None
         and bool(args.hyp and args.ref)

@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bleuviz.arrays import FloatArray
-from bleuviz.bleu.chunks import Segments, streamed_budget, streamed_stats
-from bleuviz.bleu.summary import StreamedBleu, reduce_stats
 from bleuviz.errors import InputError
 from bleuviz.io.assemble import build_testset
 from bleuviz.io.line_chunks import LineChunk, file_sizes, line_chunks
@@ -33,7 +31,11 @@ from bleuviz.io.plain import system_name_from_filename
 from bleuviz.metrics.bleu_metric import BLEU, sentence_dicts
 from bleuviz.metrics.spec import MetricScores, Settings, readonly
 
+# BLEU's counting (pyarrow) is imported where files are counted: ``score -m chrf`` asks
+# ``counts_streamed`` and never loads it.
 if TYPE_CHECKING:
+    from bleuviz.bleu.chunks import Segments
+    from bleuviz.bleu.summary import StreamedBleu
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
 
@@ -75,6 +77,12 @@ class StreamedScores:
     sentences: Callable[[], Iterator[dict[str, Any]]] | None
 
 
+def counts_streamed(labels: Sequence[str]) -> bool:
+    """Whether these metrics (the registry's labels) are counted chunk by chunk here:
+    BLEU alone; another metric reads the test set whole."""
+    return list(labels) == [BLEU.label]
+
+
 def system_names(hyps: Sequence[str]) -> list[str]:
     """The systems' names, as ``load_plain`` names them (made unique)."""
     names = [system_name_from_filename(path) for path in hyps]
@@ -96,6 +104,9 @@ def streamed_bleu(
         InputError: no hypothesis or reference file, or a file is refused
             (``bleuviz.io.line_chunks``).
     """
+    from bleuviz.bleu.chunks import streamed_budget, streamed_stats
+    from bleuviz.bleu.summary import reduce_stats
+
     if not files.hyps:
         raise InputError("no hypothesis file given: at least one is required")
     if not files.refs:
