@@ -42,11 +42,11 @@ words with two references).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -293,7 +293,7 @@ def streamed_stats(
         yield from _stream_in_processes(chunks, count, workers, context)
     elif tokenize.name in COLUMNAR_TOKENIZERS and workers > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            yield from (future.result() for future, _ in _ahead(pool, count, chunks, workers))
+            yield from _in_threads(pool, count, chunks, workers)
     else:
         for chunk in chunks:
             yield count(chunk, workers)
@@ -311,24 +311,20 @@ class _ChunkCount:
         return chunk_stats(hypotheses, references, self.tokenize, self.max_order, workers)
 
 
-T = TypeVar("T")
-
-
-def _ahead(
-    pool: Executor, fn: Callable[[Segments], T], chunks: Iterable[Segments], ahead: int
-) -> Iterator[tuple[Future[T], Segments]]:
-    """Submit each chunk to ``pool`` while at most ``ahead`` more are pending; yield each
-    chunk's future (with the chunk) in order, once ``ahead`` later ones are submitted.
+def _in_threads(
+    pool: Executor, count: _ChunkCount, chunks: Iterable[Segments], ahead: int
+) -> Iterator[dict[str, SegmentStats]]:
+    """Count each chunk in ``pool`` while at most ``ahead`` more wait; yield the rows in order.
 
     ``Executor.map`` would read every chunk first, hence the whole text.
     """
-    pending: deque[tuple[Future[T], Segments]] = deque()
+    pending: deque[Future[dict[str, SegmentStats]]] = deque()
     for chunk in chunks:
-        pending.append((pool.submit(fn, chunk), chunk))
+        pending.append(pool.submit(count, chunk))
         if len(pending) > ahead:
-            yield pending.popleft()
+            yield pending.popleft().result()
     while pending:
-        yield pending.popleft()
+        yield pending.popleft().result()
 
 
 def _stream_in_processes(
