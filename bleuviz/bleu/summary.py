@@ -9,7 +9,9 @@ let go. What is kept grows by 8 bytes a segment (the sentence score), plus,
 when each segment's counts are printed too, its counts, totals and lengths in
 the smallest unsigned type that holds each chunk's values (NumPy widens to the
 largest when the chunks are joined; every value, hence every printed number,
-is unchanged). Every number equals the whole test set's: sums of integers are
+is unchanged). Only sacrebleu's bootstrap, which resamples every row, keeps
+the rows: their float matrix (``SegmentStats.to_matrix``), 8 bytes a column a
+segment, and nothing more. Every number equals the whole test set's: sums of integers are
 exact, and ``score_rows`` scores each row on its own.
 """
 
@@ -53,17 +55,25 @@ class StreamedBleu:
             segment's (one row for a one-segment test set), as Dask's totals.
         sentence: (N,) each segment's sentence BLEU (the flavour's semantics).
         columns: each segment's counts and lengths, if asked for.
+        rows: every row's ``to_matrix`` row, if asked for (a bootstrap's).
     """
 
     corpus: SegmentStats
     sentence: FloatArray
     columns: SentenceColumns | None
+    rows: FloatArray | None = None
 
 
 def reduce_stats(
-    parts: Iterable[Mapping[str, SegmentStats]], config: BleuConfig, keep_columns: bool = False
+    parts: Iterable[Mapping[str, SegmentStats]],
+    config: BleuConfig,
+    keep_columns: bool = False,
+    keep_rows: bool = False,
 ) -> dict[str, StreamedBleu]:
     """Reduce each chunk's rows, in order, to every system's ``StreamedBleu``.
+
+    ``keep_columns`` keeps each segment's printed counts and lengths; ``keep_rows``
+    its whole row.
 
     Raises:
         InputError: there is no chunk, or no segment.
@@ -71,7 +81,8 @@ def reduce_stats(
     systems: dict[str, _Reduction] = {}
     for part in parts:
         for name, stats in part.items():
-            systems.setdefault(name, _Reduction(config, keep_columns)).add(stats)
+            reduction = systems.setdefault(name, _Reduction(config, keep_columns, keep_rows))
+            reduction.add(stats)
     if not systems:
         raise InputError("no segments: the test set has no lines")
     return {name: reduction.result() for name, reduction in systems.items()}
@@ -83,10 +94,12 @@ class _Reduction:
 
     config: BleuConfig
     keep_columns: bool
+    keep_rows: bool
     total: SegmentStats | None = None
     last: SegmentStats | None = None
     sentences: list[FloatArray] = field(default_factory=list)
     columns: list[tuple[IntArray, ...]] = field(default_factory=list)
+    rows: list[FloatArray] = field(default_factory=list)
 
     def add(self, stats: SegmentStats) -> None:
         """Add one chunk's rows."""
@@ -98,6 +111,8 @@ class _Reduction:
         self.sentences.append(sentence_scores(stats, self.config).score.copy())
         if self.keep_columns:
             self.columns.append(tuple(_compact(c) for c in _printed(stats, self.config)))
+        if self.keep_rows:
+            self.rows.append(stats.to_matrix())
 
     def result(self) -> StreamedBleu:
         """The reduction of every chunk added.
@@ -112,7 +127,9 @@ class _Reduction:
             joined = (np.concatenate(column) for column in zip(*self.columns, strict=True))
             columns = SentenceColumns(*joined)
         sentence = np.concatenate(self.sentences)
-        return StreamedBleu(_two_rows(self.total, self.last, len(sentence)), sentence, columns)
+        rows = np.concatenate(self.rows) if self.keep_rows else None
+        corpus = _two_rows(self.total, self.last, len(sentence))
+        return StreamedBleu(corpus, sentence, columns, rows)
 
 
 def _printed(stats: SegmentStats, config: BleuConfig) -> tuple[IntArray, ...]:

@@ -184,9 +184,9 @@ def _scored_here(args: argparse.Namespace, config: BleuConfig) -> _Scored:
 def _streams(args: argparse.Namespace) -> bool:
     """Whether ``score`` reads the files chunk by chunk, in memory bounded by a chunk.
 
-    Only BLEU's statistics are read so (``bleuviz.metrics.bleu_streamed``), from
-    plain-text files with references; the test set is read whole for another
-    metric, ``--confidence`` (sacrebleu's bootstrap resamples every row), imported
+    Only BLEU's statistics are read so (``bleuviz.metrics.bleu_streamed``; with
+    ``--confidence``, every row is kept for sacrebleu's bootstrap), from plain-text
+    files with references; the test set is read whole for another metric, imported
     scores and spans and their options, a table, XML or SGML file, standard input
     or a saved test set.
     """
@@ -197,7 +197,6 @@ def _streams(args: argparse.Namespace) -> bool:
     imported = (args.seg_scores, args.mqm, args.mqm_weights, args.lower_is_better)
     return (
         counts_streamed(_chosen(args.metrics))
-        and not args.confidence
         and args.set is None
         and bool(args.hyp and args.ref)
         and STDIN not in args.hyp
@@ -217,11 +216,11 @@ def _scored_streamed(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     files = PlainFiles(tuple(args.hyp), tuple(args.ref), others, args.max_bytes)
     keep_items = args.sentence_level and args.format == "json"
     with terminal_progress(BLEU.label) as progress:
-        systems = streamed_bleu(files, settings, keep_items, progress)
+        systems = streamed_bleu(files, settings, keep_items, args.confidence, progress)
     scores = {name: system.scores for name, system in systems.items()}
     rows = {name: system.rows for name, system in systems.items()}
     items = {name: s.sentences for name, s in systems.items() if s.sentences is not None}
-    metric = _Metric(BLEU, settings, scores, rows, items if keep_items else None)
+    metric = _Metric(BLEU, settings, scores, rows, items or None)
     return _Scored(system_names(args.hyp), list(args.hyp), [metric])
 
 

@@ -10,10 +10,11 @@ sum and last row, its sentence scores and, for the sentence items of JSON,
 its counts and lengths in compact columns. The scores are BLEU's own from
 those rows, as on Dask: its corpus score of two rows that sum to the corpus,
 and the signature; every number equals the whole-text path's.
+``--confidence``'s sacrebleu-identical bootstrap resamples every row: it keeps
+their matrix (15 float64 columns a segment at order 4), and no text.
 
-Only BLEU's statistics are read this way; what needs the whole text or every
-row (other metrics, ``--confidence``'s sacrebleu-identical bootstrap,
-imported scores) reads the test set whole.
+Only BLEU's statistics are read this way; what needs the whole text (other
+metrics, imported scores) reads the test set whole.
 """
 
 from __future__ import annotations
@@ -67,9 +68,11 @@ class StreamedScores:
     """One system's BLEU counted chunk by chunk, as ``score`` reports it.
 
     Attributes:
-        scores: its sentence and corpus scores and signature (no rows).
-        rows: two rows summing to the corpus's, the last the last segment's.
-        sentences: makes each segment's JSON item (None: not kept).
+        scores: its sentence and corpus scores and signature (every row, if kept).
+        rows: every row, if kept; else two rows summing to the corpus's, the last
+            the last segment's.
+        sentences: makes each segment's JSON item where ``rows`` are two (None:
+            not kept, or the rows make them).
     """
 
     scores: MetricScores
@@ -93,11 +96,13 @@ def streamed_bleu(
     files: PlainFiles,
     settings: Settings,
     keep_items: bool = False,
+    keep_rows: bool = False,
     progress: Progress | None = None,
 ) -> dict[str, StreamedScores]:
     """Read and count the files chunk by chunk; return each system's BLEU.
 
-    ``keep_items`` keeps what each segment's JSON item prints beside its score.
+    ``keep_items`` keeps what each segment's JSON item prints beside its score;
+    ``keep_rows`` every row (a bootstrap resamples them).
     ``progress`` hears the segments counted and the fraction of the bytes read.
 
     Raises:
@@ -124,7 +129,7 @@ def streamed_bleu(
     parts = told.counted(
         streamed_stats(segments, tokenize, settings.bleu.stats_order, workers, characters)
     )
-    reduced = reduce_stats(parts, settings.bleu, keep_items)
+    reduced = reduce_stats(parts, settings.bleu, keep_items and not keep_rows, keep_rows)
     stub = _stub_testset(names, len(files.refs))
     return {name: _scores(result, stub, settings) for name, result in reduced.items()}
 
@@ -137,12 +142,14 @@ def _segments(chunk: LineChunk, names: Sequence[str], n_refs: int) -> Segments:
 
 def _scores(result: StreamedBleu, stub: TestSet, settings: Settings) -> StreamedScores:
     """BLEU's scores of one system's reduction (its own corpus score and signature)."""
-    rows = readonly(result.corpus.to_matrix())
+    every = None if result.rows is None else readonly(result.rows)
+    rows = readonly(result.corpus.to_matrix()) if every is None else every
     scores = MetricScores(
         BLEU,
         readonly(result.sentence),
         BLEU.corpus_score(rows, settings),
         BLEU.signature(stub, settings, rows),
+        every,
     )
     columns = result.columns
     if columns is None:

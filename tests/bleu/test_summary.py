@@ -86,7 +86,7 @@ def test_streamed_rows_and_reduction_equal_the_whole_test_set_s(
         joined = SegmentStats.concat([part[system] for part in parts])
         for got, expected in zip(joined._columns(), whole[system]._columns(), strict=True):
             np.testing.assert_array_equal(got, expected, strict=True)
-    reduced = reduce_stats(iter(parts), config, keep_columns=True)
+    reduced = reduce_stats(iter(parts), config, keep_columns=True, keep_rows=True)
     for system, result in reduced.items():
         stats = whole[system]
         np.testing.assert_array_equal(
@@ -103,6 +103,8 @@ def test_streamed_rows_and_reduction_equal_the_whole_test_set_s(
         np.testing.assert_array_equal(columns.totals, stats.totals[:, :k])
         np.testing.assert_array_equal(columns.hyp_len, stats.hyp_len)
         np.testing.assert_array_equal(columns.ref_len, config.flavor_spec.ref_lengths(stats))
+        assert result.rows is not None
+        np.testing.assert_array_equal(result.rows, stats.to_matrix(), strict=True)
 
 
 def test_streamed_chunks_are_read_no_further_ahead_than_the_workers() -> None:

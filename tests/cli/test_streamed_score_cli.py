@@ -55,6 +55,8 @@ def refuse_whole_reads(*args: object, **kwargs: object) -> None:
         ["--sentence-level", "-f", "json", "-tok", "intl", "-lc", "--jobs", "2"],
         ["-tok", "char", "--jobs", "2", "--src", str(SAMPLE / "source.de")],
         ["--docids", str(SAMPLE / "docids.txt"), "-s", "floor", "-sv", "0.2"],
+        ["--confidence", "--confidence-n", "50", "--sentence-level", "-f", "json"],
+        ["--confidence", "--seed", "7", "-f", "latex", "--flavor", "nltk", "--jobs", "2"],
     ],
 )
 def test_bleu_on_plain_files_is_read_in_chunks_and_prints_the_same_bytes(
@@ -83,7 +85,7 @@ def test_the_same_file_twice_keeps_its_two_names_and_paths() -> None:
         ([], True),
         (["-m", "bleu", "chrf"], False),  # chrF's rows are its own
         (["-m", "ter"], False),
-        (["--confidence"], False),  # sacrebleu's bootstrap resamples every row
+        (["--confidence"], True),  # sacrebleu's bootstrap: every row kept, no text
         (["--seg-scores", "x.seg.score"], False),
         (["--mqm-weights", "major:5"], False),
         (["--lower-is-better", "x"], False),
