@@ -26,7 +26,15 @@ another, each tokenized by forked worker processes where forking is safe
 Files too large to hold are read chunk by chunk instead (``streamed_stats``,
 ``bleuviz.io.line_chunks``): each chunk is counted the same way as it is read,
 at most ``workers`` chunks ahead of the one counted; a worker process is sent
-its chunk's lines, since there is no whole text to inherit.
+its chunk's lines, since there is no whole text to inherit (pickling a chunk
+of 4M characters took about 40 ms and unpickling 35, beside seconds of per-line
+tokenizing; reading by byte offsets in the worker would still need this process
+to find the aligned line ends, and saves little). Streamed chunks hold
+``STREAMED_CHARACTERS``: peak memory of the whole ``score --sentence-level``
+command at 100,000 segments x 2 references (bench_core's lines, 34M characters)
+was 339 / 216 / 161 / 127 MiB with chunks of 4M / 2M / 1M / 0.5M characters
+under 13a (two threads), 611 / 492 / 416 / 395 MiB under intl (two forked
+processes, RSS), for the same CPU time (4.0-4.4 s and 8.8-9.7 s).
 
 ``PROCESSES_FROM`` was measured on the 2-core machine bleuviz is developed on
 (``python -m benchmarks.bench_jobs --threshold --rounds 5 --tokenize intl``:
@@ -67,6 +75,9 @@ if TYPE_CHECKING:
 #: Characters (over every stream) a chunk holds at most, unless one segment alone is longer.
 #: Counting peaks at about 30 bytes per character, so a chunk needs about 120 MiB.
 CHUNK_CHARACTERS = 4_000_000
+#: Characters (over every stream) a chunk of files read chunk by chunk holds at most
+#: (``streamed_budget``; measured: see the module docstring).
+STREAMED_CHARACTERS = 1_000_000
 #: Chunks each worker process counts at least, so that the work divides evenly.
 CHUNKS_PER_WORKER = 4
 #: Characters (over every stream) from which worker processes count a per-line tokenizer's
@@ -259,12 +270,13 @@ Segments = tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str]]]
 def streamed_budget(characters: int, tokenize: TokenizeConfig, workers: int) -> int:
     """Return the characters a streamed chunk holds at most, for a test set of ``characters``.
 
-    As ``chunked_stats`` plans it, except that a per-line tokenizer counted here is
-    read in chunks of ``CHUNK_CHARACTERS`` too: the whole text is not held, so a
+    ``STREAMED_CHARACTERS``, or less for worker processes (as ``chunked_stats`` plans
+    them: ``CHUNKS_PER_WORKER`` each at least). A per-line tokenizer counted here is
+    not given chunks ``PER_LINE_FACTOR`` times larger: with no whole text held, a
     larger chunk would only hold more tokens at once.
     """
-    context, size = _plan(characters, tokenize, workers, CHUNK_CHARACTERS)
-    return size if context is not None else CHUNK_CHARACTERS
+    context, size = _plan(characters, tokenize, workers, STREAMED_CHARACTERS)
+    return size if context is not None else STREAMED_CHARACTERS
 
 
 def streamed_stats(
