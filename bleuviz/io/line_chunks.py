@@ -83,8 +83,8 @@ def line_chunks(
     """
     if not paths:
         raise InputError("no file given: at least one is required")
-    sizes = file_sizes(paths, max_bytes)
-    files = [_LineFile(os.fspath(p), size, max_bytes) for p, size in zip(paths, sizes, strict=True)]
+    file_sizes(paths, max_bytes)
+    files = [_LineFile(os.fspath(path), max_bytes) for path in paths]
     try:
         for f in files:
             f.open()
@@ -128,12 +128,12 @@ def _counts_differ(files: Sequence[_LineFile]) -> str:
 
 def count_lines(path: str | os.PathLike[str]) -> int:
     """Count a file's lines as ``split_lines`` would, without decoding it."""
-    newlines, last, size = 0, b"", 0
+    newlines, last = 0, b""
     with open(path, "rb") as fh:
         while data := fh.read(_COUNT_BLOCK):
             newlines += data.count(b"\n")
-            last, size = data[-1:], size + len(data)
-    return newlines + (0 if last == b"\n" and size else 1)
+            last = data[-1:]
+    return newlines + (last != b"\n")  # a last line without its line end counts too
 
 
 @dataclass(slots=True)
@@ -141,7 +141,6 @@ class _LineFile:
     """One file read block by block into lines (working state)."""
 
     name: str
-    size: int
     max_bytes: int
     read: int = 0
     lines_before: int = 0
