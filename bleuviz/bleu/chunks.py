@@ -290,11 +290,12 @@ def streamed_stats(
 
     The same rows as ``chunk_stats`` on each chunk, counted as ``chunked_stats``
     counts a test set of ``characters`` (its size, known before it is read):
-    ``workers`` threads for a columnar tokenizer; ``workers`` forked processes for
-    a per-line one from ``PROCESSES_FROM`` characters in a process that may fork,
-    each sent its chunk's lines (the whole text is never held, so there is none to
-    inherit); else here, one chunk after another. At most ``workers`` chunks are
-    read ahead of the one yielded, so memory holds a few chunks, not the test set.
+    ``workers`` forked processes in a process that may fork, from
+    ``COLUMNAR_PROCESSES_FROM`` or ``PROCESSES_FROM`` characters, each sent its
+    chunk's lines (the whole text is never held, so there is none to inherit);
+    else ``workers`` threads for a columnar tokenizer, or here, one chunk after
+    another. At most ``workers`` chunks are read ahead of the one yielded, so
+    memory holds a few chunks, not the test set.
 
     Raises:
         InputError: a chunk's streams do not all have the same number of lines.
