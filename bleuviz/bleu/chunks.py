@@ -26,15 +26,15 @@ another, each tokenized by forked worker processes where forking is safe
 Files too large to hold are read chunk by chunk instead (``streamed_stats``,
 ``bleuviz.io.line_chunks``): each chunk is counted the same way as it is read,
 at most ``workers`` chunks ahead of the one counted; a worker process is sent
-its chunk's lines, since there is no whole text to inherit (pickling a chunk
-of 4M characters took about 40 ms and unpickling 35, beside seconds of per-line
-tokenizing; reading by byte offsets in the worker would still need this process
-to find the aligned line ends, and saves little). Streamed chunks hold
-``STREAMED_CHARACTERS``: peak memory of the whole ``score --sentence-level``
-command at 100,000 segments x 2 references (bench_core's lines, 34M characters)
-was 339 / 216 / 161 / 127 MiB with chunks of 4M / 2M / 1M / 0.5M characters
-under 13a (two threads), 611 / 492 / 416 / 395 MiB under intl (two forked
-processes, RSS), for the same CPU time (4.0-4.4 s and 8.8-9.7 s).
+its chunk's bytes, undecoded, since there is no whole text to inherit: it
+decodes them itself. Sent as lines, a chunk of 4M characters took about 40 ms
+to pickle here and 35 to unpickle there, beside 40 to decode; bytes pickle as
+a copy, and this process only finds where lines end (``bleuviz.io.line_chunks``).
+Streamed chunks hold ``STREAMED_CHARACTERS``: peak memory of the whole ``score
+--sentence-level`` command at 100,000 segments x 2 references (bench_core's
+lines, 34M characters) was 339 / 216 / 161 / 127 MiB with chunks of 4M / 2M /
+1M / 0.5M characters under 13a (two threads), 611 / 492 / 416 / 395 MiB under
+intl (two forked processes, RSS), for the same CPU time (4.0-4.4 s and 8.8-9.7 s).
 
 ``PROCESSES_FROM`` was measured on the 2-core machine bleuviz is developed on
 (``python -m benchmarks.bench_jobs --threshold --rounds 5 --tokenize intl``:
@@ -54,7 +54,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -267,6 +267,19 @@ def _in_processes(
 Segments = tuple[Mapping[str, Sequence[str]], Sequence[Sequence[str]]]
 
 
+class Undecoded(Protocol):
+    """A chunk still to be decoded (a file's bytes), by whoever counts it: a worker process
+    is sent the bytes and pays for the decoding and the strings, not this process."""
+
+    def segments(self) -> Segments:
+        """Decode the chunk's lines.
+
+        Raises:
+            InputError: they cannot be decoded (the message names the file and line).
+        """
+        ...
+
+
 def streamed_budget(characters: int, tokenize: TokenizeConfig, workers: int) -> int:
     """Return the characters a streamed chunk holds at most, for a test set of ``characters``.
 
@@ -280,7 +293,7 @@ def streamed_budget(characters: int, tokenize: TokenizeConfig, workers: int) -> 
 
 
 def streamed_stats(
-    chunks: Iterable[Segments],
+    chunks: Iterable[Segments | Undecoded],
     tokenize: TokenizeConfig,
     max_order: int = DEFAULT_ORDER,
     workers: int = 1,
@@ -292,7 +305,8 @@ def streamed_stats(
     counts a test set of ``characters`` (its size, known before it is read):
     ``workers`` forked processes in a process that may fork, from
     ``COLUMNAR_PROCESSES_FROM`` or ``PROCESSES_FROM`` characters, each sent its
-    chunk's lines (the whole text is never held, so there is none to inherit);
+    chunk (the whole text is never held, so there is none to inherit; an
+    ``Undecoded`` chunk is decoded by whoever counts it);
     else ``workers`` threads for a columnar tokenizer, or here, one chunk after
     another. At most ``workers`` chunks are read ahead of the one yielded, so
     memory holds a few chunks, not the test set.
@@ -319,13 +333,13 @@ class _ChunkCount:
     tokenize: TokenizeConfig
     max_order: int
 
-    def __call__(self, chunk: Segments, workers: int = 1) -> dict[str, SegmentStats]:
-        hypotheses, references = chunk
+    def __call__(self, chunk: Segments | Undecoded, workers: int = 1) -> dict[str, SegmentStats]:
+        hypotheses, references = chunk if isinstance(chunk, tuple) else chunk.segments()
         return chunk_stats(hypotheses, references, self.tokenize, self.max_order, workers)
 
 
 def _in_threads(
-    pool: Executor, count: _ChunkCount, chunks: Iterable[Segments], ahead: int
+    pool: Executor, count: _ChunkCount, chunks: Iterable[Segments | Undecoded], ahead: int
 ) -> Iterator[dict[str, SegmentStats]]:
     """Count each chunk in ``pool`` while at most ``ahead`` more wait; yield the rows in order.
 
@@ -341,9 +355,12 @@ def _in_threads(
 
 
 def _stream_in_processes(
-    chunks: Iterable[Segments], count: _ChunkCount, workers: int, context: BaseContext
+    chunks: Iterable[Segments | Undecoded],
+    count: _ChunkCount,
+    workers: int,
+    context: BaseContext,
 ) -> Iterator[dict[str, SegmentStats]]:
-    """Count chunks in ``workers`` forked processes, in order, each sent its chunk's lines.
+    """Count chunks in ``workers`` forked processes, in order, each sent its chunk.
 
     At most ``workers`` chunks wait beyond the one yielded. If the pool breaks (a
     worker killed), the chunks not yet counted are counted here.
@@ -352,7 +369,7 @@ def _stream_in_processes(
     from concurrent.futures.process import BrokenProcessPool
 
     todo = iter(chunks)
-    waiting: deque[Segments] = deque()  # sent, or being sent, and not yet yielded
+    waiting: deque[Segments | Undecoded] = deque()  # sent, or being sent, and not yet yielded
     futures: deque[Future[dict[str, SegmentStats]]] = deque()
     try:
         with ProcessPoolExecutor(workers, context) as pool:
@@ -370,7 +387,7 @@ def _stream_in_processes(
 
 
 def _next_part(
-    waiting: deque[Segments], futures: deque[Future[dict[str, SegmentStats]]]
+    waiting: deque[Segments | Undecoded], futures: deque[Future[dict[str, SegmentStats]]]
 ) -> dict[str, SegmentStats]:
     """The first waiting chunk's rows, once counted; it waits no more."""
     part = futures[0].result()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from bleuviz.errors import InputError
@@ -58,6 +58,44 @@ class LineChunk:
         return len(self.lines[0])
 
 
+@dataclass(frozen=True, slots=True)
+class ByteChunk:
+    """The next lines of every file, as many from each, not yet decoded.
+
+    Sent to a worker process as it is (bytes pickle as a copy) and decoded
+    there: the worker, not this process, pays for the decoding and for the
+    Python strings. ``decoded`` refuses invalid UTF-8 as ``decode_text`` does.
+
+    Attributes:
+        names: each file's name.
+        datas: each file's whole lines, as read (no BOM).
+        offsets: where each file's lines start in it (bytes).
+        first: the number of the chunk's first line in its files (0-based).
+        size: its lines in each file.
+        read: bytes read so far over every file (for progress).
+    """
+
+    names: tuple[str, ...]
+    datas: tuple[bytes, ...]
+    offsets: tuple[int, ...]
+    first: int
+    size: int
+    read: int
+
+    def __len__(self) -> int:
+        return self.size
+
+    def decoded(self) -> LineChunk:
+        """Decode every file's lines.
+
+        Raises:
+            InputError: invalid UTF-8 (the file, its line and byte offset).
+        """
+        parts = zip(self.names, self.datas, self.offsets, strict=True)
+        lines = tuple(decode_piece(name, data, at, self.first) for name, data, at in parts)
+        return LineChunk(lines, self.first, self.read)
+
+
 def file_sizes(
     paths: Sequence[str | os.PathLike[str]], max_bytes: int = DEFAULT_MAX_BYTES
 ) -> list[int]:
@@ -75,11 +113,26 @@ def line_chunks(
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Iterator[LineChunk]:
     """Return aligned chunks of the files' lines, about ``budget`` characters each, one at a
-    time as they are asked for.
+    time as they are asked for (``byte_chunks``, decoded here).
 
     Raises:
         InputError: a file is missing, unreadable, too large or empty (here, before any
             chunk); later, while chunks are read: invalid UTF-8, or the files end apart.
+    """
+    return (chunk.decoded() for chunk in byte_chunks(paths, budget, max_bytes))
+
+
+def byte_chunks(
+    paths: Sequence[str | os.PathLike[str]],
+    budget: int,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> Iterator[ByteChunk]:
+    """Return aligned chunks of the files' whole lines, about ``budget`` bytes each, not yet
+    decoded, one at a time as they are asked for.
+
+    Raises:
+        InputError: a file is missing, unreadable, too large or empty (here, before any
+            chunk); later, while chunks are read: the files end apart.
     """
     if not paths:
         raise InputError("no file given: at least one is required")
@@ -95,7 +148,7 @@ def line_chunks(
     return _aligned(files, max(1, budget // len(files)))
 
 
-def _aligned(files: list[_LineFile], block: int) -> Iterator[LineChunk]:
+def _aligned(files: list[_LineFile], block: int) -> Iterator[ByteChunk]:
     """Cut chunks where the first file's blocks end; take as many lines from the others."""
     try:
         yield from _cut(files, block)
@@ -104,20 +157,22 @@ def _aligned(files: list[_LineFile], block: int) -> Iterator[LineChunk]:
             f.close()
 
 
-def _cut(files: list[_LineFile], block: int) -> Iterator[LineChunk]:
+def _cut(files: list[_LineFile], block: int) -> Iterator[ByteChunk]:
     """Yield the chunks of ``_aligned`` (its files open)."""
-    first = 0
+    names = tuple(f.name for f in files)
     lead, others = files[0], files[1:]
     while True:
-        lines = lead.take_block(block)
+        piece = lead.take_block(block)
         # At the first file's end, each other file must have no line left either.
-        taken = [lines, *(f.take(len(lines) or 1, block) for f in others)]
-        if any(len(part) != len(lines) for part in taken):
+        pieces = [piece, *(f.take(piece.lines or 1, block) for f in others)]
+        if any(part.lines != piece.lines for part in pieces):
             raise InputError(_counts_differ(files))
-        if not lines:
+        if not piece.lines:
             return
-        yield LineChunk(tuple(taken), first, sum(f.read for f in files))
-        first += len(lines)
+        datas = tuple(part.data for part in pieces)
+        offsets = tuple(part.at for part in pieces)
+        read = sum(f.read for f in files)
+        yield ByteChunk(names, datas, offsets, piece.first, piece.lines, read)
 
 
 def _counts_differ(files: Sequence[_LineFile]) -> str:
@@ -138,15 +193,22 @@ def count_lines(path: str | os.PathLike[str]) -> int:
 
 @dataclass(slots=True)
 class _LineFile:
-    """One file read block by block into lines (working state)."""
+    """One file read block by block, cut after whole lines (working state).
+
+    ``held`` are whole lines read and not yet taken (``held_lines`` of them,
+    starting at byte ``held_at`` and line ``taken`` of the file); ``carry`` is the
+    start of the next line.
+    """
 
     name: str
     max_bytes: int
     read: int = 0
-    lines_before: int = 0
+    taken: int = 0
     handle: BinaryIO | None = None
     carry: bytes = b""
-    pending: list[str] = field(default_factory=list)
+    held: bytes = b""
+    held_lines: int = 0
+    held_at: int = 0
     at_end: bool = False
 
     def open(self) -> None:
@@ -157,6 +219,7 @@ class _LineFile:
             raise InputError(f"{self.name}: cannot read file: {e.strerror}") from None
         head = self._read(len(_BOM))
         self.carry = head.removeprefix(_BOM)
+        self.held_at = len(head) - len(self.carry)
         if not self.carry and not self._peek():
             raise InputError(f"{self.name}: file is empty")
 
@@ -166,22 +229,32 @@ class _LineFile:
             self.handle.close()
             self.handle = None
 
-    def take_block(self, block: int) -> list[str]:
+    def take_block(self, block: int) -> _Piece:
         """Return the lines held and those of the next block of about ``block`` bytes."""
-        if not self.pending:
+        if not self.held_lines:
             self._fill(block)
-        lines, self.pending = self.pending, []
-        return lines
+        return self._cut(len(self.held), self.held_lines)
 
-    def take(self, k: int, block: int) -> list[str]:
+    def take(self, k: int, block: int) -> _Piece:
         """Return the next ``k`` lines (fewer where the file ends first)."""
-        while len(self.pending) < k and (self.carry or not self.at_end):
+        while self.held_lines < k and (self.carry or not self.at_end):
             self._fill(block)
-        lines, self.pending = self.pending[:k], self.pending[k:]
-        return lines
+        if self.held_lines <= k:
+            return self._cut(len(self.held), self.held_lines)
+        end = -1
+        for _ in range(k):
+            end = self.held.index(b"\n", end + 1)
+        return self._cut(end + 1, k)
+
+    def _cut(self, size: int, lines: int) -> _Piece:
+        """Take the first ``size`` bytes held, ``lines`` lines."""
+        piece = _Piece(self.held[:size], self.held_at, self.taken, lines)
+        self.held, self.held_lines = self.held[size:], self.held_lines - lines
+        self.held_at, self.taken = self.held_at + size, self.taken + lines
+        return piece
 
     def _fill(self, block: int) -> None:
-        """Read on to the end of the next line past ``block`` more bytes; keep its lines."""
+        """Read on to the end of the next line past ``block`` more bytes; hold its lines."""
         data = self.carry + self._read(block)
         cut = data.rfind(b"\n")
         while cut < 0 and not self.at_end:  # a line longer than the block
@@ -191,25 +264,9 @@ class _LineFile:
             whole, self.carry = data, b""
         else:
             whole, self.carry = data[: cut + 1], data[cut + 1 :]
-        self.pending += self._decode(whole)
-
-    def _decode(self, whole: bytes) -> list[str]:
-        """Decode whole lines (strict UTF-8), naming the line of an invalid byte."""
-        start = self.read - len(self.carry) - len(whole)  # the offset of ``whole`` in the file
-        try:
-            text = whole.decode("utf-8")
-        except UnicodeDecodeError as e:
-            line = self.lines_before + whole.count(b"\n", 0, e.start) + 1
-            raise InputError(
-                f"{self.name}: invalid UTF-8 at line {line} (byte offset {start + e.start})"
-            ) from None
-        lines = text.replace("\r\n", "\n").split("\n")
-        if whole.endswith(b"\n"):
-            lines.pop()  # a line end adds no empty line after it
-        elif not whole:
-            lines = []
-        self.lines_before += len(lines)
-        return lines
+        self.held += whole
+        # A last line without its line end counts too.
+        self.held_lines += whole.count(b"\n") + (bool(whole) and not whole.endswith(b"\n"))
 
     def _read(self, n: int) -> bytes:
         """Read up to ``n`` bytes; note the end of the file; refuse a file grown too large."""
@@ -230,3 +287,33 @@ class _LineFile:
         byte = self.handle.read(1)
         self.handle.seek(here)
         return byte
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """Whole lines of a file, undecoded: ``data``, at byte ``at``, from line ``first`` (0-based)."""
+
+    data: bytes
+    at: int
+    first: int
+    lines: int
+
+
+def decode_piece(name: str, data: bytes, at: int, first: int) -> list[str]:
+    """Decode whole lines of file ``name`` (strict UTF-8), naming the line of an invalid byte.
+
+    ``data`` starts at byte ``at`` and line ``first`` (0-based) of the file.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = first + data.count(b"\n", 0, e.start) + 1
+        raise InputError(
+            f"{name}: invalid UTF-8 at line {line} (byte offset {at + e.start})"
+        ) from None
+    lines = text.replace("\r\n", "\n").split("\n")
+    if data.endswith(b"\n"):
+        lines.pop()  # a line end adds no empty line after it
+    elif not data:
+        lines = []
+    return lines

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from bleuviz.arrays import FloatArray
 from bleuviz.errors import InputError
 from bleuviz.io.assemble import build_testset
-from bleuviz.io.line_chunks import LineChunk, file_sizes, line_chunks
+from bleuviz.io.line_chunks import ByteChunk, byte_chunks, file_sizes
 from bleuviz.io.plain import system_name_from_filename
 from bleuviz.metrics.bleu_metric import BLEU, sentence_dicts
 from bleuviz.metrics.spec import MetricScores, Settings, readonly
@@ -123,9 +123,9 @@ def streamed_bleu(
     workers, tokenize = settings.workers, settings.tokenize
     budget = streamed_budget(characters, tokenize, workers)
     told = _Told(progress, sum(sizes))
-    chunks = told.reading(line_chunks(files.streams, budget, files.max_bytes))
-    names = system_names(files.hyps)
-    segments = (_segments(chunk, names, len(files.refs)) for chunk in chunks)
+    chunks = told.reading(byte_chunks(files.streams, budget, files.max_bytes))
+    names = tuple(system_names(files.hyps))
+    segments = (_Chunk(chunk, names, len(files.refs)) for chunk in chunks)
     parts = told.counted(
         streamed_stats(segments, tokenize, settings.bleu.stats_order, workers, characters)
     )
@@ -134,10 +134,19 @@ def streamed_bleu(
     return {name: _scores(result, stub, settings) for name, result in reduced.items()}
 
 
-def _segments(chunk: LineChunk, names: Sequence[str], n_refs: int) -> Segments:
-    """A chunk's systems by name and its references (the other files' lines dropped)."""
-    hyps = chunk.lines[n_refs : n_refs + len(names)]
-    return dict(zip(names, hyps, strict=True)), chunk.lines[:n_refs]
+@dataclass(frozen=True, slots=True)
+class _Chunk:
+    """A chunk of the files, undecoded, and how its files are read: the systems' names and
+    the references' count (``bleuviz.bleu.chunks.Undecoded``: a worker decodes it)."""
+
+    chunk: ByteChunk
+    names: tuple[str, ...]
+    n_refs: int
+
+    def segments(self) -> Segments:
+        """The chunk's systems by name and its references (the other files' lines dropped)."""
+        lines = self.chunk.decoded().lines[: self.n_refs + len(self.names)]
+        return dict(zip(self.names, lines[self.n_refs :], strict=True)), lines[: self.n_refs]
 
 
 def _scores(result: StreamedBleu, stub: TestSet, settings: Settings) -> StreamedScores:
@@ -177,7 +186,7 @@ class _Told:
     segments: int = 0
     read: deque[int] = field(default_factory=deque)
 
-    def reading(self, chunks: Iterator[LineChunk]) -> Iterator[LineChunk]:
+    def reading(self, chunks: Iterator[ByteChunk]) -> Iterator[ByteChunk]:
         """Note each chunk's bytes read as it is read."""
         for chunk in chunks:
             self.read.append(chunk.read)
