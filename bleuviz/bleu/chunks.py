@@ -34,7 +34,9 @@ Streamed chunks hold ``STREAMED_CHARACTERS``: peak memory of the whole ``score
 --sentence-level`` command at 100,000 segments x 2 references (bench_core's
 lines, 34M characters) was 339 / 216 / 161 / 127 MiB with chunks of 4M / 2M /
 1M / 0.5M characters under 13a (two threads), 611 / 492 / 416 / 395 MiB under
-intl (two forked processes, RSS), for the same CPU time (4.0-4.4 s and 8.8-9.7 s).
+intl (two forked processes, RSS), for the same CPU time (4.0-4.4 s and 8.8-9.7 s);
+but ``--jobs 1`` took 3.08 / 2.99 / 3.09 s with chunks of 4M / 2M / 1M characters
+against 2.92 s reading the whole text (medians of 3 alternating runs), so 2M.
 
 ``PROCESSES_FROM`` was measured on the 2-core machine bleuviz is developed on
 (``python -m benchmarks.bench_jobs --threshold --rounds 5 --tokenize intl``:
@@ -77,7 +79,7 @@ if TYPE_CHECKING:
 CHUNK_CHARACTERS = 4_000_000
 #: Characters (over every stream) a chunk of files read chunk by chunk holds at most
 #: (``streamed_budget``; measured: see the module docstring).
-STREAMED_CHARACTERS = 1_000_000
+STREAMED_CHARACTERS = 2_000_000
 #: Chunks each worker process counts at least, so that the work divides evenly.
 CHUNKS_PER_WORKER = 4
 #: Characters (over every stream) from which worker processes count a per-line tokenizer's
