@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from bleuviz.cli.dask_options import add_dask_options, check_dask_args
 from bleuviz.cli.options import (
     SCORE_METRICS,
+    STDIN,
     add_bleu_options,
     add_input_options,
     add_jobs_option,
@@ -91,13 +92,17 @@ class _Metric:
         settings: the settings it was scored with (chrF's: its ``--chrf-*`` options).
         scores: each system's scores (on Dask without sentence scores).
         rows: each system's rows whose sum and last row are the corpus's (every
-            segment's, or Dask's two), which its report reads.
+            segment's, or two: Dask's, or those of files read chunk by chunk), which
+            its report reads.
+        items: each system's JSON sentence items, where ``rows`` are not every
+            segment's (files read chunk by chunk); None: the report's own.
     """
 
     spec: MetricSpec
     settings: Settings
     scores: Mapping[str, MetricScores]
     rows: Mapping[str, FloatArray]
+    items: Mapping[str, Callable[[], Iterator[Any]]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +181,49 @@ def _scored_here(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     return _Scored(list(testset.systems), paths, metrics, testset)
 
 
+def _streams(args: argparse.Namespace) -> bool:
+    """Whether ``score`` reads the files chunk by chunk, in memory bounded by a chunk.
+
+    Only BLEU's statistics are read so (``bleuviz.metrics.bleu_streamed``; with
+    ``--confidence``, every row is kept for sacrebleu's bootstrap), from plain-text
+    files with references; the test set is read whole for another metric, imported
+    scores and spans and their options, a table, XML or SGML file, standard input
+    or a saved test set.
+    """
+    from bleuviz.io.load import all_plain
+    from bleuviz.metrics.bleu_streamed import counts_streamed
+
+    files = [*args.hyp, *args.ref, *(p for p in (args.src, args.docids) if p is not None)]
+    imported = (args.seg_scores, args.mqm, args.mqm_weights, args.lower_is_better)
+    return (
+        counts_streamed(_chosen(args.metrics))
+        and args.set is None
+        and bool(args.hyp and args.ref)
+        and STDIN not in args.hyp
+        and all_plain(files)
+        and not any(imported)
+        and not args.higher_is_better
+    )
+
+
+def _scored_streamed(args: argparse.Namespace, config: BleuConfig) -> _Scored:
+    """Read and count the files chunk by chunk (``_streams``): BLEU's scores only."""
+    from bleuviz.metrics.bleu_metric import BLEU
+    from bleuviz.metrics.bleu_streamed import PlainFiles, streamed_bleu, system_names
+
+    settings = _settings(args, config)
+    others = tuple(path for path in (args.src, args.docids) if path is not None)
+    files = PlainFiles(tuple(args.hyp), tuple(args.ref), others, args.max_bytes)
+    keep_items = args.sentence_level and args.format == "json"
+    with terminal_progress(BLEU.label) as progress:
+        systems = streamed_bleu(files, settings, keep_items, args.confidence, progress)
+    scores = {name: system.scores for name, system in systems.items()}
+    rows = {name: system.rows for name, system in systems.items()}
+    items = {name: s.sentences for name, s in systems.items() if s.sentences is not None}
+    metric = _Metric(BLEU, settings, scores, rows, items or None)
+    return _Scored(system_names(args.hyp), list(args.hyp), [metric])
+
+
 def _scored_on_dask(args: argparse.Namespace, config: BleuConfig) -> _Scored:
     """Score the files on Dask: the same numbers, summed from partitions."""
     from bleuviz.cli.dask_options import plan_on_dask, run_on_dask
@@ -251,7 +299,12 @@ def run_score(args: argparse.Namespace) -> int:
     check_dask_args(args)
     config = bleu_config(args)
     with_ci = _with_ci(_chosen(args.metrics), args)  # refused before any file is read
-    scored = _scored_here(args, config) if args.dask is None else _scored_on_dask(args, config)
+    if args.dask is not None:
+        scored = _scored_on_dask(args, config)
+    elif _streams(args):
+        scored = _scored_streamed(args, config)
+    else:
+        scored = _scored_here(args, config)
     systems = [
         _system(scored, name, path, with_ci, args)
         for name, path in zip(scored.names, scored.paths, strict=True)
@@ -281,6 +334,8 @@ def _system(
     for metric in scored.metrics:
         scores = metric.scores[name]
         part = metric.spec.score_report(scores, metric.rows[name], metric.settings)
+        if metric.items is not None:
+            part = replace(part, sentences=metric.items[name])
         if metric.spec.label in with_ci:
             key = (metric.spec.label, name)
             ci = _confidence(metric, name, args) if scored.poisson is None else scored.poisson[key]

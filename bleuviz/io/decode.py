@@ -47,19 +47,41 @@ def read_path(path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES) 
         InputError: the file is missing, a directory, unreadable or over ``max_bytes``.
     """
     name = os.fspath(path)
+    size = check_path(path, max_bytes)
     try:
-        info = Path(path).stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{name}: is a directory, not a file")
-        _check_size(name, info.st_size, max_bytes)
         with open(path, "rb") as fh:
-            data = read_at_most(fh, max_bytes, info.st_size)  # it may have grown since stat
+            data = read_at_most(fh, max_bytes, size)  # it may have grown since stat
     except FileNotFoundError:
         raise InputError(f"no such file: {name}") from None
     except OSError as e:
         raise InputError(f"{name}: cannot read file: {e.strerror}") from None
     _check_size(name, len(data), max_bytes)
     return NamedBytes(name, data)
+
+
+def check_path(
+    path: str | os.PathLike[str], max_bytes: int = DEFAULT_MAX_BYTES, size: int | None = None
+) -> int:
+    """Return a file's size, refusing a missing file, a directory or one over ``max_bytes``.
+
+    ``size``: the bytes read of it so far (a file that grew since it was checked).
+
+    Raises:
+        InputError: the file is missing, a directory, unreadable or over ``max_bytes``.
+    """
+    name = os.fspath(path)
+    if size is None:
+        try:
+            info = Path(path).stat()
+        except FileNotFoundError:
+            raise InputError(f"no such file: {name}") from None
+        except OSError as e:
+            raise InputError(f"{name}: cannot read file: {e.strerror}") from None
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{name}: is a directory, not a file")
+        size = info.st_size
+    _check_size(name, size, max_bytes)
+    return size
 
 
 def read_at_most(stream: BinaryIO, max_bytes: int, expected: int = _CHUNK) -> bytes:

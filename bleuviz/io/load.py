@@ -70,6 +70,11 @@ def holds_references(hyps: Sequence[str]) -> bool:
     return len(hyps) == 1 and file_extension(str(hyps[0])) in _STRUCTURED_EXTENSIONS
 
 
+def all_plain(paths: Sequence[str]) -> bool:
+    """Whether every file is read as plain text (no table, XML or SGML among them)."""
+    return all(file_extension(path) not in _STRUCTURED_EXTENSIONS for path in paths)
+
+
 def load_files(
     hyps: Sequence[NamedBytes],
     refs: Sequence[NamedBytes],

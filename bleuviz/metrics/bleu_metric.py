@@ -211,21 +211,30 @@ def corpus_result(rows: FloatArray, config: BleuConfig, signature: str) -> BleuS
 def _sentence_dicts(
     sentence: FloatArray, stats: SegmentStats, config: BleuConfig
 ) -> Iterator[dict[str, Any]]:
+    """Yield each segment's score, counts, totals and lengths (``sentence_dicts``)."""
+    k = config.max_order
+    ref_len = config.flavor_spec.ref_lengths(stats)
+    return sentence_dicts(
+        sentence, stats.matches[:, :k], stats.totals[:, :k], stats.hyp_len, ref_len
+    )
+
+
+def sentence_dicts(
+    sentence: FloatArray, counts: IntArray, totals: IntArray, hyp_len: IntArray, ref_len: IntArray
+) -> Iterator[dict[str, Any]]:
     """Yield each segment's score, counts, totals and lengths, ``CHUNK`` segments at a time.
 
     The columns are computed at once; the dicts are built a chunk at a time
     (``tolist``), so a million segments never sit in memory as Python objects.
     """
-    k = config.max_order
-    ref_len = config.flavor_spec.ref_lengths(stats)
     keys = ("bleu", "counts", "totals", "hyp_len", "ref_len")
     for start in range(0, len(sentence), CHUNK):
         part = slice(start, start + CHUNK)
         columns = zip(
             sentence[part].tolist(),
-            stats.matches[part, :k].tolist(),
-            stats.totals[part, :k].tolist(),
-            stats.hyp_len[part].tolist(),
+            counts[part].tolist(),
+            totals[part].tolist(),
+            hyp_len[part].tolist(),
             ref_len[part].tolist(),
             strict=True,
         )
