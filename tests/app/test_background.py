@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from concurrent.futures import Future
 
 import pytest
 import streamlit
@@ -137,6 +138,28 @@ def test_a_computation_under_way_is_watched_not_started_again(
     first.join(30)
     assert calls == [1] and results == [1, 1]
     assert shared_progress("k", "T", compute) == 2  # done: a later call computes again
+
+
+def test_a_computation_done_before_it_is_watched_does_not_lock_up(
+    monkeypatch: pytest.MonkeyPatch, drawn: list[str]
+) -> None:
+    """A future already done calls its callback at once, in the caller's thread.
+
+    CI once hung here: a cached result finished before ``shared_progress`` added
+    the callback that forgets it, under the lock that callback takes.
+    """
+    done: Future[int] = Future()
+    done.set_result(7)
+    monkeypatch.setattr(bleuviz.app.ui.cache.background._WORKERS, "submit", lambda *_: done)
+    results: list[int] = []
+    caller = threading.Thread(
+        target=lambda: results.append(shared_progress("k2", "T", len)), daemon=True
+    )
+    caller.start()
+    caller.join(10)
+    assert not caller.is_alive(), "shared_progress locked up"
+    assert results == [7]
+    assert "k2" not in bleuviz.app.ui.cache.background._RUNNING  # forgotten once done
 
 
 def test_the_time_left_is_estimated_from_the_time_so_far(

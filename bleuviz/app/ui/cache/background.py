@@ -101,12 +101,16 @@ def shared_progress(key: Hashable, title: str, compute: Callable[[Progress], T])
     """
     with _RUNNING_LOCK:
         running = _RUNNING.get(key)
-        if running is None or running[0].done():
+        started = running is None or running[0].done()
+        if running is None or started:
             report = LatestReport()
             future: Future[T] = _WORKERS.submit(compute, report)
             running = _RUNNING[key] = (future, report)
-            future.add_done_callback(lambda done: _forget(key, done))
     shared: Future[T] = running[0]  # the same key: the same computation, of the same type
+    if started:
+        # Outside the lock: a computation already done (a cached result) calls ``_forget``
+        # at once, in this thread, and ``_forget`` takes the lock.
+        shared.add_done_callback(lambda done: _forget(key, done))
     return _watch(title, shared, running[1])
 
 
