@@ -35,7 +35,10 @@ COMMONMARK = MarkdownIt("commonmark")
 
 
 def message_calls() -> Iterator[tuple[str, ast.Call]]:
-    """Every call ``<x>.error(...)`` etc. in bleuviz/app, with ``file:line``."""
+    """Every call ``<x>.error(...)`` etc. in bleuviz/app, with ``file:line``.
+
+    A call with no argument at all is no message (``Future.exception()``).
+    """
     for path in sorted((ROOT / "bleuviz" / "app").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -43,6 +46,7 @@ def message_calls() -> Iterator[tuple[str, ast.Call]]:
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
                 and node.func.attr in MESSAGES
+                and (node.args or node.keywords)
             ):
                 yield f"{path.relative_to(ROOT)}:{node.lineno}", node
 
