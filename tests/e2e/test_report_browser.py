@@ -171,7 +171,8 @@ def test_hostile_text_stays_text(browser: Browser, hostile_report: Path) -> None
     spans = page.locator(f'article#seg-1 .bv-err[data-category="{HOSTILE_CATEGORY}"]')
     assert spans.count() > 0
     page.evaluate("() => { location.hash = '#seg-2'; }")
-    assert HOSTILE_NOTE in page.locator("article#seg-2 .bv-note").inner_text()
+    # The page draws the segment after the hash changes: wait for its note, as text.
+    expect(page.locator("article#seg-2 .bv-note")).to_contain_text(HOSTILE_NOTE)
     assert HOSTILE_NAME in page.locator("#ranking").inner_text()
     assert page.evaluate("() => window.pwned") is None
     assert opened.dialogs == [] and opened.others() == [] and opened.problems() == []
