@@ -67,8 +67,7 @@ from bleuviz.bleu.references import build_reference_index
 from bleuviz.bleu.stats import SegmentStats, compute_stats
 from bleuviz.bleu.tokenize import TokenizeConfig
 from bleuviz.errors import ConfigError
-from bleuviz.jobs import fork_context
-from bleuviz.parallel import in_processes
+from bleuviz.parallel import in_processes, plan
 from bleuviz.progress import Progress
 
 if TYPE_CHECKING:
@@ -201,7 +200,7 @@ def _plan(
     """Return how to fork worker processes (None: count here) and a chunk's characters at most."""
     columnar = tokenize.name in COLUMNAR_TOKENIZERS
     start = COLUMNAR_PROCESSES_FROM if columnar else PROCESSES_FROM
-    context = fork_context() if workers > 1 and characters >= start else None
+    context = plan(workers, characters, start)
     if context is not None:  # a worker tokenizes and counts whole chunks
         return context, min(budget, max(1, -(-characters // (workers * CHUNKS_PER_WORKER))))
     return None, budget if columnar else budget * PER_LINE_FACTOR

@@ -153,9 +153,9 @@ def test_workers_that_fail_to_start_leave_the_count_to_the_server(
     assert_same_statistics(got, compute_corpus_stats(SAMPLE, tokenize, 4))
 
 
-def test_a_first_count_goes_to_workers_and_a_recount_stays_in_the_server(
-    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def taken(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry each time a count takes the workers, from the first character on."""
     taken: list[int] = []
     real = counting.take_workers
 
@@ -166,6 +166,12 @@ def test_a_first_count_goes_to_workers_and_a_recount_stays_in_the_server(
     monkeypatch.setattr(counting, "take_workers", take)
     monkeypatch.setattr(count_workers, "WORKERS_FROM", 0)
     counting._COUNTED.clear()
+    return taken
+
+
+def test_a_first_count_goes_to_workers_and_a_recount_stays_in_the_server(
+    new_app: Callable[..., AppTest], taken: list[int]
+) -> None:
     app = new_app(*ARGV)
     app.run()
     assert not app.exception and not app.error
@@ -208,19 +214,7 @@ def test_bleuviz_jobs_sets_the_workers_as_on_the_command_line(
     assert not count_workers.worth_workers(count_workers.WORKERS_FROM - 1)
 
 
-def test_an_upload_is_counted_in_workers(
-    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    taken: list[int] = []
-    real = counting.take_workers
-
-    def take() -> Future[ProcessPoolExecutor]:
-        taken.append(1)
-        return real()
-
-    monkeypatch.setattr(counting, "take_workers", take)
-    monkeypatch.setattr(count_workers, "WORKERS_FROM", 0)
-    counting._COUNTED.clear()
+def test_an_upload_is_counted_in_workers(new_app: Callable[..., AppTest], taken: list[int]) -> None:
     app = uploading(new_app)  # the bundled sample first: its own first count
     before = len(taken)
     give(give(app, "hyp"), "ref")

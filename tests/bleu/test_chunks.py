@@ -149,7 +149,7 @@ def worker_processes() -> Iterator[None]:
     with (
         mock.patch.object(chunks, "PROCESSES_FROM", 0),
         mock.patch.object(chunks, "COLUMNAR_PROCESSES_FROM", 0),
-        mock.patch.object(chunks, "fork_context", lambda: fork),
+        mock.patch.object(parallel, "fork_context", lambda: fork),
     ):
         yield
 
@@ -254,7 +254,7 @@ def test_below_the_threshold_no_process_is_started() -> None:
     started = mock.Mock(side_effect=AssertionError("a process pool was started"))
     fork = multiprocessing.get_context("fork")
     with (
-        mock.patch.object(chunks, "fork_context", lambda: fork),
+        mock.patch.object(parallel, "fork_context", lambda: fork),
         mock.patch.object(chunks, "_in_processes", started),
     ):
         stats = chunked_stats({"a": lines}, refs, INTL, 4, 2, 500)
@@ -314,7 +314,7 @@ def test_columnar_chunks_count_in_threads_where_forking_is_unsafe() -> None:
     threads = mock.Mock(side_effect=chunks.ThreadPoolExecutor)
     with (
         mock.patch.object(chunks, "COLUMNAR_PROCESSES_FROM", 0),
-        mock.patch.object(chunks, "fork_context", lambda: None),
+        mock.patch.object(parallel, "fork_context", lambda: None),
         mock.patch.object(chunks, "_in_processes", started),
         mock.patch.object(chunks, "ThreadPoolExecutor", threads),
     ):
