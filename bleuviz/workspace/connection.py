@@ -94,8 +94,13 @@ def connect(uri: str, folder: Path) -> Iterator[sqlite3.Connection]:
 def transaction(conn: sqlite3.Connection, write: bool) -> Iterator[sqlite3.Connection]:
     """Run the block in one transaction: committed if it ends, rolled back if it raises.
 
-    A read transaction sees one snapshot however many statements it runs.
+    A read transaction sees one snapshot however many statements it runs. A
+    connection already reading in one (a ``SnapshotReader``'s, which began it
+    where it could try again) keeps it: it ends when the connection is closed.
     """
+    if not write and conn.in_transaction:
+        yield conn
+        return
     conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
     try:
         yield conn

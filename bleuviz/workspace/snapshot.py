@@ -94,7 +94,11 @@ class SnapshotReader:
 
     @contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
-        """Yield an autocommit connection reading a committed state; close it afterwards.
+        """Yield a connection reading one committed state; close it afterwards.
+
+        A connection reading the owner's ``-wal`` comes inside the read transaction
+        that pins that state (``connection.transaction`` keeps it); one reading a
+        copy in memory is in autocommit, as nothing else changes the copy.
 
         Raises:
             WorkspaceError: the file cannot be read, is not SQLite, or its ``-wal``
@@ -141,6 +145,11 @@ class SnapshotReader:
             uri = database_uri(self.path, read_only=True)
             conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             try:
+                # The read begins here, where a failure can be tried again, and lasts as long
+                # as the connection: SQLite checks the owner's -shm as each read begins, and
+                # one it cannot write may be caught mid-change (SQLITE_READONLY_CANTINIT,
+                # https://sqlite.org/rescode.html#readonly_cantinit) by any later read.
+                conn.execute("BEGIN")
                 conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()  # opens the -wal
             except BaseException:
                 conn.close()

@@ -7,13 +7,15 @@ The folder is made to look unwritable (``os.access``), as root may always write;
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from pathlib import Path
 
 import pytest
 
 from bleuviz.workspace import DB_NAME, Workspace
-from bleuviz.workspace.snapshot import QUIET_S
+from bleuviz.workspace.connection import transaction
+from bleuviz.workspace.snapshot import QUIET_S, SnapshotReader
 from tests.workspace.conftest import sample_testset
 
 
@@ -65,3 +67,27 @@ def test_a_copy_that_changed_while_read_is_taken_again(
     reads = _count_reads(monkeypatch, spoil_first=True)
     assert workspace.testsets() == expected
     assert len(reads) == 4  # the spoilt pair, then a good one
+
+
+def test_a_connection_reading_the_owners_wal_keeps_the_state_it_opened_on(
+    tmp_path: Path,
+) -> None:
+    """Its read begins where a failure is tried again, not at the caller's first query.
+
+    Issue 48's CI: a read that began later met the owner's ``-shm`` mid-change
+    (SQLITE_READONLY_CANTINIT) once in about a dozen runs under load.
+    """
+    Workspace.open(tmp_path).save_testset(sample_testset(scores=False), "sample")
+    owner = sqlite3.connect(tmp_path / DB_NAME, isolation_level=None)
+    try:
+        owner.execute("PRAGMA wal_autocheckpoint = 0")
+        owner.execute("UPDATE testsets SET name = 'first'")  # the -wal holds changes
+        with SnapshotReader(tmp_path / DB_NAME, tmp_path).connect() as conn:
+            owner.execute("UPDATE testsets SET name = 'second'")
+            assert conn.in_transaction
+            with transaction(conn, write=False):
+                assert conn.execute("SELECT name FROM testsets").fetchall() == [("first",)]
+        with SnapshotReader(tmp_path / DB_NAME, tmp_path).connect() as conn:
+            assert conn.execute("SELECT name FROM testsets").fetchall() == [("second",)]
+    finally:
+        owner.close()
