@@ -165,9 +165,11 @@ def test_hostile_text_stays_text(browser: Browser, hostile_report: Path) -> None
     page = opened.page
     for n in (1, 2, 3):
         page.evaluate(f"() => {{ location.hash = '#seg-{n}'; }}")
-        page.locator(f"article#seg-{n}").wait_for()
+        # The hash change redraws the list after this returns, and a segment not yet on
+        # screen is not laid out (content-visibility), so its innerText may read "": wait
+        # for its text (textContent), which markup made of the line would change.
         row = page.locator(f'article#seg-{n} tr[data-system="{HOSTILE_NAME}"]')
-        assert row.locator(".bv-line").inner_text() == HOSTILE_LINES[n - 1]
+        expect(row.locator(".bv-line")).to_have_text(HOSTILE_LINES[n - 1])
     spans = page.locator(f'article#seg-1 .bv-err[data-category="{HOSTILE_CATEGORY}"]')
     assert spans.count() > 0
     page.evaluate("() => { location.hash = '#seg-2'; }")
