@@ -2,7 +2,7 @@
 
 A corpus score needs only the sum of the segments' rows and the last row
 (nltk's smoothing reads the last segment); a sentence score is a function of
-its own row. So a test set counted chunk by chunk (``bleuviz.bleu.chunks.
+its own row. So a test set counted chunk by chunk (``bleuviz.bleu.streamed.
 streamed_stats``) is reduced as each chunk comes: its rows are added to the
 running sum, its last row kept, its sentence scores computed, and the rows
 let go. What is kept grows by 8 bytes a segment (the sentence score), plus,

@@ -4,7 +4,7 @@ The whole-text path (``Evaluation``) holds the text and every system's rows
 several times over (statistics, their float matrix, the detail's statistics):
 about 1.1 GiB at 1,000,000 segments x 2 references. Here the files are read
 in aligned chunks (``bleuviz.io.line_chunks``), each chunk counted as it is
-read (``bleuviz.bleu.chunks.streamed_stats``: the same threads or processes),
+read (``bleuviz.bleu.streamed.streamed_stats``: the same threads or processes),
 then reduced (``bleuviz.bleu.summary``): what stays is each system's running
 sum and last row, its sentence scores and, for the sentence items of JSON,
 its counts and lengths in compact columns. The scores are BLEU's own from
@@ -35,7 +35,7 @@ from bleuviz.metrics.spec import MetricScores, Settings, readonly
 # BLEU's counting (pyarrow) is imported where files are counted: ``score -m chrf`` asks
 # ``counts_streamed`` and never loads it.
 if TYPE_CHECKING:
-    from bleuviz.bleu.chunks import Segments
+    from bleuviz.bleu.streamed import Segments
     from bleuviz.bleu.summary import StreamedBleu
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
@@ -109,7 +109,7 @@ def streamed_bleu(
         InputError: no hypothesis or reference file, or a file is refused
             (``bleuviz.io.line_chunks``).
     """
-    from bleuviz.bleu.chunks import streamed_budget, streamed_stats
+    from bleuviz.bleu.streamed import streamed_budget, streamed_stats
     from bleuviz.bleu.summary import reduce_stats
 
     if not files.hyps:
@@ -137,7 +137,7 @@ def streamed_bleu(
 @dataclass(frozen=True, slots=True)
 class _Chunk:
     """A chunk of the files, undecoded, and how its files are read: the systems' names and
-    the references' count (``bleuviz.bleu.chunks.Undecoded``: a worker decodes it)."""
+    the references' count (``bleuviz.bleu.streamed.Undecoded``: a worker decodes it)."""
 
     chunk: ByteChunk
     names: tuple[str, ...]

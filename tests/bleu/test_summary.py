@@ -1,4 +1,4 @@
-"""Tests of BLEU counted and reduced chunk by chunk (``chunks.streamed_stats``,
+"""Tests of BLEU counted and reduced chunk by chunk (``streamed.streamed_stats``,
 ``summary.reduce_stats``): every number equals the whole test set's.
 
 Oracle: ``chunk_stats`` on the whole test set (one chunk, one process), its
@@ -17,12 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuviz.bleu import chunks
-from bleuviz.bleu.chunks import Segments, chunk_stats, streamed_stats
+from bleuviz.bleu import streamed
+from bleuviz.bleu.chunks import chunk_stats
 from bleuviz.bleu.config import BleuConfig
 from bleuviz.bleu.flavors import FLAVORS
 from bleuviz.bleu.score import sentence_scores
 from bleuviz.bleu.stats import SegmentStats
+from bleuviz.bleu.streamed import Segments, streamed_stats
 from bleuviz.bleu.summary import reduce_stats
 from bleuviz.bleu.tokenize import TOKENIZERS, TokenizeConfig
 from bleuviz.errors import InputError
@@ -136,11 +137,11 @@ def test_no_chunk_or_no_segment_is_refused() -> None:
 
 
 PARENT = os.getpid()
-REAL_COUNT = chunks._ChunkCount.__call__
+REAL_COUNT = streamed._ChunkCount.__call__
 
 
 def die_in_a_worker(
-    self: chunks._ChunkCount, chunk: Segments, workers: int = 1
+    self: streamed._ChunkCount, chunk: Segments, workers: int = 1
 ) -> dict[str, SegmentStats]:
     """Count a chunk, but die in a worker from the chunk holding line ``w10`` on (OOM-killed)."""
     if os.getpid() != PARENT and "w10 x" in chunk[0]["a"]:
@@ -152,7 +153,7 @@ def test_a_broken_pool_leaves_the_chunks_left_to_this_process() -> None:
     lines = [f"w{i} x" for i in range(30)]
     bounds = [0, 5, 10, 15, 20, 25, 30]
     whole = chunk_stats({"a": lines}, [lines[::-1]], INTL)["a"]
-    with worker_processes(), mock.patch.object(chunks._ChunkCount, "__call__", die_in_a_worker):
+    with worker_processes(), mock.patch.object(streamed._ChunkCount, "__call__", die_in_a_worker):
         parts = list(streamed_stats(cut({"a": lines}, [lines[::-1]], bounds), INTL, 4, 2, 1))
     joined = SegmentStats.concat([part["a"] for part in parts])
     np.testing.assert_array_equal(joined.to_matrix(), whole.to_matrix())

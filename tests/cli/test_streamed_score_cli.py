@@ -20,6 +20,7 @@ from unittest import mock
 import pytest
 
 from bleuviz.bleu import chunks
+from bleuviz.bleu import streamed as streamed_counting
 from bleuviz.cli import score
 from bleuviz.cli.main import build_parser, main
 from bleuviz.io import load
@@ -65,7 +66,7 @@ def test_bleu_on_plain_files_is_read_in_chunks_and_prints_the_same_bytes(
     argv = ["score", *FILES, *options]
     with (
         mock.patch.object(load, "read_path", refuse_whole_reads),
-        mock.patch.object(chunks, "STREAMED_CHARACTERS", 300),  # several chunks of the sample
+        mock.patch.object(streamed_counting, "STREAMED_CHARACTERS", 300),  # several chunks
         mock.patch.object(chunks, "PROCESSES_FROM", 0),  # -tok intl --jobs 2: processes
     ):
         streamed = printed(argv, streamed=True)
@@ -155,7 +156,7 @@ def test_a_terminal_sees_the_segments_counted_and_the_input_read(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
-    monkeypatch.setattr(chunks, "STREAMED_CHARACTERS", 300)
+    monkeypatch.setattr(streamed_counting, "STREAMED_CHARACTERS", 300)
     assert main(["score", *FILES]) == 0
     err = capsys.readouterr().err
     drawn = re.findall(r"\rbleuviz: BLEU: ([0-9,]+) segments, ([0-9]+)% of the input read *", err)
