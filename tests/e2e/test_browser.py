@@ -361,7 +361,9 @@ def search_terse_for_tram(page: Page, server: str) -> list[int]:
         if any("tram" in s[i].lower() for s in (HYPS["terse"], *REFS, SOURCE))
     ]
     expect(page.get_by_text(f"{len(expected)} of 126 segments")).to_be_visible()
-    wait_idle(page)
+    # Settled, not only idle: a part drawn after the answer reruns the page once more, and
+    # a click during that run can be lost (CI: the CSV button's download never came).
+    page.wait_for_function(SETTLED, polling=100)
     return expected
 
 
