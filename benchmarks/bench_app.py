@@ -502,17 +502,23 @@ _SMALL_PX = 75
 
 
 def press_segment(page: Page, row: int) -> Step:
-    """Click the segment-number button of ``row`` (from 0): "small", after the open mark."""
+    """Click the segment-number button of ``row`` (from 0): "small", after the open mark.
 
-    def act() -> None:
+    The table is scrolled into view first (not timed): below the window, a click at
+    its place lands nowhere, and the step would wait for a run that never comes.
+    """
+    where: dict[str, float] = {}
+
+    def prepare() -> None:
         grid = page.locator('[data-testid="stDataFrame"]').first
+        grid.scroll_into_view_if_needed()
         box = grid.bounding_box()
         if box is None:
             raise RuntimeError("the table is not on screen")
-        x = box["x"] + OPEN_PX + _SMALL_PX / 2
-        page.mouse.click(x, box["y"] + _HEADER_PX + row * _ROW_PX + _ROW_PX / 2)
+        where["x"] = box["x"] + OPEN_PX + _SMALL_PX / 2
+        where["y"] = box["y"] + _HEADER_PX + row * _ROW_PX + _ROW_PX / 2
 
-    return Step(act)
+    return Step(lambda: page.mouse.click(where["x"], where["y"]), prepare)
 
 
 def report(what: str, seconds: float, target: float | None) -> None:
@@ -721,9 +727,12 @@ def bench_real(browser: Browser, data: Path, systems: int, segments: int, repeat
         ]
         took = repeated(page, systems_steps, even)
         report_repeated(f"{tag} Sentences: change system", took, CHANGE_TARGET)
+        # The table is drawn scrolled to the open segment, shown in its second row (the one
+        # above it first), and stays put while its rows are pressed: segment seg + 1 is in
+        # the third row, seg in the second.
         rows = [
-            (press_segment(page, row), (SEGMENT_SHOWN, [row + 1, lines[name][row]]))
-            for row in (2, 3)
+            (press_segment(page, row), (SEGMENT_SHOWN, [target, lines[name][target - 1]]))
+            for row, target in ((2, seg + 1), (1, seg))
         ]
         took = repeated(page, rows, even, unfocus=False)
         report_repeated(f"{tag} Sentences: press a segment's number", took, CHANGE_TARGET)
