@@ -45,6 +45,18 @@ class SentenceColumns:
     hyp_len: IntArray
     ref_len: IntArray
 
+    @classmethod
+    def of(cls, stats: SegmentStats, config: BleuConfig) -> SentenceColumns:
+        """The printed columns of every row of ``stats`` (the flavour's reference length)."""
+        k = config.max_order
+        ref_len = config.flavor_spec.ref_lengths(stats)
+        return cls(stats.matches[:, :k], stats.totals[:, :k], stats.hyp_len, ref_len)
+
+    @property
+    def arrays(self) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+        """The four columns, in the order above."""
+        return self.matches, self.totals, self.hyp_len, self.ref_len
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class StreamedBleu:
@@ -110,7 +122,8 @@ class _Reduction:
         self.last = stats.select([len(stats) - 1])
         self.sentences.append(sentence_scores(stats, self.config).score.copy())
         if self.keep_columns:
-            self.columns.append(tuple(_compact(c) for c in _printed(stats, self.config)))
+            printed = SentenceColumns.of(stats, self.config)
+            self.columns.append(tuple(_compact(c) for c in printed.arrays))
         if self.keep_rows:
             self.rows.append(stats.to_matrix())
 
@@ -130,13 +143,6 @@ class _Reduction:
         rows = np.concatenate(self.rows) if self.keep_rows else None
         corpus = _two_rows(self.total, self.last, len(sentence))
         return StreamedBleu(corpus, sentence, columns, rows)
-
-
-def _printed(stats: SegmentStats, config: BleuConfig) -> tuple[IntArray, ...]:
-    """The columns printed of each segment: matches, totals, hypothesis and reference length."""
-    k = config.max_order
-    ref_len = config.flavor_spec.ref_lengths(stats)
-    return stats.matches[:, :k], stats.totals[:, :k], stats.hyp_len, ref_len
 
 
 def _compact(column: IntArray) -> IntArray:

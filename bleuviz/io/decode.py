@@ -130,11 +130,19 @@ def decode_text(f: NamedBytes, max_bytes: int) -> str:
     try:
         text = f.data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = f.data.count(b"\n", 0, e.start) + 1
-        raise InputError(
-            f"{f.name}: invalid UTF-8 at line {line} (byte offset {e.start})"
-        ) from None
+        raise invalid_utf8(f.name, f.data, e) from None
     return text.removeprefix("\ufeff")
+
+
+def invalid_utf8(
+    name: str, data: bytes, error: UnicodeDecodeError, first_line: int = 0, at: int = 0
+) -> InputError:
+    """The refusal of ``data``'s invalid UTF-8, naming file ``name``, the line and byte offset.
+
+    ``data`` is the file from line ``first_line`` (0-based) and byte ``at`` on.
+    """
+    line = first_line + data.count(b"\n", 0, error.start) + 1
+    return InputError(f"{name}: invalid UTF-8 at line {line} (byte offset {at + error.start})")
 
 
 def split_lines(text: str) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from bleuviz.errors import InputError
-from bleuviz.io.decode import DEFAULT_MAX_BYTES, check_path, plural
+from bleuviz.io.decode import DEFAULT_MAX_BYTES, check_path, invalid_utf8, plural, split_lines
 
 _BOM = b"\xef\xbb\xbf"
 #: Bytes read at once when a file's lines are only counted.
@@ -307,13 +307,5 @@ def decode_piece(name: str, data: bytes, at: int, first: int) -> list[str]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line = first + data.count(b"\n", 0, e.start) + 1
-        raise InputError(
-            f"{name}: invalid UTF-8 at line {line} (byte offset {at + e.start})"
-        ) from None
-    lines = text.replace("\r\n", "\n").split("\n")
-    if data.endswith(b"\n"):
-        lines.pop()  # a line end adds no empty line after it
-    elif not data:
-        lines = []
-    return lines
+        raise invalid_utf8(name, data, e, first, at) from None
+    return list(split_lines(text)) if data else []  # no bytes: no line, not one empty line

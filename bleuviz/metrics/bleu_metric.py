@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from bleuviz.bleu.corpus import CorpusStats
     from bleuviz.bleu.result import BleuArrays, BleuScore
     from bleuviz.bleu.stats import SegmentStats
+    from bleuviz.bleu.summary import SentenceColumns
     from bleuviz.io.testset import TestSet
     from bleuviz.progress import Progress
 
@@ -212,16 +213,12 @@ def _sentence_dicts(
     sentence: FloatArray, stats: SegmentStats, config: BleuConfig
 ) -> Iterator[dict[str, Any]]:
     """Yield each segment's score, counts, totals and lengths (``sentence_dicts``)."""
-    k = config.max_order
-    ref_len = config.flavor_spec.ref_lengths(stats)
-    return sentence_dicts(
-        sentence, stats.matches[:, :k], stats.totals[:, :k], stats.hyp_len, ref_len
-    )
+    from bleuviz.bleu.summary import SentenceColumns
+
+    return sentence_dicts(sentence, SentenceColumns.of(stats, config))
 
 
-def sentence_dicts(
-    sentence: FloatArray, counts: IntArray, totals: IntArray, hyp_len: IntArray, ref_len: IntArray
-) -> Iterator[dict[str, Any]]:
+def sentence_dicts(sentence: FloatArray, columns: SentenceColumns) -> Iterator[dict[str, Any]]:
     """Yield each segment's score, counts, totals and lengths, ``CHUNK`` segments at a time.
 
     The columns are computed at once; the dicts are built a chunk at a time
@@ -230,15 +227,15 @@ def sentence_dicts(
     keys = ("bleu", "counts", "totals", "hyp_len", "ref_len")
     for start in range(0, len(sentence), CHUNK):
         part = slice(start, start + CHUNK)
-        columns = zip(
+        rows = zip(
             sentence[part].tolist(),
-            counts[part].tolist(),
-            totals[part].tolist(),
-            hyp_len[part].tolist(),
-            ref_len[part].tolist(),
+            columns.matches[part].tolist(),
+            columns.totals[part].tolist(),
+            columns.hyp_len[part].tolist(),
+            columns.ref_len[part].tolist(),
             strict=True,
         )
-        yield from (dict(zip(keys, row, strict=True)) for row in columns)
+        yield from (dict(zip(keys, row, strict=True)) for row in rows)
 
 
 #: Sentence BLEU is bucketed in tens, as compare-mt's ``ScoreBucketer`` does.

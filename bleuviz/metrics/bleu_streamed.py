@@ -88,8 +88,7 @@ def counts_streamed(labels: Sequence[str]) -> bool:
 
 def system_names(hyps: Sequence[str]) -> list[str]:
     """The systems' names, as ``load_plain`` names them (made unique)."""
-    names = [system_name_from_filename(path) for path in hyps]
-    return list(build_testset([(name, ("",)) for name in names], [("",)]).system_names)
+    return list(_stub_testset(hyps, 1).system_names)
 
 
 def streamed_bleu(
@@ -124,13 +123,13 @@ def streamed_bleu(
     budget = streamed_budget(characters, tokenize, workers)
     told = _Told(progress, sum(sizes))
     chunks = told.reading(byte_chunks(files.streams, budget, files.max_bytes))
-    names = tuple(system_names(files.hyps))
+    stub = _stub_testset(files.hyps, len(files.refs))
+    names = stub.system_names
     segments = (_Chunk(chunk, names, len(files.refs)) for chunk in chunks)
     parts = told.counted(
         streamed_stats(segments, tokenize, settings.bleu.stats_order, workers, characters)
     )
     reduced = reduce_stats(parts, settings.bleu, keep_items and not keep_rows, keep_rows)
-    stub = _stub_testset(names, len(files.refs))
     return {name: _scores(result, stub, settings) for name, result in reduced.items()}
 
 
@@ -166,14 +165,14 @@ def _scores(result: StreamedBleu, stub: TestSet, settings: Settings) -> Streamed
     return StreamedScores(
         scores,
         rows,
-        lambda: sentence_dicts(
-            result.sentence, columns.matches, columns.totals, columns.hyp_len, columns.ref_len
-        ),
+        lambda: sentence_dicts(result.sentence, columns),
     )
 
 
-def _stub_testset(names: Sequence[str], n_refs: int) -> TestSet:
-    """A one-segment test set with the systems' names and the reference count (signatures)."""
+def _stub_testset(hyps: Sequence[str], n_refs: int) -> TestSet:
+    """A one-segment test set with the systems named as ``load_plain`` names the files
+    ``hyps`` (made unique) and ``n_refs`` references: what a signature reads."""
+    names = [system_name_from_filename(path) for path in hyps]
     return build_testset([(name, ("",)) for name in names], [("",)] * n_refs)
 
 
