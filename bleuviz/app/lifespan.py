@@ -5,7 +5,10 @@ moment the server starts (:mod:`bleuviz.app.ui.frame.start_up`), so the first
 page finds them ready or nearly so. Another thread imports what the app's
 scripts import: a new server's first page run otherwise spends about 0.6 s of
 its 0.9 s importing (pandas, plotly, every section), while the browser is still
-loading Streamlit's frontend and the server has nothing else to do.
+loading Streamlit's frontend and the server has nothing else to do. First, the
+listening socket is made to send each response at once
+(:mod:`bleuviz.app.sockets`): the frontend's files then arrive without waiting
+on the browser's delayed acknowledgements.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import streamlit as st
 from streamlit.delta_generator import _maybe_print_use_warning
 
 from bleuviz.app.routes import PAGE_SCRIPTS
+from bleuviz.app.sockets import send_at_once
 
 
 def _count_ahead() -> None:
@@ -54,7 +58,9 @@ def import_ahead() -> None:
 
 @asynccontextmanager
 async def lifespan(_app: st.App) -> AsyncIterator[None]:
-    """Start the command line's files and the scripts' imports on threads; serve at once."""
+    """Send responses at once; start the command line's files and the scripts' imports on
+    threads; serve at once."""
+    send_at_once()  # before the first connection is accepted: connections inherit it
     threading.Thread(target=_count_ahead, name="bleuviz-count-ahead", daemon=True).start()
     threading.Thread(target=import_ahead, name="bleuviz-import-ahead", daemon=True).start()
     yield
