@@ -6,5 +6,7 @@ Run ``streamlit run app.py`` for the bundled sample, or
 """
 
 from bleuviz.app.frame import show_app
+from bleuviz.app.sockets import send_at_once_from_now
 
+send_at_once_from_now()  # serve.py does it at start-up; here, the first run does
 show_app()

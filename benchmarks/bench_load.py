@@ -69,6 +69,11 @@ from pathlib import Path
 
 import streamlit as st
 
+# As bleuviz's server does (bleuviz.app.sockets): else every response after a connection's
+# first waits for the browser's delayed ACK, and the floor would hold that wait too.
+from bleuviz.app.sockets import send_at_once_from_now
+
+send_at_once_from_now()
 path, seg = sys.argv[1], int(st.query_params.get("seg", "1"))
 line = Path(path).read_text(encoding="utf-8").splitlines()[seg - 1]
 st.subheader(f"Segment {seg} · floor")

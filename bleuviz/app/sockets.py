@@ -17,8 +17,10 @@ waited about 0.2 s longer (``bench_app``'s deep link: 1.12-1.18 s against
 Sockets accepted from a listening socket inherit its ``TCP_NODELAY`` (Linux,
 macOS), so :func:`send_at_once` sets it on the process's listening TCP sockets,
 found among its open file descriptors, before the server accepts a connection
-(``bleuviz.app.lifespan``). Where the descriptors cannot be listed (Windows),
-nothing changes.
+(``bleuviz.app.lifespan``). ``streamlit run app.py`` has no start-up hook: its
+first page run does it (:func:`send_at_once_from_now`), and the connections its
+first browser opened before keep Nagle's algorithm. Where the descriptors cannot
+be listed (Windows), nothing changes.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import socket
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 
 #: Where this process's open file descriptors are listed, first found first.
 _DESCRIPTOR_FOLDERS = ("/proc/self/fd", "/dev/fd")
@@ -46,6 +49,13 @@ def send_at_once() -> int:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 changed += 1
     return changed
+
+
+@cache
+def send_at_once_from_now() -> int:
+    """``send_at_once``, once per process: for a server started without ``serve.py``'s
+    start-up, from its first page run."""
+    return send_at_once()
 
 
 def _descriptors() -> Iterator[int]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from bleuviz.app import lifespan, sockets
 from bleuviz.app.sockets import send_at_once
@@ -77,3 +78,33 @@ def test_the_server_start_sets_it_before_serving(
             return nodelay(listening)
 
     assert asyncio.run(start())
+
+
+def test_a_server_without_start_up_sets_it_once_from_its_first_run(
+    listening: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+    monkeypatch.setattr(sockets, "send_at_once", lambda: calls.append(1) or 1)
+    sockets.send_at_once_from_now.cache_clear()
+    try:
+        assert sockets.send_at_once_from_now() == sockets.send_at_once_from_now() == 1
+    finally:
+        sockets.send_at_once_from_now.cache_clear()
+    assert calls == [1]
+
+
+def test_app_py_sets_it_on_its_first_run(
+    new_app: Callable[..., AppTest], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``streamlit run app.py`` has no start-up hook: its first page run asks for it."""
+    calls = []
+    monkeypatch.setattr(sockets, "send_at_once", lambda: calls.append(1) or 0)
+    sockets.send_at_once_from_now.cache_clear()
+    try:
+        app = new_app()
+        app.run()
+        assert not app.exception
+        app.run()
+    finally:
+        sockets.send_at_once_from_now.cache_clear()
+    assert calls == [1]
