@@ -173,3 +173,7 @@ def test_the_time_left_is_estimated_from_the_time_so_far(
     assert report.time_left() == "about 30 s left"
     report("system 2 of 4", 0.05)
     assert report.time_left() == "about 3 min left"  # 190 s
+    report("system 4 of 4", 0.96)
+    assert report.time_left() == "under a second left"  # 0.42 s, not "about 0 s"
+    report("system 4 of 4", 0.94)
+    assert report.time_left() == "about 1 s left"  # 0.64 s

@@ -74,6 +74,8 @@ class LatestReport:
         if elapsed < ESTIMATE_AFTER or fraction < ESTIMATE_FROM or fraction >= 1.0:
             return ""
         left = elapsed * (1.0 - fraction) / fraction
+        if left < 0.5:  # "about 0 s" would read as done
+            return "under a second left"
         return f"about {left:.0f} s left" if left < 90 else f"about {left / 60:.0f} min left"
 
 
