@@ -11,8 +11,8 @@ acknowledges the first, and a browser delays that acknowledgement (40 ms on
 Linux): every request after the first on a kept-alive connection took 44 ms
 here, against 1 ms with ``TCP_NODELAY``. A page loads Streamlit's frontend as
 about 120 JavaScript files over six connections, so a new session's first page
-waited about 0.2 s longer (``bench_app``'s deep link: 1.12-1.18 s against
-0.94-1.01 s).
+waited about 0.2 s longer (a deep link at 100,000 segments in a new session:
+median 1.25 s against 1.05 s, 15 links each, alternating servers).
 
 Sockets accepted from a listening socket inherit its ``TCP_NODELAY`` (Linux,
 macOS), so :func:`send_at_once` sets it on the process's listening TCP sockets,
