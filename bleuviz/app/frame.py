@@ -48,9 +48,6 @@ from bleuviz.render.labels import escape_markdown as md
 #: The pages that show a first look at a linked segment (by address): what draws it.
 FIRST_LOOKS: dict[str, Callable[[], None]] = {routes.SENTENCES_PATH: sentences_first_look}
 
-#: Another address of the Overview, which Streamlit serves at "/" as the default page.
-OVERVIEW_ALIAS = "overview"
-
 
 def show_app() -> None:
     """Draw the frame and run the page the URL names.
@@ -75,7 +72,7 @@ def _frame_and_page() -> None:
             routes.OVERVIEW,
             title="Overview",
             icon=":material/bar_chart:",
-            url_path="home",
+            url_path=routes.HOME_PATH,
             default=True,
         ),
         st.Page(
@@ -92,7 +89,9 @@ def _frame_and_page() -> None:
         ),
         st.Page(routes.LEARN, title="Learn", icon=":material/school:", url_path=routes.LEARN_PATH),
         # The Overview lives at "/"; "/overview", the name it has in the menu, shows it too.
-        st.Page(routes.OVERVIEW, title="Overview", url_path=OVERVIEW_ALIAS, visibility="hidden"),
+        st.Page(
+            routes.OVERVIEW, title="Overview", url_path=routes.OVERVIEW_PATH, visibility="hidden"
+        ),
     ]
     starting = session_starting()
     page = st.navigation(pages)

@@ -15,7 +15,11 @@ SENTENCES = str(PAGE_SCRIPTS / "sentences.py")
 COMPARE = str(PAGE_SCRIPTS / "compare.py")
 LEARN = str(PAGE_SCRIPTS / "learn.py")
 
-#: The pages' addresses (the Overview is the default page, served at "/").
+#: The pages' addresses (the Overview is the default page, served at "/"; "/home", its
+#: own address, and "/overview", the name it has in the menu, show it too).
 SENTENCES_PATH, COMPARE_PATH, LEARN_PATH = "sentences", "compare", "learn"
+HOME_PATH, OVERVIEW_PATH = "home", "overview"
+#: Every page's address but "/".
+PAGE_PATHS = (HOME_PATH, OVERVIEW_PATH, SENTENCES_PATH, COMPARE_PATH, LEARN_PATH)
 #: The pages that show one segment, by address: where Learn links back to.
 SEGMENT_PAGES = {SENTENCES_PATH: SENTENCES, COMPARE_PATH: COMPARE}

@@ -8,5 +8,6 @@ start-up work is :mod:`bleuviz.app.lifespan`'s.
 import streamlit as st
 
 from bleuviz.app.lifespan import MAIN_SCRIPT, lifespan
+from bleuviz.app.page_html import page_routes
 
-app = st.App(MAIN_SCRIPT, lifespan=lifespan)
+app = st.App(MAIN_SCRIPT, lifespan=lifespan, routes=page_routes())

@@ -175,6 +175,27 @@ def test_deep_link_as_the_first_request_after_start(page: Page, fresh_server: st
     assert (query["sys"], query["seg"]) == (["terse"], ["7"])
 
 
+@pytest.mark.parametrize("address", ["sentences?sys=terse&seg=7", "compare?seg=3"])
+def test_a_link_to_a_page_asks_the_servers_root_at_once(
+    page: Page, server: str, address: str
+) -> None:
+    """Streamlit's frontend at ``/sentences`` asked ``/sentences/_stcore/health`` first (two
+    404s, then a 100 ms wait); the page bleuviz serves there names the root
+    (``bleuviz.app.page_html``)."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(urllib.parse.urlparse(request.url).path))
+    missing: list[str] = []
+    page.on(
+        "response",
+        lambda response: missing.append(response.url) if response.status == 404 else None,
+    )
+    open_url(page, f"{server}/{address}", "Sentences" if address.startswith("sent") else "Compare")
+    page_path = "/" + address.split("?")[0]
+    assert "/_stcore/health" in asked and "/_stcore/host-config" in asked
+    assert not [path for path in asked if path.startswith(f"{page_path}/_stcore/")]
+    assert missing == []
+
+
 def test_first_session_after_start_applies_sidebar_changes(page: Page, fresh_server: str) -> None:
     """In a fresh server's very first session, a sidebar change lands on the sidebar's widgets."""
     open_url(page, fresh_server, "Corpus BLEU")
