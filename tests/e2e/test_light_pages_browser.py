@@ -178,6 +178,13 @@ def test_a_link_to_a_segment_shows_it_before_the_table(page: Page, server: str) 
     # A click on a row's number still opens that row's segment. The table opens on the row
     # before the linked one (scroll_table_to_row), so its third row is segment 5 - 1 + 2.
     grid = page.locator(".st-key-sent_table [data-testid='stDataFrame']")
+    # The page's script scrolls the table once its rows are drawn (widgets/scroll.py), which
+    # on a busy machine can come after the page has settled: a click before it would land
+    # on the table's first rows.
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-sent_table .dvn-scroller')?.scrollTop > 0",
+        polling=100,
+    )
     grid.scroll_into_view_if_needed()
     box = grid.bounding_box()
     assert box is not None
