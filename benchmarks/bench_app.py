@@ -22,6 +22,11 @@ overhead stays out where it can):
   start, so the clock starts once the server answers; at 100k the first render
   is timed on ``--colds`` cold servers (median and range), and also printed from
   the server's launch, imports and that work included.
+- the floor, at 100k: the same first render on cold servers of a page that holds only
+  the title and one metric, and the same deep links to a page that holds only the
+  segment's heading and line (``FLOOR_SCRIPT``), alternating with bleuviz's in the
+  same run. That is what Streamlit's frontend and chromium take on this machine
+  without bleuviz; each median is printed over the floor's.
 - settings change (in the second session): click on the new option until the
   signature shows the new setting and every metric is fresh; "whole page done"
   waits for the end of the script run (charts, document table).
@@ -78,6 +83,40 @@ RENDER_TARGET = 2.5
 BIG_RENDER_TARGET = 2.5
 DEEP_LINK_TARGET = 1.0
 CHANGE_TARGET = 0.3
+#: The least a page can be on this machine: Streamlit's frontend in chromium, and a script
+#: drawing only what a timed look waits for, computed by nothing. The 100k first Overview
+#: and deep link are timed against these in the same run (``bench_big``), and bench_load
+#: loads the segment's floor under its many users.
+FLOOR_PRELUDE = """
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+# As bleuviz's server does (bleuviz.app.sockets): else every response after a connection's
+# first waits for the browser's delayed ACK, and the floor would hold that wait too.
+from bleuviz.app.sockets import send_at_once_from_now
+
+send_at_once_from_now()
+"""
+#: The floor of a link to one segment: its heading and its line (``SEGMENT_SHOWN``).
+FLOOR_SCRIPT = (
+    FLOOR_PRELUDE
+    + """
+path, seg = sys.argv[1], int(st.query_params.get("seg", "1"))
+line = Path(path).read_text(encoding="utf-8").splitlines()[seg - 1]
+st.subheader(f"Segment {seg} · floor")
+st.html(f'<div class="bv-line">{line}</div>')
+"""
+)
+#: The floor of a first Overview: its title and one BLEU metric (``METRICS_FRESH``).
+FLOOR_OVERVIEW_SCRIPT = (
+    FLOOR_PRELUDE
+    + """
+st.title("Overview")
+st.metric("sys1", "0.00")
+"""
+)
 TIMEOUT_MS = int(os.environ.get("BENCH_TIMEOUT_MS", "600000"))
 REAL_DATA = ROOT.parent / "shared" / "data" / "wmt17-en-de"
 POLL_MS = 10  # requestAnimationFrame polling stalls in a page that is not in front
@@ -584,6 +623,30 @@ def cold_overview(page: Page, url: str, launched: float) -> tuple[float, float]:
     return shown, shown_at - launched
 
 
+def cold_floor(browser: Browser, folder: Path, hyp: Path, log_name: str) -> float:
+    """Seconds from navigation until a cold floor server's first page shows its metric."""
+    with serve([str(hyp)], folder / log_name, None, str(folder / "floor_overview.py")) as url:
+        page = new_page(browser)
+        shown = first_render(page, url, 1)[1]
+        page.context.close()
+    return shown
+
+
+def floor_link(page: Page, url: str, seg: int, text: str) -> float:
+    """Seconds from navigation until the floor's page of segment ``seg`` shows it."""
+    page.bring_to_front()
+    page.goto(f"{url}/?seg={seg}", wait_until="commit")
+    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling=POLL_MS)
+    return float(handle.json_value()) / 1000
+
+
+def report_floor(what: str, seconds: list[float], floor: list[float]) -> None:
+    """Print the floor's median and range, and ``seconds``' median over the floor's."""
+    report_repeated(f"{what}: the floor's page", floor, None)
+    ratio = statistics.median(seconds) / statistics.median(floor)
+    print(f"{what + ' / floor (medians)':<70} {ratio:7.2f}x", flush=True)
+
+
 def bench_big(
     browser: Browser, folder: Path, segments: int, seed: int, repeats: int, colds: int
 ) -> None:
@@ -597,15 +660,24 @@ def bench_big(
     """
     lines = write_testset(folder, segments, 1, seed)
     tag = f"[{segments:,} segments x 1 system]"
-    firsts = []
-    for k in range(1, colds):
+    hyp = folder / "hyp.sys1.txt"
+    (folder / "floor_overview.py").write_text(FLOOR_OVERVIEW_SCRIPT, encoding="utf-8")
+    (folder / "floor.py").write_text(FLOOR_SCRIPT, encoding="utf-8")
+    firsts, floors = [], []
+    for k in range(1, colds):  # alternating with a cold floor server, each one's first page
+        floors.append(cold_floor(browser, folder, hyp, f"floor_cold{k}.log"))
         launched = time.time()
         with streamlit(folder, 1, f"cold{k}.log") as url:
             page = new_page(browser)
             firsts.append(cold_overview(page, url, launched))
             page.context.close()
+    floors.append(cold_floor(browser, folder, hyp, f"floor_cold{colds}.log"))
     launched = time.time()
-    with streamlit(folder, 1) as url:
+    floor_script = str(folder / "floor.py")
+    with (
+        streamlit(folder, 1) as url,
+        serve([str(hyp)], folder / "floor.log", None, floor_script) as floor_url,
+    ):
         page = new_page(browser)
         firsts.append(cold_overview(page, url, launched))
         Weight.report(page, f"{tag} first Overview, cold server: weight")
@@ -613,15 +685,26 @@ def bench_big(
         report_repeated(f"{tag} first Overview, cold server", shown, BIG_RENDER_TARGET)
         from_launch = [since for _, since in firsts]
         report_repeated(f"{tag} first Overview, from the server's launch", from_launch, None)
-        # Each link opens another segment in a new browser context (no cache, no session).
-        links = []
-        for seg in range(segments // 2, segments // 2 + repeats):
-            page.context.close()
-            page = new_page(browser)
-            links.append(deep_link(page, url, "sys1", seg, lines["hyp.sys1"][seg - 1]))
-        Weight.report(page, f"{tag} sentences deep link, new session: weight")
+        report_floor(f"{tag} first Overview, cold server", shown, floors)
+        page.context.close()
+        # Each link opens another segment in a new browser context (no cache, no session),
+        # alternating with the floor's page of the same segment; each closed once shown.
+        links, floor_links = [], []
+        for k, seg in enumerate(range(segments // 2, segments // 2 + repeats)):
+            text = lines["hyp.sys1"][seg - 1]
+            for on_floor in (True, False) if k % 2 else (False, True):
+                page = new_page(browser)
+                if on_floor:
+                    floor_links.append(floor_link(page, floor_url, seg, text))
+                else:
+                    links.append(deep_link(page, url, "sys1", seg, text))
+                page.context.close()
         report_repeated(f"{tag} sentences deep link, new session", links, DEEP_LINK_TARGET)
-        fresh = page
+        report_floor(f"{tag} sentences deep link, new session", links, floor_links)
+        # The steps, on the page of one more link to the last segment (untimed).
+        fresh = new_page(browser)
+        deep_link(fresh, url, "sys1", seg, lines["hyp.sys1"][seg - 1])
+        Weight.report(fresh, f"{tag} sentences deep link, new session: weight")
         fresh.set_default_timeout(120_000)
         loaded(fresh)
         next_button = keyed(fresh, "sent_step_next").locator("button").first

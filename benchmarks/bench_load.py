@@ -8,7 +8,7 @@ same moment on the same deep link and waits until each one shows that segment:
 its heading names the segment and the highlighted hypothesis is that system's line.
 
 ``--floor`` adds a round on a page that holds only the heading and the line
-(``FLOOR_SCRIPT``): the same load then measures what Streamlit's frontend and
+(``bench_app.FLOOR_SCRIPT``): the same load then measures what Streamlit's frontend and
 chromium cost on this machine without bleuviz, the least any page can take, and
 each round's median is printed over the floor's (issue 35's target: at most 1.5x).
 
@@ -48,6 +48,7 @@ from playwright.async_api import Browser, async_playwright
 from benchmarks.bench_app import (
     CHROMIUM,
     CHROMIUM_ARGS,
+    FLOOR_SCRIPT,
     POLL_MS,
     REAL_DATA,
     SEGMENT_SHOWN,
@@ -61,24 +62,6 @@ from bleuviz.workspace import Workspace
 LOAD_TARGET = 10.0
 #: Issue 35: the deep link's median under the load is at most this many times the floor's.
 FLOOR_RATIO_TARGET = 1.5
-#: The least a Streamlit page can be: a heading and the segment's line, nothing else. The same
-#: load on it measures what Streamlit's frontend and chromium cost on this machine alone.
-FLOOR_SCRIPT = """
-import sys
-from pathlib import Path
-
-import streamlit as st
-
-# As bleuviz's server does (bleuviz.app.sockets): else every response after a connection's
-# first waits for the browser's delayed ACK, and the floor would hold that wait too.
-from bleuviz.app.sockets import send_at_once_from_now
-
-send_at_once_from_now()
-path, seg = sys.argv[1], int(st.query_params.get("seg", "1"))
-line = Path(path).read_text(encoding="utf-8").splitlines()[seg - 1]
-st.subheader(f"Segment {seg} · floor")
-st.html(f'<div class="bv-line">{line}</div>')
-"""
 #: Each user has their own browser with the page in front: chromium must not throttle the
 #: timers and animation frames of the pages that are not in front, as it does for tabs.
 FOREGROUND_ARGS = [
