@@ -88,6 +88,7 @@ CHANGE_TARGET = 0.3
 #: and deep link are timed against these in the same run (``bench_big``), and bench_load
 #: loads the segment's floor under its many users.
 FLOOR_PRELUDE = """
+import html
 import sys
 from pathlib import Path
 
@@ -106,7 +107,7 @@ FLOOR_SCRIPT = (
 path, seg = sys.argv[1], int(st.query_params.get("seg", "1"))
 line = Path(path).read_text(encoding="utf-8").splitlines()[seg - 1]
 st.subheader(f"Segment {seg} · floor")
-st.html(f'<div class="bv-line">{line}</div>')
+st.html(f'<div class="bv-line">{html.escape(line)}</div>')
 """
 )
 #: The floor of a first Overview: its title and one BLEU metric (``METRICS_FRESH``).
