@@ -132,6 +132,36 @@ def test_a_link_to_one_segment_sends_its_drill_down_before_the_table(
     assert at.number_input(key="sent_seg").value == 4
 
 
+def table_scrolls(at: AppTest) -> bool:
+    """Whether the run sent the script that scrolls the segment table to a row."""
+    grid = json.dumps(".st-key-sent_table .dvn-scroller")
+    return any(grid in h.proto.body for h in at.get("html"))
+
+
+def test_the_table_scrolls_to_the_linked_row_on_every_run_until_another_opens(
+    first_run: Callable[[str], AppTest],
+) -> None:
+    # The page's parts arrive in runs of their own, and a run that the next one stops sends
+    # nothing after the stop: a script sent by one run only could be lost (the browser runs
+    # it once either way, and again only if its text changes).
+    at = first_run(SENTENCES)
+    at.query_params["sys"] = "terse"
+    at.query_params["seg"] = "4"
+    at.run()
+    at.button(key=f"{WHOLE_PAGE}_go").click().run()
+    assert not table_scrolls(at), "no table yet"
+    at.button(key="sent_table_part_go").click().run()
+    assert table_scrolls(at)
+    at.run()
+    assert not at.exception
+    assert table_scrolls(at), "sent again while segment 4 is open"
+    at.number_input(key="sent_seg").set_value(6).run()
+    assert not at.exception
+    assert not table_scrolls(at), "another segment is open: the link is done"
+    at.number_input(key="sent_seg").set_value(4).run()
+    assert not table_scrolls(at), "nor when the linked one is opened again"
+
+
 def test_the_table_is_the_answer_without_a_linked_segment(
     first_run: Callable[[str], AppTest],
 ) -> None:

@@ -56,7 +56,8 @@ from bleuviz.app.ui.widgets.table_window import table_window
 from bleuviz.metrics import BLEU
 from bleuviz.workspace import NOTE_CATEGORIES
 
-#: Session-state key: the table is to be scrolled to the open segment's row when drawn.
+#: Session-state key: the segment a link opened. While it stays open, the table is drawn
+#: scrolled to its row.
 TABLE_TO_ROW = "sent_table::to_row"
 
 st.title("Sentences")
@@ -69,11 +70,11 @@ longest = longest_hypothesis(evaluation)
 documents = document_choices(testset)
 links = sentence_links(systems, testset.n_segments, longest, documents)
 opened_on_segment = arriving() and "seg" in st.query_params  # a link to one segment
-if opened_on_segment:  # its row is brought into view once the table is drawn
-    st.session_state[TABLE_TO_ROW] = True
 st.session_state.setdefault("sent_bleu", (0.0, 100.0))
 st.session_state.setdefault("sent_len", (0, longest))
 apply_links(links)
+if opened_on_segment:  # its row is brought into view whenever the table is drawn for it
+    st.session_state[TABLE_TO_ROW] = st.session_state.get("sent_seg")
 
 system = st.selectbox("System", systems, key="sent_system")
 st.caption(sentence_semantics_note(evaluation))
@@ -173,7 +174,13 @@ def table_and_exports() -> None:
     )
     slot = st.empty()  # drawn on every run: the elements below keep their places
     rows, opened = page["seg"].tolist(), st.session_state.get("sent_seg")
-    if st.session_state.pop(TABLE_TO_ROW, False) and opened in rows:
+    linked = st.session_state.get(TABLE_TO_ROW)
+    if linked is not None and linked != opened:  # another segment is open: the link is done
+        del st.session_state[TABLE_TO_ROW]
+    elif linked is not None and opened in rows:
+        # On every run, not only the table's first: the page's parts arrive in runs of their
+        # own, and a run stopped by the next one sends nothing after the stop. The browser
+        # runs the script once, and again only if its text changes.
         scroll_table_to_row("sent_table", rows.index(opened), len(rows), slot)
     shown_rows = (shown["seg"] - 1).tolist()
     sentence_exports(evaluation, system, table, shown_rows, labels, errors.annotations)
