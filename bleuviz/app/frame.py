@@ -29,6 +29,7 @@ from bleuviz.app.ui.frame.sidebar import (
     settings_sidebar,
     unsaved_score_uploads,
 )
+from bleuviz.app.ui.sections.overview_table import RANK_ROOM
 from bleuviz.app.ui.state.app_args import app_args
 from bleuviz.app.ui.state.links import (
     apply_links,
@@ -96,7 +97,7 @@ def _frame_and_page() -> None:
     starting = session_starting()
     page = st.navigation(pages)
     arrive(page.url_path)
-    highlight_style_sheet()
+    highlight_style_sheet(RANK_ROOM)  # before any page draws the widget it keeps room for
     learn = page.url_path == routes.LEARN_PATH
     if not learn:  # Learn reads its own tok and lc from its link
         apply_setting_links()

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from bleuviz.app.ui.state.selection import OPEN_PX
 from tests.e2e.test_browser import HYPS, wait_idle
@@ -91,6 +91,33 @@ def test_overview_shows_its_answer_before_its_charts(
     assert top is not None and abs(top["y"] - at_answer["top"]) < 1
     for key in ("ov_charts_go", "ov_docs_go"):
         expect(page.locator(f".st-key-{key}")).to_have_count(0)
+
+
+def test_the_overview_cards_stay_put_when_the_ranking_s_code_comes_late(
+    page: Page, server: str
+) -> None:
+    # On a loaded machine the browser may fetch a widget's code after the answer below it is
+    # drawn. The ranking's selectbox keeps its room meanwhile (overview_table.RANK_ROOM):
+    # its code is held here until the cards are on screen.
+    held: list[Route] = []
+    released = False
+
+    def hold(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/Selectbox*.js", hold)
+    watch(page, CARD)
+    page.goto(server)
+    at_answer = seen(page)
+    released = True
+    for route in held:
+        route.continue_()
+    expect(page.locator(".st-key-ov_rank_by [data-testid='stSelectbox']")).to_be_visible()
+    top = page.locator(CARD).first.bounding_box()
+    assert top is not None and abs(top["y"] - at_answer["top"]) < 1, (top, at_answer)
 
 
 def test_a_link_to_a_segment_loads_no_plotly(page: Page, server: str, requests: list[str]) -> None:

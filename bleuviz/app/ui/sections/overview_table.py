@@ -164,12 +164,21 @@ def export_frame(columns: Mapping[str, Column], order: list[str]) -> pd.DataFram
     return export_style(frame, digits, best, signatures)
 
 
+#: The ranking's selectbox, above the page's answer (the cards).
+RANK_KEY = "ov_rank_by"
+#: The room the selectbox keeps while the browser fetches its code. Streamlit draws a 2.5rem
+#: skeleton in its place, and the selectbox with its label takes 4.25rem (68 px). When the
+#: code came after the cards, they moved down by 28 px (seen under CI's load;
+#: tests/e2e/test_light_pages_browser.py).
+RANK_ROOM = f"<style>.st-key-{RANK_KEY} {{ min-height: 4.25rem; }}</style>"
+
+
 def rank_choice(columns: Mapping[str, Column]) -> str:
-    """A selectbox of the columns systems can be ranked by."""
+    """A selectbox of the columns systems can be ranked by (its room: ``RANK_ROOM``)."""
     options = [name for name, c in columns.items() if c.higher_is_better is not None]
-    if st.session_state.get("ov_rank_by") not in options:
-        st.session_state["ov_rank_by"] = BLEU
-    return str(st.selectbox("Rank systems by", options, key="ov_rank_by"))
+    if st.session_state.get(RANK_KEY) not in options:
+        st.session_state[RANK_KEY] = BLEU
+    return str(st.selectbox("Rank systems by", options, key=RANK_KEY))
 
 
 #: Systems the charts show by default (the best ones); more stay one click away.

@@ -92,8 +92,10 @@ _OWN_ELEMENT = (
 )
 
 
-def highlight_style_sheet() -> None:
+def highlight_style_sheet(*layout: str) -> None:
     """The highlight style sheet, drawn once by the frame as the sidebar's first element.
+
+    ``layout``: more ``<style>`` sheets for the same element (the pages' own rules).
 
     Every page's blocks (``show_html``) take their classes from it and carry no copy (the
     rows and word differences of one segment in every system too: once per page, not
@@ -105,7 +107,7 @@ def highlight_style_sheet() -> None:
     segment; first in the sidebar, 0.07 s sooner again (medians of 12 pairs, 2.36 ->
     2.29 s, 10 of 12 pairs faster). Its element takes no room (``_OWN_ELEMENT``).
     """
-    sheet = one_sheet(STYLE, SYSTEM_STYLE, DIFF_STYLE)
+    sheet = one_sheet(STYLE, SYSTEM_STYLE, DIFF_STYLE, *layout)
     st.sidebar.markdown(one_block(sheet + _OWN_ELEMENT), unsafe_allow_html=True)
 
 
