@@ -104,14 +104,19 @@ def test_the_reserved_room_and_the_script_name_the_button(
     assert 'style="height:' in script
 
 
+def linked_segment(first_run: Callable[[str], AppTest], system: str, seg: int) -> AppTest:
+    """Sentences opened by a link to one segment, past its first look (test_first_look.py)."""
+    at = first_run(SENTENCES)
+    at.query_params["sys"] = system
+    at.query_params["seg"] = str(seg)
+    at.run()
+    return at.button(key=f"{WHOLE_PAGE}_go").click().run()
+
+
 def test_a_link_to_one_segment_sends_its_drill_down_before_the_table(
     first_run: Callable[[str], AppTest],
 ) -> None:
-    at = first_run(SENTENCES)
-    at.query_params["sys"] = "terse"
-    at.query_params["seg"] = "4"
-    at.run()
-    at.button(key=f"{WHOLE_PAGE}_go").click().run()  # past the first look (test_first_look.py)
+    at = linked_segment(first_run, "terse", 4)
     assert not at.exception
     assert any(
         h.value.startswith("Segment 4 ") and h.value.endswith(" · terse") for h in at.subheader
@@ -144,11 +149,7 @@ def test_the_table_scrolls_to_the_linked_row_on_every_run_until_another_opens(
     # The page's parts arrive in runs of their own, and a run that the next one stops sends
     # nothing after the stop: a script sent by one run only could be lost (the browser runs
     # it once either way, and again only if its text changes).
-    at = first_run(SENTENCES)
-    at.query_params["sys"] = "terse"
-    at.query_params["seg"] = "4"
-    at.run()
-    at.button(key=f"{WHOLE_PAGE}_go").click().run()
+    at = linked_segment(first_run, "terse", 4)
     assert not table_scrolls(at), "no table yet"
     at.button(key="sent_table_part_go").click().run()
     assert table_scrolls(at)
