@@ -397,9 +397,14 @@ def select_segment(page: Page, seg: int, text: str) -> tuple[float, float]:
 
 def deep_link(page: Page, url: str, system: str, seg: int, text: str) -> float:
     """Seconds from navigation start until /sentences?sys=&seg= shows the segment."""
-    page.bring_to_front()
     Weight.reset(page)
-    page.goto(f"{url}/sentences?sys={system}&seg={seg}", wait_until="commit")
+    return segment_link(page, f"{url}/sentences?sys={system}&seg={seg}", seg, text)
+
+
+def segment_link(page: Page, link: str, seg: int, text: str) -> float:
+    """Seconds from navigation start until ``link`` shows segment ``seg`` (its line ``text``)."""
+    page.bring_to_front()
+    page.goto(link, wait_until="commit")
     handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling=POLL_MS)
     return float(handle.json_value()) / 1000
 
@@ -633,14 +638,6 @@ def cold_floor(browser: Browser, folder: Path, hyp: Path, log_name: str) -> floa
     return shown
 
 
-def floor_link(page: Page, url: str, seg: int, text: str) -> float:
-    """Seconds from navigation until the floor's page of segment ``seg`` shows it."""
-    page.bring_to_front()
-    page.goto(f"{url}/?seg={seg}", wait_until="commit")
-    handle = page.wait_for_function(SEGMENT_SHOWN, arg=[seg, text], polling=POLL_MS)
-    return float(handle.json_value()) / 1000
-
-
 def report_floor(what: str, seconds: list[float], floor: list[float]) -> None:
     """Print the floor's median and range, and ``seconds``' median over the floor's."""
     report_repeated(f"{what}: the floor's page", floor, None)
@@ -696,7 +693,7 @@ def bench_big(
             for on_floor in (True, False) if k % 2 else (False, True):
                 page = new_page(browser)
                 if on_floor:
-                    floor_links.append(floor_link(page, floor_url, seg, text))
+                    floor_links.append(segment_link(page, f"{floor_url}/?seg={seg}", seg, text))
                 else:
                     links.append(deep_link(page, url, "sys1", seg, text))
                 page.context.close()

@@ -70,29 +70,14 @@ def _frame_and_page() -> None:
     init_state()
     pages = [
         st.Page(
-            routes.OVERVIEW,
-            title="Overview",
-            icon=":material/bar_chart:",
-            url_path=routes.HOME_PATH,
-            default=True,
-        ),
-        st.Page(
-            routes.SENTENCES,
-            title="Sentences",
-            icon=":material/manage_search:",
-            url_path=routes.SENTENCES_PATH,
-        ),
-        st.Page(
-            routes.COMPARE,
-            title="Compare",
-            icon=":material/compare_arrows:",
-            url_path=routes.COMPARE_PATH,
-        ),
-        st.Page(routes.LEARN, title="Learn", icon=":material/school:", url_path=routes.LEARN_PATH),
-        # The Overview lives at "/"; "/overview", the name it has in the menu, shows it too.
-        st.Page(
-            routes.OVERVIEW, title="Overview", url_path=routes.OVERVIEW_PATH, visibility="hidden"
-        ),
+            route.script,
+            title=route.title,
+            icon=route.icon,
+            url_path=route.url_path,
+            default=route.default,
+            visibility=route.visibility,
+        )
+        for route in routes.PAGES
     ]
     starting = session_starting()
     page = st.navigation(pages)

@@ -5,7 +5,9 @@ checkout, :mod:`bleuviz.app.main` when installed); absolute paths resolve the
 same from either.
 """
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 #: The page scripts' folder (never ``pages/``, which Streamlit would read as a
 #: legacy multipage app).
@@ -19,7 +21,30 @@ LEARN = str(PAGE_SCRIPTS / "learn.py")
 #: own address, and "/overview", the name it has in the menu, show it too).
 SENTENCES_PATH, COMPARE_PATH, LEARN_PATH = "sentences", "compare", "learn"
 HOME_PATH, OVERVIEW_PATH = "home", "overview"
+
+
+@dataclass(frozen=True)
+class PageRoute:
+    """One address of a page: the frame's ``st.Page`` for it (``bleuviz.app.frame``)."""
+
+    script: str
+    title: str
+    url_path: str
+    icon: str | None = None
+    default: bool = False
+    visibility: Literal["visible", "hidden"] = "visible"
+
+
+#: Every address the app serves a page at, in the menu's order.
+PAGES = (
+    PageRoute(OVERVIEW, "Overview", HOME_PATH, ":material/bar_chart:", default=True),
+    PageRoute(SENTENCES, "Sentences", SENTENCES_PATH, ":material/manage_search:"),
+    PageRoute(COMPARE, "Compare", COMPARE_PATH, ":material/compare_arrows:"),
+    PageRoute(LEARN, "Learn", LEARN_PATH, ":material/school:"),
+    # The Overview lives at "/"; "/overview", the name it has in the menu, shows it too.
+    PageRoute(OVERVIEW, "Overview", OVERVIEW_PATH, visibility="hidden"),
+)
 #: Every page's address but "/".
-PAGE_PATHS = (HOME_PATH, OVERVIEW_PATH, SENTENCES_PATH, COMPARE_PATH, LEARN_PATH)
+PAGE_PATHS = tuple(page.url_path for page in PAGES)
 #: The pages that show one segment, by address: where Learn links back to.
 SEGMENT_PAGES = {SENTENCES_PATH: SENTENCES, COMPARE_PATH: COMPARE}
